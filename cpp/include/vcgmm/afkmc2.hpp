@@ -1,0 +1,53 @@
+// vcgmm: AFK-MC^2 seeding (assumption-free k-MC^2).
+//
+// Paper: Bachem, Lucic, Hassani, Krause, "Fast and provably good seedings for
+// k-means", NIPS 2016; the seeding of LWCS, var-GMM-S and vc-GMM in
+// 000_bd19523839359b5b.txt, ALGORITHMS.md section 2.
+//
+// c1 is drawn with probability proportional to w(x). The proposal
+//   q(x) = 1/2 w(x) d(x, c1)^2 / sum w d^2 + 1/2 w(x) / sum w
+// is built once (one O(n d) pass and a cumulative table). Each further center
+// is the final state of a Markov chain of length m (chain_length): start at
+// x ~ q, then for each of m - 1 candidates y ~ q accept with probability
+//   min(1, (w(y) d_y q(x)) / (w(x) d_x q(y))),
+// d_. being the squared distance to the nearest center chosen so far; a
+// state with d_x = 0 is always left. The chain approximates D^2 sampling
+// without a pass over the data per center.
+//
+// Cost: O(n d + m C^2 d); n + m C (C - 1) / 2 distance evaluations; memory
+// O(n). The m candidates of a step are drawn first and their distances to
+// the chosen centers computed in parallel over blocks of centers (a min
+// reduction, exact in any order), so the result does not depend on threads.
+// Use when: seeding many clusters on large data or a coreset (weights =
+// coreset weights). Do not use for: tiny chain lengths on data whose D^2
+// distribution is far from the proposal (raise m; the papers use m = 2..20,
+// Bachem et al. default to 200).
+#pragma once
+
+#include <cstdint>
+
+#include "vcgmm/common.hpp"
+
+namespace vcgmm {
+
+struct Afkmc2Params {
+  index_t n_clusters = 8;  ///< number of centers C, 1 <= C <= n
+  int chain_length = 20;   ///< Markov chain length m >= 1 (1 initial state + m - 1 proposals)
+  std::uint64_t seed = 0;  ///< random seed
+  int n_threads = 0;       ///< threads (<= 0: OpenMP's default)
+};
+
+/// Chooses C centers among the rows of X by AFK-MC^2.
+///
+/// @param centers  OUT (C, d) row-major: the chosen rows
+/// @param indices  OUT (C,) their row indices, or nullptr
+template <typename T>
+SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* centers,
+                    index_t* indices);
+
+extern template SeedingStats afkmc2<float>(const DataView<float>&, const Afkmc2Params&, float*,
+                                           index_t*);
+extern template SeedingStats afkmc2<double>(const DataView<double>&, const Afkmc2Params&, double*,
+                                            index_t*);
+
+}  // namespace vcgmm

@@ -1,0 +1,95 @@
+// vcgmm: shared types of the public C++ API.
+//
+// Conventions used by every algorithm header:
+//  - data are dense row-major arrays: X of shape (n, d) is `x[i * d + j]`;
+//  - T is float or double (both explicitly instantiated in the library);
+//  - sample weights are double, positive, optional (nullptr = all ones);
+//  - cluster ids are int32, point indices are int64 (index_t);
+//  - outputs with a size known before the call are written into caller-owned
+//    buffers (so the Python binding can allocate them before releasing the
+//    GIL); variable-sized outputs (traces) live in the returned result struct;
+//  - `n_threads <= 0` means "all threads OpenMP would use by default". Results
+//    never depend on the thread count (see docs in parallel.hpp of the sources);
+//  - invalid arguments throw vcgmm::InvalidArgument, a Ctrl-C observed through
+//    the interrupt callback throws vcgmm::Interrupted.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace vcgmm {
+
+/// Index of a data point (row of X). Signed, 64 bit: N may exceed 2^31.
+using index_t = std::int64_t;
+
+/// Read-only view of a weighted data set: X of shape (n, d), row-major, and
+/// optional sample weights w of shape (n,).
+template <typename T>
+struct DataView {
+  const T* x = nullptr;       ///< (n, d) row-major
+  index_t n = 0;              ///< number of points
+  index_t d = 0;              ///< number of features
+  const double* w = nullptr;  ///< (n,) positive weights, or nullptr for unit weights
+
+  const T* row(index_t i) const { return x + i * d; }
+  double weight(index_t i) const { return w ? w[i] : 1.0; }
+};
+
+/// Thrown for arguments that violate a documented precondition.
+class InvalidArgument : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Thrown when the interrupt callback (see interrupt.hpp) asked to stop.
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted() : std::runtime_error("vcgmm: computation interrupted") {}
+};
+
+/// Receives one line of progress text per phase / iteration (verbose mode).
+/// Called only from the thread that called the algorithm, never concurrently.
+using Logger = std::function<void(const std::string&)>;
+
+/// Distance evaluations per phase, counted the way the papers count them: one
+/// d(x, c) between a point and a center is one evaluation, also when it comes
+/// out of a matrix product. Evaluating the final labels/quality on the full
+/// data is reported separately (it is not part of the algorithm's cost).
+struct DistanceCounts {
+  std::int64_t coreset = 0;     ///< lightweight-coreset construction
+  std::int64_t seeding = 0;     ///< k-means++ / AFK-MC^2
+  std::int64_t iterations = 0;  ///< Lloyd assignments / variational E-steps
+  std::int64_t evaluation = 0;  ///< final labels and quantization error on the full data
+  /// Cost of the algorithm itself: coreset + seeding + iterations.
+  std::int64_t algorithm() const { return coreset + seeding + iterations; }
+};
+
+/// Wall time per phase, in seconds (steady clock).
+struct PhaseTimes {
+  double coreset = 0.0;
+  double seeding = 0.0;
+  double iterations = 0.0;
+  double evaluation = 0.0;
+  /// Time of the algorithm itself: coreset + seeding + iterations.
+  double algorithm() const { return coreset + seeding + iterations; }
+};
+
+/// Cost of a seeding run (k-means++ or AFK-MC^2).
+struct SeedingStats {
+  std::int64_t n_distance_evals = 0;  ///< point-to-center distances evaluated
+  double seconds = 0.0;               ///< wall time
+};
+
+/// Library version "major.minor.patch" (from CMakeLists.txt).
+const char* version();
+
+/// True when the library was compiled with OpenMP (multithreading available).
+bool have_openmp();
+
+/// Name of the instruction-set level this library was compiled for
+/// ("generic", "avx2", "avx512" or "native").
+const char* compiled_arch();
+
+}  // namespace vcgmm

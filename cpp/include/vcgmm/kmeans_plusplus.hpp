@@ -1,0 +1,49 @@
+// vcgmm: k-means++ seeding (D^2 sampling).
+//
+// Paper: Arthur & Vassilvitskii, "k-means++: the advantages of careful
+// seeding", SODA 2007; the seeding of the "k-means++" baseline of vc-GMM's
+// Table 1 (000_bd19523839359b5b.txt) and ALGORITHMS.md section 2.
+//
+// The first center is drawn with probability proportional to w(x); every next
+// one with probability proportional to w(x) min_c d(x, c)^2 over the centers
+// chosen so far. With n_local_trials = L > 1, L candidates are drawn per step
+// and the one that lowers the potential sum_x w(x) min_c d(x, c)^2 most is
+// kept (scikit-learn's "greedy k-means++", which uses L = 2 + floor(ln C)).
+// When every point already coincides with a center (C > distinct points) the
+// next center is drawn by weight alone.
+//
+// Cost: O(n C d) flops, (C - 1) n distance evaluations for L = 1 and
+// (C - 1)(L + 1) n for L > 1; memory O(n). Each step is one pass over X,
+// parallel over fixed chunks of rows; draws come from one seeded stream and
+// chunk sums are combined in order, so the result does not depend on threads.
+// Use when: the seeding must be the classic one (baselines, small data).
+// Do not use for: large n and large C together; use AFK-MC^2 (afkmc2.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "vcgmm/common.hpp"
+
+namespace vcgmm {
+
+struct KMeansPlusPlusParams {
+  index_t n_clusters = 8;   ///< number of centers C, 1 <= C <= n
+  int n_local_trials = 1;   ///< candidates per step L >= 1 (1: plain D^2 sampling)
+  std::uint64_t seed = 0;   ///< random seed
+  int n_threads = 0;        ///< threads (<= 0: OpenMP's default)
+};
+
+/// Chooses C centers among the rows of X by (weighted) D^2 sampling.
+///
+/// @param centers  OUT (C, d) row-major: the chosen rows
+/// @param indices  OUT (C,) their row indices, or nullptr
+template <typename T>
+SeedingStats kmeans_plusplus(const DataView<T>& data, const KMeansPlusPlusParams& params,
+                             T* centers, index_t* indices);
+
+extern template SeedingStats kmeans_plusplus<float>(const DataView<float>&,
+                                                    const KMeansPlusPlusParams&, float*, index_t*);
+extern template SeedingStats kmeans_plusplus<double>(const DataView<double>&,
+                                                     const KMeansPlusPlusParams&, double*, index_t*);
+
+}  // namespace vcgmm

@@ -1,0 +1,63 @@
+// vcgmm: weighted Lloyd iterations (k-means).
+//
+// Paper: Lloyd 1982; the local search of both k-means baselines of vc-GMM's
+// Table 1 ("k-means++" on the full data, "LWCS" on a coreset with weights
+// gamma), ALGORITHMS.md section 3.
+//
+// Iteration t: assign every point to its nearest center (exact, blocked GEMM,
+// see assignment.hpp), giving Q_t = sum_i w_i min_c ||x_i - c||^2; then move
+// each center to the weighted mean of its points. Stop when
+// |Q_{t-1} - Q_t| <= tol * Q_t, when no label changed (a fixed point), or
+// after max_iter iterations.
+//
+// Empty clusters: by default each empty cluster is moved onto one of the
+// points farthest from their centers (largest squared distance first, ties by
+// index), so exactly C distinct clusters come back whenever the data allow it
+// (as scikit-learn does); the count is reported. With relocate_empty = false
+// an empty cluster keeps its center.
+//
+// Cost per iteration: O(n C d) flops, n C distance evaluations; memory O(n)
+// (labels, distances, a counting sort of the labels) plus the centers. The
+// update visits each cluster's points in index order on one thread (clusters
+// in parallel), accumulating in double: results do not depend on threads and
+// no per-thread copy of the centers is ever made.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vcgmm/common.hpp"
+
+namespace vcgmm {
+
+struct LloydParams {
+  int max_iter = 300;          ///< maximum number of iterations >= 1
+  double tol = 1e-4;           ///< relative change of Q that counts as converged (>= 0; 0: run to a fixed point or max_iter)
+  bool relocate_empty = true;  ///< move empty clusters onto far points
+  int n_threads = 0;           ///< threads (<= 0: OpenMP's default)
+  Logger log;                  ///< per-iteration progress, or empty
+};
+
+struct LloydResult {
+  std::vector<double> objective;  ///< Q_t of every iteration's assignment step
+  int n_iter = 0;                 ///< iterations run
+  bool converged = false;         ///< stopped by tol or a fixed point (not by max_iter)
+  index_t n_relocated = 0;        ///< empty clusters relocated, summed over iterations
+  std::int64_t n_distance_evals = 0;
+  double seconds = 0.0;
+};
+
+/// Runs weighted Lloyd iterations from the given centers.
+///
+/// @param data        IN  (n, d) points and optional weights
+/// @param n_clusters  IN  C, 1 <= C <= n
+/// @param centers     IN/OUT (C, d) row-major: initial centers, replaced by the final ones
+template <typename T>
+LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams& params,
+                  T* centers);
+
+extern template LloydResult lloyd<float>(const DataView<float>&, index_t, const LloydParams&, float*);
+extern template LloydResult lloyd<double>(const DataView<double>&, index_t, const LloydParams&,
+                                          double*);
+
+}  // namespace vcgmm

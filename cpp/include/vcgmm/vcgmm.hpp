@@ -1,0 +1,21 @@
+// vcgmm: the whole public C++ API in one include.
+//
+//   assignment.hpp           exact nearest-center labels and quantization error
+//   lightweight_coreset.hpp  LWCS (Bachem et al. 2018)
+//   kmeans_plusplus.hpp      D^2 seeding (Arthur & Vassilvitskii 2007)
+//   afkmc2.hpp               AFK-MC^2 seeding (Bachem et al. 2016)
+//   lloyd.hpp                weighted Lloyd iterations
+//   kmeans.hpp               the k-means++ and LWCS baselines in one call
+//   interrupt.hpp            cooperative interruption
+//
+// Link with the CMake target vcgmm::core (find_package(vcgmm)).
+#pragma once
+
+#include "vcgmm/afkmc2.hpp"
+#include "vcgmm/assignment.hpp"
+#include "vcgmm/common.hpp"
+#include "vcgmm/interrupt.hpp"
+#include "vcgmm/kmeans.hpp"
+#include "vcgmm/kmeans_plusplus.hpp"
+#include "vcgmm/lightweight_coreset.hpp"
+#include "vcgmm/lloyd.hpp"

@@ -1,0 +1,112 @@
+// Internal: threads, exception capture and interruption for OpenMP regions.
+//
+// Determinism contract of the whole library: work is split into tasks whose
+// boundaries depend only on the problem size (never on the thread count);
+// every task writes only to outputs it owns (per-task partial sums, its own
+// rows), and partial results are combined afterwards in task order on one
+// thread. Random numbers come from streams keyed by (seed, purpose, task),
+// never by thread. Hence 1 thread and 8 threads give bit-identical results.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
+
+#include "vcgmm/common.hpp"
+#include "vcgmm/interrupt.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace vcgmm {
+namespace detail {
+
+/// Number of threads to use: n_threads if positive, else OpenMP's default
+/// (never changes global OpenMP state). Always 1 without OpenMP.
+int resolve_threads(int n_threads);
+
+/// Calls the interrupt callback if at least ~100 ms passed since the last
+/// call on this thread; returns true when the computation should stop.
+/// Must only be called from the thread that called into the library.
+bool interrupt_requested();
+
+/// Throws vcgmm::Interrupted when interrupt_requested().
+inline void check_interrupt() {
+  if (interrupt_requested()) throw Interrupted();
+}
+
+/// Runs f(task) for every task in [0, n_tasks) on up to n_threads threads.
+///
+/// Tasks are handed out dynamically, so f must only write task-owned outputs
+/// (see the determinism contract above). The first exception thrown by any
+/// task is captured and rethrown after the region (nothing escapes a parallel
+/// region); the remaining tasks are skipped. The calling thread polls the
+/// interrupt callback between its tasks and throws vcgmm::Interrupted after
+/// the region when asked to stop.
+template <class F>
+void parallel_for(index_t n_tasks, int n_threads, F&& f) {
+  if (n_tasks <= 0) return;
+  int nt = resolve_threads(n_threads);
+  if (nt > n_tasks) nt = static_cast<int>(n_tasks);
+
+  std::atomic<bool> stop{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  bool interrupted = false;  // written by the calling thread only
+
+  auto run_task = [&](index_t task) {
+    if (stop.load(std::memory_order_relaxed)) return;
+    try {
+      f(task);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      stop.store(true, std::memory_order_relaxed);
+    }
+  };
+
+#ifdef _OPENMP
+  if (nt > 1) {
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+    for (index_t task = 0; task < n_tasks; ++task) {
+      if (omp_get_thread_num() == 0 && !interrupted && interrupt_requested()) {
+        interrupted = true;
+        stop.store(true, std::memory_order_relaxed);
+      }
+      run_task(task);
+    }
+  } else
+#endif
+  {
+    for (index_t task = 0; task < n_tasks; ++task) {
+      if (interrupt_requested()) {
+        interrupted = true;
+        break;
+      }
+      run_task(task);
+      if (stop.load(std::memory_order_relaxed)) break;
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  if (interrupted) throw Interrupted();
+}
+
+/// Number of tasks of `chunk` items covering n items.
+inline index_t n_chunks(index_t n, index_t chunk) { return (n + chunk - 1) / chunk; }
+
+/// Seconds elapsed on the steady clock since construction.
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace detail
+}  // namespace vcgmm

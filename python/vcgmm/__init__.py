@@ -1,0 +1,49 @@
+"""vcgmm: cluster very large data into very many clusters.
+
+The headline algorithm is vc-GMM (Hirschberger, Forster & Luecke): a
+lightweight coreset, AFK-MC^2 seeding and truncated variational EM with
+cluster neighbourhoods, O(N' G^2 D) per iteration. Around it: the k-means
+baselines of the papers and the building blocks as functions.
+
+Functions
+---------
+lwcs               lightweight coreset (indices, weights)
+kmeans_plusplus    D^2 seeding
+afkmc2             AFK-MC^2 seeding
+quantization_error exact weighted quantization error
+assign             exact nearest-center labels
+
+Estimators (scikit-learn compatible)
+------------------------------------
+KMeans             k-means++ / LWCS baselines
+"""
+
+from ._functions import afkmc2, assign, kmeans_plusplus, lwcs, quantization_error
+from ._kmeans import KMeans
+from ._loader import core as _core
+from ._loader import opt_level as _opt_level
+
+__version__ = _core.version()
+
+__all__ = [
+    "KMeans",
+    "afkmc2",
+    "assign",
+    "kmeans_plusplus",
+    "lwcs",
+    "quantization_error",
+    "show_build",
+]
+
+
+def show_build():
+    """Build information: version, instruction-set level in use, OpenMP."""
+    from ._loader import available_levels
+
+    return {
+        "version": __version__,
+        "opt_level": _opt_level,
+        "available_levels": available_levels(),
+        "cpu_features": _core.cpu_features(),
+        "openmp": bool(_core.have_openmp()),
+    }

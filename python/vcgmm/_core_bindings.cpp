@@ -1,0 +1,74 @@
+// Module-wide bindings: build information, CPU features, error translation,
+// interruption. The algorithm bindings live in _core_bind_*.cpp.
+#include <Python.h>
+
+#include "_core_bindings.hpp"
+#include "vcgmm/interrupt.hpp"
+
+namespace vcgmm_python {
+
+namespace {
+
+// Called by the core about every 100 ms from the thread that called it: takes
+// the GIL and lets Python run its signal handlers (Ctrl-C raises
+// KeyboardInterrupt, which stays pending until the binding rethrows it).
+bool python_interrupt_requested() {
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
+py::dict cpu_features() {
+  py::dict features;
+  bool avx2 = false, avx512 = false;
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+#endif
+  features["avx2"] = avx2;
+  features["avx512"] = avx512;
+  return features;
+}
+
+}  // namespace
+
+py::dict to_dict(const vcgmm::DistanceCounts& counts) {
+  py::dict d;
+  d["coreset"] = counts.coreset;
+  d["seeding"] = counts.seeding;
+  d["iterations"] = counts.iterations;
+  d["evaluation"] = counts.evaluation;
+  return d;
+}
+
+py::dict to_dict(const vcgmm::PhaseTimes& times) {
+  py::dict d;
+  d["coreset"] = times.coreset;
+  d["seeding"] = times.seeding;
+  d["iterations"] = times.iterations;
+  d["evaluation"] = times.evaluation;
+  return d;
+}
+
+void bind_all(py::module_& m) {
+  m.doc() = "vcgmm's compiled core (private; use the vcgmm package)";
+
+  py::register_local_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const vcgmm::InvalidArgument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  vcgmm::set_interrupt_callback(&python_interrupt_requested);
+
+  m.def("version", &vcgmm::version, "Library version.");
+  m.def("have_openmp", &vcgmm::have_openmp, "True when compiled with OpenMP.");
+  m.def("compiled_arch", &vcgmm::compiled_arch, "Instruction-set level of this module.");
+  m.def("cpu_features", &cpu_features, "Instruction sets the running CPU (and OS) support.");
+
+  bind_kmeans(m);
+}
+
+}  // namespace vcgmm_python
