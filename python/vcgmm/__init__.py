@@ -12,13 +12,14 @@ kmeans_plusplus    D^2 seeding
 afkmc2             AFK-MC^2 seeding
 quantization_error exact weighted quantization error
 assign             exact nearest-center labels
+lloyd              weighted Lloyd iterations from given centers
 
 Estimators (scikit-learn compatible)
 ------------------------------------
 KMeans             k-means++ / LWCS baselines
 """
 
-from ._functions import afkmc2, assign, kmeans_plusplus, lwcs, quantization_error
+from ._functions import afkmc2, assign, kmeans_plusplus, lloyd, lwcs, quantization_error
 from ._kmeans import KMeans
 from ._loader import core as _core
 from ._loader import opt_level as _opt_level
@@ -30,6 +31,7 @@ __all__ = [
     "afkmc2",
     "assign",
     "kmeans_plusplus",
+    "lloyd",
     "lwcs",
     "quantization_error",
     "show_build",

@@ -1,6 +1,7 @@
 // Bindings of the coreset, the seedings, the assignment and the k-means
 // pipeline. Conversion only: shapes are checked, outputs allocated, the GIL
 // released, the C++ function called.
+#include <algorithm>
 #include <string>
 
 #include "_core_bindings.hpp"
@@ -9,6 +10,7 @@
 #include "vcgmm/kmeans.hpp"
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
+#include "vcgmm/lloyd.hpp"
 
 namespace vcgmm_python {
 
@@ -96,6 +98,35 @@ py::tuple assign_nearest(const CArray<T>& X, const CArray<T>& centers, const Opt
   const auto stats =
       without_gil([&] { return vcgmm::assign_nearest(data, c, C, lab, md, n_threads); });
   return py::make_tuple(labels, min_d2, stats.objective);
+}
+
+template <typename T>
+py::dict lloyd(const CArray<T>& X, const OptWeights& w, const CArray<T>& init_centers, int max_iter,
+               double tol, bool relocate_empty, int n_threads, const py::object& log) {
+  const auto data = data_view(X, w);
+  if (init_centers.ndim() != 2 || init_centers.shape(1) != X.shape(1)) {
+    throw vcgmm::InvalidArgument("centers must have shape (n_clusters, n_features)");
+  }
+  const index_t C = static_cast<index_t>(init_centers.shape(0));
+  CArray<T> centers({C, data.d});
+  std::copy(init_centers.data(), init_centers.data() + C * data.d, centers.mutable_data());
+  vcgmm::LloydParams p;
+  p.max_iter = max_iter;
+  p.tol = tol;
+  p.relocate_empty = relocate_empty;
+  p.n_threads = n_threads;
+  p.log = python_logger(log);
+  T* c = centers.mutable_data();
+  vcgmm::LloydResult r = without_gil([&] { return vcgmm::lloyd(data, C, p, c); });
+  py::dict out;
+  out["centers"] = centers;
+  out["objective"] = CArray<double>(static_cast<py::ssize_t>(r.objective.size()), r.objective.data());
+  out["n_iter"] = r.n_iter;
+  out["converged"] = r.converged;
+  out["n_relocated"] = r.n_relocated;
+  out["n_distance_evals"] = r.n_distance_evals;
+  out["seconds"] = r.seconds;
+  return out;
 }
 
 vcgmm::KMeansInit parse_init(const std::string& init) {
@@ -186,6 +217,9 @@ void bind_typed(py::module_& m) {
   m.def("assign_nearest", &assign_nearest<T>, py::arg("X").noconvert(),
         py::arg("centers").noconvert(), py::arg("sample_weight").noconvert(),
         py::arg("want_labels"), py::arg("want_min_d2"), py::arg("n_threads"));
+  m.def("lloyd", &lloyd<T>, py::arg("X").noconvert(), py::arg("sample_weight").noconvert(),
+        py::arg("init_centers").noconvert(), py::arg("max_iter"), py::arg("tol"),
+        py::arg("relocate_empty"), py::arg("n_threads"), py::arg("log"));
   m.def("fit_kmeans", &fit_kmeans<T>, py::arg("X").noconvert(),
         py::arg("sample_weight").noconvert(), py::arg("n_clusters"), py::arg("init"),
         py::arg("init_centers").noconvert(), py::arg("coreset_size"), py::arg("chain_length"),

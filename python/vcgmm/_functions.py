@@ -7,8 +7,11 @@ import warnings
 import numpy as np
 
 from ._loader import core as _core
+from ._logging import progress_callback
 from ._validation import (
     as_data,
+    check_bool,
+    check_float,
     check_centers,
     check_int,
     check_n_threads,
@@ -22,6 +25,7 @@ __all__ = [
     "afkmc2",
     "quantization_error",
     "assign",
+    "lloyd",
 ]
 
 
@@ -223,3 +227,70 @@ def assign(X, centers, *, n_threads=None):
     centers = check_centers(centers, X)
     labels, _, _ = _core.assign_nearest(X, centers, None, True, False, check_n_threads(n_threads))
     return labels
+
+
+def lloyd(
+    X,
+    centers,
+    *,
+    sample_weight=None,
+    max_iter=300,
+    tol=1e-4,
+    relocate_empty=True,
+    n_threads=None,
+    verbose=False,
+):
+    """Weighted Lloyd iterations (k-means) from given initial centers.
+
+    Each iteration assigns every point to its nearest center (exact, blocked
+    matrix products) and moves every center to the weighted mean of its
+    points. Stops when the relative change of the quantization error is below
+    ``tol``, when no label changes, or after ``max_iter`` iterations.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Data (or a coreset, with its weights as ``sample_weight``).
+    centers : array-like of shape (n_clusters, n_features)
+        Initial centers (converted to X's dtype; not modified).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Strictly positive weights; None means all ones.
+    max_iter : int, default=300
+        Maximum number of iterations (>= 1).
+    tol : float, default=1e-4
+        Relative change of the quantization error that counts as converged.
+    relocate_empty : bool, default=True
+        Move empty clusters onto the points farthest from their centers.
+    n_threads : int, default=None
+        Threads to use; None or -1 means all available.
+    verbose : bool, default=False
+        Log every iteration to the ``"vcgmm"`` logger.
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+        Final centers.
+    info : dict
+        ``objective`` (quantization error of each iteration's assignment),
+        ``n_iter``, ``converged``, ``n_relocated``, ``n_distance_evals``,
+        ``seconds``.
+    """
+    X = as_data(X)
+    centers = check_centers(centers, X)
+    if centers.shape[0] > X.shape[0]:
+        raise ValueError(
+            f"centers has {centers.shape[0]} rows but X only {X.shape[0]} samples."
+        )
+    w = check_sample_weight(sample_weight, X)
+    result = _core.lloyd(
+        X,
+        w,
+        centers,
+        check_int(max_iter, "max_iter", min_value=1),
+        check_float(tol, "tol", min_value=0.0),
+        check_bool(relocate_empty, "relocate_empty"),
+        check_n_threads(n_threads),
+        progress_callback(check_bool(verbose, "verbose")),
+    )
+    centers = result.pop("centers")
+    return centers, result
