@@ -1,6 +1,5 @@
 #include "vcgmm/assignment.hpp"
 
-#include <limits>
 #include <vector>
 
 #include "blocked_distances.hpp"
@@ -23,30 +22,22 @@ AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_
   detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
     const index_t r0 = task * Tiles::kRowBlock;
     const index_t nrows = std::min(Tiles::kRowBlock, data.n - r0);
-    std::int32_t best[Tiles::kRowBlock];
-    T best_p[Tiles::kRowBlock];
-    std::fill(best, best + nrows, 0);
-    std::fill(best_p, best_p + nrows, std::numeric_limits<T>::infinity());
+    detail::NearestCandidates<T> near[Tiles::kRowBlock];
+    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles.tolerance(data.row(r0 + i)));
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
-      for (index_t i = 0; i < nrows; ++i) {
-        T m;
-        const index_t j = detail::argmin_row(p + i * ld, ncols, &m);
-        if (m < best_p[i]) {
-          best_p[i] = m;
-          best[i] = static_cast<std::int32_t>(j0 + j);
-        }
-      }
+      for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
     });
     double objective = 0.0;
     index_t changed = 0;
     for (index_t i = 0; i < nrows; ++i) {
       const index_t row = r0 + i;
-      const double d2 = detail::squared_distance_exact(data.row(row), tiles.center(best[i]), data.d);
+      double d2;
+      const std::int32_t best = near[i].resolve(data.row(row), tiles, &d2);
       objective += data.weight(row) * d2;
       if (min_d2) min_d2[row] = d2;
       if (labels) {
-        changed += labels[row] != best[i];
-        labels[row] = best[i];
+        changed += labels[row] != best;
+        labels[row] = best;
       }
     }
     task_objective[task] = objective;

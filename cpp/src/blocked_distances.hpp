@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -49,6 +50,13 @@ inline double squared_distance_exact(const T* a, const T* b, index_t d) {
       .squaredNorm();
 }
 
+/// acc[j] += a * x[j] for j < d, in double (a plain loop: the compiler
+/// vectorizes the conversion and the FMA; the order per element is fixed).
+template <typename T>
+inline void add_scaled_to_double(double* acc, double a, const T* x, index_t d) {
+  for (index_t j = 0; j < d; ++j) acc[j] += a * static_cast<double>(x[j]);
+}
+
 /// A per-thread scratch matrix reused across calls (no allocation per task).
 template <typename T, int Tag = 0>
 RowMatrix<T>& scratch_matrix(index_t rows, index_t cols) {
@@ -59,39 +67,73 @@ RowMatrix<T>& scratch_matrix(index_t rows, index_t cols) {
   return m;
 }
 
-/// Centers prepared for blocked distance computations: the row-major
-/// (c, d) array and the squared norms of its rows.
+/// Centers prepared for blocked distance computations.
+///
+/// Distances are translation invariant, so both the rows and the centers are
+/// shifted by the centers' mean before the product: for data far from the
+/// origin (relative to their spread) the expansion would otherwise cancel
+/// catastrophically in float32 (||x||^2 ~ 1e6 swallowing differences ~ 1).
 template <typename T>
 class CenterTiles {
  public:
   static constexpr index_t kRowBlock = 256;
   static constexpr index_t kCenterTile = 512;
+  /// Tiles are computed with a width that is a multiple of this (padding
+  /// with zero centers that are never reported): Eigen computes leftover
+  /// columns with another kernel that rounds x.c differently, and then exact
+  /// duplicates of a center would no longer tie (ties must go to the lowest
+  /// index).
+  static constexpr index_t kColumnMultiple = 16;
 
-  CenterTiles(const T* centers, index_t c, index_t d) : centers_(centers), c_(c), d_(d), norms_(c) {
-    for (index_t j = 0; j < c; ++j) {
-      norms_[j] = ConstVectorMap<T>(centers + j * d, d).squaredNorm();
-    }
+  CenterTiles(const T* centers, index_t c, index_t d)
+      : centers_(centers),
+        c_(c),
+        d_(d),
+        shifted_(RowMatrix<T>::Zero(round_up(c), d)),
+        shift_(d),
+        norms_(c) {
+    ConstRowMap<T> cm(centers, c, d);
+    shift_ = cm.template cast<double>().colwise().mean().transpose().template cast<T>();
+    shifted_.topRows(c) = cm.rowwise() - shift_.transpose();
+    for (index_t j = 0; j < c; ++j) norms_[j] = shifted_.row(j).squaredNorm();
+    max_norm_ = std::sqrt(static_cast<double>(*std::max_element(norms_.begin(), norms_.end())));
   }
 
   index_t size() const { return c_; }
   index_t dim() const { return d_; }
   const T* center(index_t j) const { return centers_ + j * d_; }
-  const T* norms() const { return norms_.data(); }
+
+  /// Bound on the rounding error of the partial distances of a row x:
+  /// values within it of the row's minimum may be the true nearest center and
+  /// are resolved exactly (see NearestCandidates). A dot product of length d
+  /// rounds by about sqrt(d) eps |x||c| in practice (d eps worst case); the
+  /// margin is generous because a wider band only costs a few exact checks.
+  T tolerance(const T* x) const {
+    const double xs = (ConstVectorMap<T>(x, d_).template cast<double>() -
+                       shift_.template cast<double>())
+                          .norm();
+    const double scale = xs + max_norm_;
+    const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+    return static_cast<T>(4.0 * (std::sqrt(static_cast<double>(d_)) + 4.0) * eps * scale * scale);
+  }
 
   /// For the rows `x` (nrows <= kRowBlock, row-major (nrows, d)) calls
   ///   visit(j0, ncols, p, ld)
   /// once per center tile [j0, j0 + ncols), where p(i, j) = p[i * ld + j] is
-  /// ||c_{j0+j}||^2 - 2 x_i.c_{j0+j}. Tiles come in increasing j0.
+  /// ||c_{j0+j} - s||^2 - 2 (x_i - s).(c_{j0+j} - s) = ||x_i - c_{j0+j}||^2 - ||x_i - s||^2
+  /// for the shift s. Tiles come in increasing j0.
   template <typename Visit>
   void for_each_tile(const T* x, index_t nrows, Visit&& visit) const {
-    RowMatrix<T>& ip = scratch_matrix<T>(kRowBlock, kCenterTile);
+    RowMatrix<T>& ip = scratch_matrix<T, 0>(kRowBlock, kCenterTile);
+    RowMatrix<T>& xs = scratch_matrix<T, 1>(kRowBlock, d_);
     const index_t ld = ip.cols();
-    ConstRowMap<T> xb(x, nrows, d_);
+    xs.topLeftCorner(nrows, d_) = ConstRowMap<T>(x, nrows, d_).rowwise() - shift_.transpose();
+    const auto xb = xs.topLeftCorner(nrows, d_);
     for (index_t j0 = 0; j0 < c_; j0 += kCenterTile) {
       const index_t ncols = std::min(kCenterTile, c_ - j0);
-      ConstRowMap<T> ct(centers_ + j0 * d_, ncols, d_);
-      auto out = ip.topLeftCorner(nrows, ncols);
-      out.noalias() = T(-2) * (xb * ct.transpose());
+      const index_t width = round_up(ncols);
+      auto out = ip.topLeftCorner(nrows, width);
+      out.noalias() = T(-2) * (xb * shifted_.middleRows(j0, width).transpose());
       const T* cn = norms_.data() + j0;
       for (index_t i = 0; i < nrows; ++i) {
         T* row = ip.data() + i * ld;
@@ -102,22 +144,95 @@ class CenterTiles {
   }
 
  private:
+  static index_t round_up(index_t n) {
+    return (n + kColumnMultiple - 1) / kColumnMultiple * kColumnMultiple;
+  }
   const T* centers_;
   index_t c_;
   index_t d_;
+  RowMatrix<T> shifted_;
+  Vector<T> shift_;
   std::vector<T> norms_;
+  double max_norm_ = 0.0;
 };
 
-/// Index of the first minimum of p[0..n) and the minimum (vectorized min,
-/// then a scan for its first position).
+/// The nearest center of one row, exactly: every center whose partial
+/// distance lies within the rounding tolerance of the row's minimum is kept,
+/// and the candidates are then compared by their exact squared distances in
+/// double (ties: the lowest index). Exact duplicates and mathematically tied
+/// centers therefore resolve to the lowest index whatever the GEMM rounds.
 template <typename T>
-inline index_t argmin_row(const T* p, index_t n, T* min_out) {
-  const T m = ConstVectorMap<T>(p, n).minCoeff();
-  index_t j = 0;
-  while (j < n && !(p[j] == m)) ++j;
-  *min_out = m;
-  return j < n ? j : 0;  // j == n only if the row holds NaN
-}
+struct NearestCandidates {
+  static constexpr int kMax = 8;
+  T best;
+  T tol;
+  int count;
+  bool overflow;  // more than kMax candidates: resolve() scans all centers
+  std::int32_t index[kMax];
+  T value[kMax];
+
+  void reset(T tolerance) {
+    best = std::numeric_limits<T>::infinity();
+    tol = tolerance;
+    count = 0;
+    overflow = false;
+  }
+
+  /// Offers the row segment p[0..n) of centers j0.. (called in increasing j0).
+  void offer(index_t j0, const T* p, index_t n) {
+    const T tile_min = ConstVectorMap<T>(p, n).minCoeff();
+    if (!(tile_min <= best + tol)) return;  // nothing here can win
+    if (tile_min < best) {
+      best = tile_min;
+      int kept = 0;  // drop candidates that fell out of the band
+      for (int k = 0; k < count; ++k) {
+        if (value[k] <= best + tol) {
+          index[kept] = index[k];
+          value[kept] = value[k];
+          ++kept;
+        }
+      }
+      count = kept;
+    }
+    const T threshold = best + tol;
+    for (index_t j = 0; j < n; ++j) {
+      if (p[j] <= threshold) {
+        if (count < kMax) {
+          index[count] = static_cast<std::int32_t>(j0 + j);
+          value[count] = p[j];
+          ++count;
+        } else {
+          overflow = true;
+        }
+      }
+    }
+  }
+
+  /// The nearest center and its exact squared distance (double).
+  std::int32_t resolve(const T* x, const CenterTiles<T>& tiles, double* d2_out) const {
+    std::int32_t best_index = 0;
+    double best_d2 = std::numeric_limits<double>::infinity();
+    if (overflow) {
+      for (index_t j = 0; j < tiles.size(); ++j) {
+        const double dj = squared_distance_exact(x, tiles.center(j), tiles.dim());
+        if (dj < best_d2) {
+          best_d2 = dj;
+          best_index = static_cast<std::int32_t>(j);
+        }
+      }
+    } else {
+      for (int k = 0; k < count; ++k) {  // indices ascend: strict < keeps the lowest
+        const double dj = squared_distance_exact(x, tiles.center(index[k]), tiles.dim());
+        if (dj < best_d2) {
+          best_d2 = dj;
+          best_index = index[k];
+        }
+      }
+    }
+    *d2_out = best_d2;
+    return best_index;
+  }
+};
 
 }  // namespace detail
 }  // namespace vcgmm

@@ -31,15 +31,17 @@ CoresetStats lightweight_coreset(const DataView<T>& data, const LightweightCores
   std::vector<double> part_w(n_tasks);
   detail::parallel_for(n_tasks, params.n_threads, [&](index_t t) {
     const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
-    detail::ConstRowMap<T> xb(data.row(r0), r1 - r0, d);
-    if (!data.w) {
-      part_sum.row(t) = xb.template cast<double>().colwise().sum();
-      part_w[t] = static_cast<double>(r1 - r0);
-    } else {
-      detail::ConstVectorMap<double> wb(data.w + r0, r1 - r0);
-      part_sum.row(t) = wb.transpose() * xb.template cast<double>();
-      part_w[t] = wb.sum();
+    // Plain row loops (no vectorized reductions over the weights), so the
+    // summation order never depends on the arrays' memory alignment.
+    detail::Vector<double> acc = detail::Vector<double>::Zero(d);
+    double wsum = 0.0;
+    for (index_t i = r0; i < r1; ++i) {
+      const double wi = data.weight(i);
+      detail::add_scaled_to_double(acc.data(), wi, data.row(i), d);
+      wsum += wi;
     }
+    part_sum.row(t) = acc.transpose();
+    part_w[t] = wsum;
   });
   detail::Vector<double> mu = detail::Vector<double>::Zero(d);
   double w_total = 0.0;

@@ -82,14 +82,20 @@ def as_data(X, name="X", *, ensure_min_samples=1):
 def check_centers(centers, X, name="centers", n_clusters=None):
     """Centers as a C-contiguous array of X's dtype, shape (n_clusters, n_features)."""
     reject_non_numeric(centers, name)
-    centers = check_array(
-        centers,
-        dtype=X.dtype,
-        order="C",
-        ensure_all_finite=True,
-        ensure_2d=True,
-        input_name=name,
-    )
+    try:
+        centers = check_array(
+            centers,
+            dtype=X.dtype,
+            order="C",
+            ensure_all_finite=True,
+            ensure_2d=True,
+            input_name=name,
+        )
+    except ValueError as exc:
+        message = str(exc)
+        if name not in message:
+            message = f"{name}: {message}"
+        raise ValueError(message) from None
     if centers.shape[1] != X.shape[1]:
         raise ValueError(
             f"{name} has {centers.shape[1]} features but X has {X.shape[1]}."

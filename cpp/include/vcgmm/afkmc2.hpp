@@ -14,7 +14,8 @@
 // state with d_x = 0 is always left. The chain approximates D^2 sampling
 // without a pass over the data per center.
 //
-// Cost: O(n d + m C^2 d); n + m C (C - 1) / 2 distance evaluations; memory
+// Cost: O(n d + m C^2 d); n + m C (C - 1) / 2 distance evaluations for
+// C >= 2 (none for C = 1: no proposal is needed); memory
 // O(n). The m candidates of a step are drawn first and their distances to
 // the chosen centers computed in parallel over blocks of centers (a min
 // reduction, exact in any order), so the result does not depend on threads.
