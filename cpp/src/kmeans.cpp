@@ -14,8 +14,9 @@
 namespace vcgmm {
 
 template <typename T>
-KMeansResult fit_kmeans(const DataView<T>& data, const KMeansParams& params, const T* init_centers,
-                        T* centers, std::int32_t* labels, index_t* coreset_indices,
+KMeansResult fit_kmeans(const DataView<T>& data, const KMeansParams& params,
+                        const nondeduced_t<T>* init_centers, nondeduced_t<T>* centers,
+                        std::int32_t* labels, index_t* coreset_indices,
                         double* coreset_weights) {
   detail::require_data(data, "fit_kmeans");
   detail::require_clusters(params.n_clusters, data.n, "fit_kmeans");
@@ -24,6 +25,11 @@ KMeansResult fit_kmeans(const DataView<T>& data, const KMeansParams& params, con
                   "fit_kmeans: coreset_size must be 0 (no coreset) or >= n_clusters");
   detail::require(params.init != KMeansInit::given || init_centers != nullptr,
                   "fit_kmeans: init == given needs init_centers");
+  // Checked up front so that bad parameters never waste a coreset or a seeding.
+  detail::require(params.max_iter >= 1, "fit_kmeans: max_iter must be >= 1");
+  detail::require(params.tol >= 0.0 && std::isfinite(params.tol), "fit_kmeans: tol must be >= 0");
+  detail::require(params.chain_length >= 1, "fit_kmeans: chain_length must be >= 1");
+  detail::require(params.n_local_trials >= 1, "fit_kmeans: n_local_trials must be >= 1");
   const index_t C = params.n_clusters, d = data.d;
   KMeansResult result;
 

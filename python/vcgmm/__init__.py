@@ -14,13 +14,22 @@ quantization_error exact weighted quantization error
 assign             exact nearest-center labels
 lloyd              weighted Lloyd iterations from given centers
 
+vc-GMM
+------
+fit_vcgmm          vc-GMM: coreset + AFK-MC^2 + truncated variational EM (the headline)
+fit_vargmm         var-GMM-S: the same loop on all points
+VariationalLoop    the variational loop step by step (research, tests)
+
 Estimators (scikit-learn compatible)
 ------------------------------------
+VCGMM              vc-GMM / var-GMM-S as an estimator
 KMeans             k-means++ / LWCS baselines
 """
 
 from ._functions import afkmc2, assign, kmeans_plusplus, lloyd, lwcs, quantization_error
 from ._kmeans import KMeans
+from ._vcgmm import VCGMMResult, VariationalLoop, default_coreset_size, fit_vargmm, fit_vcgmm
+from ._vcgmm_estimator import VCGMM
 from ._loader import core as _core
 from ._loader import opt_level as _opt_level
 
@@ -28,6 +37,12 @@ __version__ = _core.version()
 
 __all__ = [
     "KMeans",
+    "VCGMM",
+    "VCGMMResult",
+    "VariationalLoop",
+    "default_coreset_size",
+    "fit_vargmm",
+    "fit_vcgmm",
     "afkmc2",
     "assign",
     "kmeans_plusplus",

@@ -69,6 +69,7 @@ void bind_all(py::module_& m) {
   m.def("cpu_features", &cpu_features, "Instruction sets the running CPU (and OS) support.");
 
   bind_kmeans(m);
+  bind_vcgmm(m);
 }
 
 }  // namespace vcgmm_python

@@ -26,6 +26,7 @@ using CArray = py::array_t<T, py::array::c_style>;
 /// Registers every function of the extension module on `m`.
 void bind_all(py::module_& m);
 void bind_kmeans(py::module_& m);
+void bind_vcgmm(py::module_& m);
 
 /// A (n, d) view of a 2-D C-contiguous array plus optional weights.
 template <typename T>

@@ -60,8 +60,9 @@ struct KMeansResult {
 /// @param coreset_indices  OUT (coreset_size,) or nullptr
 /// @param coreset_weights  OUT (coreset_size,) or nullptr
 template <typename T>
-KMeansResult fit_kmeans(const DataView<T>& data, const KMeansParams& params, const T* init_centers,
-                        T* centers, std::int32_t* labels, index_t* coreset_indices,
+KMeansResult fit_kmeans(const DataView<T>& data, const KMeansParams& params,
+                        const nondeduced_t<T>* init_centers, nondeduced_t<T>* centers,
+                        std::int32_t* labels, index_t* coreset_indices,
                         double* coreset_weights);
 
 extern template KMeansResult fit_kmeans<float>(const DataView<float>&, const KMeansParams&,

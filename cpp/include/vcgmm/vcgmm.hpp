@@ -6,6 +6,9 @@
 //   afkmc2.hpp               AFK-MC^2 seeding (Bachem et al. 2016)
 //   lloyd.hpp                weighted Lloyd iterations
 //   kmeans.hpp               the k-means++ and LWCS baselines in one call
+//   variational_gmm.hpp      the truncated variational EM loop (var-GMM-S)
+//   vc_gmm.hpp               vc-GMM / var-GMM-S in one call (the headline)
+//   gmm_scoring.hpp          exact log-likelihood and top-k posteriors of the GMM
 //   interrupt.hpp            cooperative interruption
 //
 // Link with the CMake target vcgmm::core (find_package(vcgmm)).
@@ -14,8 +17,11 @@
 #include "vcgmm/afkmc2.hpp"
 #include "vcgmm/assignment.hpp"
 #include "vcgmm/common.hpp"
+#include "vcgmm/gmm_scoring.hpp"
 #include "vcgmm/interrupt.hpp"
 #include "vcgmm/kmeans.hpp"
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
 #include "vcgmm/lloyd.hpp"
+#include "vcgmm/variational_gmm.hpp"
+#include "vcgmm/vc_gmm.hpp"

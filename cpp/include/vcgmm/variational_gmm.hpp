@@ -1,0 +1,128 @@
+// vcgmm: the truncated variational EM loop of var-GMM-S, on weighted points.
+//
+// Papers: Forster & Luecke, "Can clustering scale sublinearly with its
+// clusters?", AISTATS 2018 (var-GMM-S); Hirschberger, Forster & Luecke,
+// 000_bd19523839359b5b.txt, Alg. 1 and 2, eq. 9-13, Suppl. D-F (its use on a
+// coreset, vc-GMM). Specification: ALGORITHMS.md section 4.
+//
+// Model: C isotropic Gaussians with equal mixing weights and one shared
+// variance sigma^2. Every point n keeps a set K(n) of G cluster indices (the
+// truncated posterior's support, C' = G), every cluster c a neighbourhood G_c
+// of G clusters starting with c itself. One iteration:
+//
+//   E-step, per point (parallel): search space S(n) = union of G_c over
+//     c in K(n) (plus one uniformly random cluster with `plus1`); squared
+//     distances to the means in S(n); new K(n) = the G nearest of S(n) (by
+//     Prop. 1 this never decreases the free energy); winner c_o(n) = nearest;
+//     responsibilities s_c(n) over K(n) with the log-sum-exp shift; the free
+//     energy (eq. 10) F = sum_n w_n logsumexp_{c in K(n)} (-d_c(n)/(2 sigma^2))
+//     - sum(w) (log C + D/2 log(2 pi sigma^2)), with the new K and the current
+//     parameters.
+//   Neighbourhood update: for each cluster c, over the points whose winner is
+//     c, the mean Euclidean distance to every other candidate of their search
+//     spaces; G_c = c followed by the G - 1 candidates of smallest mean (never
+//     seen = infinitely far); a cluster that won no point keeps its G_c.
+//   M-step (weighted by w): means mu_c = sum w s_c y / sum w s_c (zero mass:
+//     the mean stays), sigma^2 = sum_n sum_{c in K(n)} w s_c ||y - mu_c||^2 /
+//     (D sum w), floored at 1e-12 times the data variance.
+// The first E-step needs no sigma^2 (K(n) depends on distances only); after
+// it sigma^2 = sum_n w_n min_{c in S(n)} d_c(n) / (D sum w) (eq. 12). Stop
+// when |F_t - F_{t-1}| < tol |F_t| or after max_iter iterations.
+// With G >= C every set holds all clusters and the loop is exact EM for this
+// model (the test oracle).
+//
+// Cost per iteration: O(N G^2 D) (|S(n)| <= G^2 + 1 distances per point);
+// memory O(C D + N G + C G) plus the neighbourhood statistics (one entry per
+// distinct (winner, candidate) pair seen in an iteration, about C G^2 once the
+// neighbourhoods settle). Points are processed in blocks of at most 65,536
+// (fewer for large G), so no O(N G^2) buffer is ever held; the M-step visits
+// each cluster's (point, responsibility) pairs in point order on one thread
+// (no per-thread C x D accumulators). Distances are computed in T,
+// responsibilities and all sums in double. Results do not depend on the
+// number of threads (random draws come from streams keyed by iteration and
+// point chunk).
+//
+// Use when: C is large (hundreds to tens of thousands) and an approximate
+// GMM / k-means solution is wanted fast. Do not use for: small C, where exact
+// EM or Lloyd is cheap, or when full posteriors are needed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "vcgmm/common.hpp"
+
+namespace vcgmm {
+
+struct VariationalGmmParams {
+  int G = 5;               ///< neighbourhood size G >= 1 (C' = G); clamped to C
+  bool plus1 = false;      ///< add one random cluster to every search space ("G = 3+1")
+  int n_init_estep = 0;    ///< extra E-steps before the first M-step (>= 0)
+  double tol = 1e-4;       ///< relative change of the free energy that stops (0: run to max_iter)
+  int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
+  std::uint64_t seed = 0;  ///< random seed (initial K(n) and G_c, "+1" draws)
+  int n_threads = 0;       ///< threads (<= 0: OpenMP's default)
+  Logger log;              ///< per-iteration progress, or empty
+};
+
+struct VariationalGmmResult {
+  double sigma2 = 0.0;                   ///< final shared variance
+  std::vector<double> free_energy;       ///< F of every iteration's E-step (eq. 10)
+  std::vector<std::int64_t> estep_distance_evals;  ///< sum_n |S(n)| of every E-step (initial ones first)
+  int n_iter = 0;                        ///< iterations run (E-step + M-step)
+  bool converged = false;                ///< stopped by tol (not by max_iter)
+  std::int64_t n_distance_evals = 0;     ///< total over all E-steps
+  double seconds = 0.0;
+};
+
+/// The var-GMM-S loop as an object, for step-by-step use and inspection
+/// (tests, research); `fit()` runs the whole loop.
+///
+/// The data are not copied and must outlive the object.
+template <typename T>
+class VariationalGmm {
+ public:
+  /// @param data          (N, D) points and optional weights (coreset weights for vc-GMM)
+  /// @param n_components  C, 1 <= C <= N
+  /// @param means         (C, D) initial means (copied)
+  VariationalGmm(const DataView<T>& data, index_t n_components, const T* means,
+                 const VariationalGmmParams& params);
+  ~VariationalGmm();
+  VariationalGmm(const VariationalGmm&) = delete;
+  VariationalGmm& operator=(const VariationalGmm&) = delete;
+
+  /// One variational E-step (search, new K(n), winners, neighbourhood
+  /// update, responsibilities). With `estimate_sigma` (and always before
+  /// sigma^2 is known) sigma^2 is first re-estimated by eq. 12. Returns the
+  /// free energy F(K_new, Theta) with the current parameters.
+  double e_step(bool estimate_sigma = false);
+
+  /// M-step from the responsibilities of the last E-step.
+  void m_step();
+
+  /// F(K, Theta) for the current K(n) and parameters, without changing
+  /// anything (O(N G D); not counted as distance evaluations).
+  double free_energy() const;
+
+  /// Runs the loop: 1 + n_init_estep E-steps, then iterations until the
+  /// relative change of F falls below tol or max_iter iterations.
+  VariationalGmmResult fit();
+
+  index_t n_components() const;
+  int G() const;                            ///< effective G (clamped to C)
+  const T* means() const;                   ///< (C, D)
+  double sigma2() const;                    ///< 0 before the first E-step
+  const std::int32_t* truncation_sets() const;  ///< (N, G): K(n), nearest first
+  const std::int32_t* neighbourhoods() const;   ///< (C, G): G_c, c first
+  std::int64_t n_distance_evals() const;    ///< all E-steps so far
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+extern template class VariationalGmm<float>;
+extern template class VariationalGmm<double>;
+
+}  // namespace vcgmm
