@@ -1,0 +1,268 @@
+// Exact (non-statistical) properties of the samplers: lightweight coresets,
+// k-means++ and AFK-MC^2. The statistical tests of the sampling
+// distributions live in the Python suite.
+#include <doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "test_helpers.hpp"
+
+using vcgmm::index_t;
+using namespace vcgmm_test;
+
+namespace {
+
+/// The LWCS sampling probabilities q(x), computed here from the definition
+/// (ALGORITHMS.md section 1) with plain double loops.
+template <typename T>
+std::vector<double> lwcs_probabilities(const std::vector<T>& x, index_t n, index_t d,
+                                       const double* w) {
+  std::vector<double> mu(d, 0.0);
+  double w_total = 0.0;
+  for (index_t i = 0; i < n; ++i) {
+    const double wi = w ? w[i] : 1.0;
+    w_total += wi;
+    for (index_t j = 0; j < d; ++j) mu[j] += wi * static_cast<double>(x[i * d + j]);
+  }
+  for (auto& v : mu) v /= w_total;
+  std::vector<double> d2(n);
+  double wd2_total = 0.0;
+  for (index_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (index_t j = 0; j < d; ++j) {
+      const double diff = static_cast<double>(x[i * d + j]) - mu[j];
+      s += diff * diff;
+    }
+    d2[i] = s;
+    wd2_total += (w ? w[i] : 1.0) * s;
+  }
+  std::vector<double> q(n);
+  for (index_t i = 0; i < n; ++i) {
+    const double wi = w ? w[i] : 1.0;
+    q[i] = 0.5 * wi / w_total + 0.5 * wi * d2[i] / wd2_total;
+  }
+  return q;
+}
+
+/// Data made of `n_distinct` distinct points, each repeated about n /
+/// n_distinct times, rows shuffled. `which[i]` is the distinct point of row i.
+template <typename T>
+std::vector<T> repeated_points(index_t n, index_t d, index_t n_distinct, std::uint64_t seed,
+                               std::vector<index_t>* which) {
+  const std::vector<T> points = gaussian<T>(n_distinct, d, seed, 10.0);
+  TestRng rng(seed + 1);
+  std::vector<T> x(n * d);
+  which->resize(n);
+  for (index_t i = 0; i < n; ++i) {
+    // Every distinct point occurs: the first n_distinct rows cover them all,
+    // then a shuffle (Fisher-Yates below) spreads them out.
+    (*which)[i] = i < n_distinct ? i : rng.below(n_distinct);
+  }
+  for (index_t i = n - 1; i > 0; --i) std::swap((*which)[i], (*which)[rng.below(i + 1)]);
+  for (index_t i = 0; i < n; ++i) {
+    std::copy(points.begin() + (*which)[i] * d, points.begin() + ((*which)[i] + 1) * d,
+              x.begin() + i * d);
+  }
+  return x;
+}
+
+}  // namespace
+
+// --- lightweight coreset ------------------------------------------------------
+
+TEST_CASE_TEMPLATE("lightweight_coreset: sorted indices and weights w / (m q)", T, float, double) {
+  // Relative accuracy of the library's q: it computes d(x, mu)^2 in T.
+  const double rel = sizeof(T) == 4 ? 1e-5 : 1e-12;
+  for (index_t n : {1, 5000, 40000}) {  // 40000 rows: 3 chunks of 16384
+    for (bool weighted : {false, true}) {
+      CAPTURE(n);
+      CAPTURE(weighted);
+      const index_t d = 5, m = 3000;
+      const std::vector<T> x = blobs<T>(n, d, 7, 30.0, 2.0, 51 + n);
+      const std::vector<double> w = positive_weights(n, 52 + n);
+      const double* wp = weighted ? w.data() : nullptr;
+      std::vector<index_t> idx(m, -1);
+      std::vector<double> gamma(m, -1.0);
+      const vcgmm::CoresetStats stats = vcgmm::lightweight_coreset(
+          vcgmm::DataView<T>{x.data(), n, d, wp}, vcgmm::LightweightCoresetParams{m, 53, 2},
+          idx.data(), gamma.data());
+      CHECK(stats.n_distance_evals == n);
+      CHECK(stats.seconds >= 0.0);
+      CHECK(std::is_sorted(idx.begin(), idx.end()));
+      CHECK(idx.front() >= 0);
+      CHECK(idx.back() < n);
+
+      double w_total = 0.0;
+      for (index_t i = 0; i < n; ++i) w_total += wp ? wp[i] : 1.0;
+      if (n == 1) {
+        // A single point carries all the weight: q = 1, gamma = w / m.
+        for (index_t k = 0; k < m; ++k) CHECK(gamma[k] == doctest::Approx(w_total / m).epsilon(1e-14));
+        continue;
+      }
+      const std::vector<double> q = lwcs_probabilities(x, n, d, wp);
+      index_t bad = 0;
+      double gamma_total = 0.0;
+      for (index_t k = 0; k < m; ++k) {
+        const index_t i = idx[k];
+        const double expected = (wp ? wp[i] : 1.0) / (static_cast<double>(m) * q[i]);
+        bad += !(std::abs(gamma[k] - expected) <= rel * expected);
+        gamma_total += gamma[k];
+      }
+      CHECK(bad == 0);
+      // sum(gamma) estimates sum(w). Each gamma lies in (0, 2 sum(w) / m]
+      // because q >= w / (2 sum(w)); Hoeffding then bounds the chance of a
+      // relative error above 10% by 2 exp(-m 0.1^2 / 2) = 6e-7 for m = 3000.
+      CHECK(gamma_total == doctest::Approx(w_total).epsilon(0.1));
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("lightweight_coreset: identical points give uniform weights n / m", T, float,
+                   double) {
+  // All points at the mean: d(x, mu) = 0 everywhere and q falls back to
+  // w / sum(w). 1.5 is exact in binary, so the mean is exactly the point.
+  const index_t n = 20000, d = 3, m = 777;
+  const std::vector<T> x(n * d, static_cast<T>(1.5));
+  std::vector<index_t> idx(m);
+  std::vector<double> gamma(m);
+  vcgmm::lightweight_coreset(vcgmm::DataView<T>{x.data(), n, d, nullptr},
+                             vcgmm::LightweightCoresetParams{m, 3, 2}, idx.data(), gamma.data());
+  CHECK(std::is_sorted(idx.begin(), idx.end()));
+  CHECK(idx.front() >= 0);
+  CHECK(idx.back() < n);
+  for (index_t k = 0; k < m; ++k) {
+    CHECK(gamma[k] == doctest::Approx(static_cast<double>(n) / m).epsilon(1e-14));
+  }
+}
+
+// --- k-means++ -----------------------------------------------------------------
+
+TEST_CASE_TEMPLATE("kmeans_plusplus picks every distinct point once when C equals their number", T,
+                   float, double) {
+  // After a point is chosen, all its copies have potential 0 and can never be
+  // drawn again while other points have positive potential: with C = number
+  // of distinct points, D^2 sampling must return each of them exactly once.
+  for (index_t n : {300, 10000}) {  // 10000 rows: 3 chunks of 4096
+    for (int trials : {1, 4}) {
+      for (bool weighted : {false, true}) {
+        CAPTURE(n);
+        CAPTURE(trials);
+        CAPTURE(weighted);
+        const index_t d = 4, P = 9;
+        std::vector<index_t> which;
+        const std::vector<T> x = repeated_points<T>(n, d, P, 61 + n + trials, &which);
+        const std::vector<double> w = positive_weights(n, 62);
+        const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
+        for (std::uint64_t seed = 0; seed < 5; ++seed) {
+          std::vector<T> centers(P * d);
+          std::vector<index_t> idx(P, -1);
+          const vcgmm::SeedingStats s = vcgmm::kmeans_plusplus(
+              data, vcgmm::KMeansPlusPlusParams{P, trials, seed, 2}, centers.data(), idx.data());
+          std::set<index_t> distinct;
+          for (index_t k = 0; k < P; ++k) {
+            REQUIRE(idx[k] >= 0);
+            REQUIRE(idx[k] < n);
+            distinct.insert(which[idx[k]]);
+            // The centers are the rows named by the indices.
+            CHECK(std::equal(centers.begin() + k * d, centers.begin() + (k + 1) * d,
+                             x.begin() + idx[k] * d));
+          }
+          CHECK(distinct.size() == static_cast<size_t>(P));
+          CHECK(s.n_distance_evals == (P - 1) * (trials == 1 ? 1 : trials + 1) * n);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("kmeans_plusplus: more centers than distinct points, C = 1, indices optional") {
+  using T = double;
+  const index_t n = 500, d = 3, P = 6, C = 10;
+  std::vector<index_t> which;
+  const std::vector<T> x = repeated_points<T>(n, d, P, 71, &which);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  std::vector<T> centers(C * d);
+  std::vector<index_t> idx(C, -1);
+  vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{C, 1, 4, 1}, centers.data(), idx.data());
+  // The first P centers exhaust the distinct points (potential > 0 first);
+  // the rest are drawn by weight once the potential is 0 everywhere.
+  std::set<index_t> first;
+  for (index_t k = 0; k < P; ++k) first.insert(which[idx[k]]);
+  CHECK(first.size() == static_cast<size_t>(P));
+  for (index_t k = 0; k < C; ++k) {
+    REQUIRE(idx[k] >= 0);
+    REQUIRE(idx[k] < n);
+  }
+  // Without the indices output, the same centers.
+  std::vector<T> centers2(C * d);
+  vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{C, 1, 4, 2}, centers2.data(), nullptr);
+  CHECK(bitwise_equal(centers, centers2));
+  // C = 1 costs no distance evaluation.
+  const vcgmm::SeedingStats s1 =
+      vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{1, 1, 4, 2}, centers.data(), idx.data());
+  CHECK(s1.n_distance_evals == 0);
+  CHECK(idx[0] >= 0);
+  CHECK(idx[0] < n);
+}
+
+// --- AFK-MC^2 ------------------------------------------------------------------
+
+TEST_CASE_TEMPLATE("afkmc2 returns rows of X named by its indices", T, float, double) {
+  for (bool weighted : {false, true}) {
+    CAPTURE(weighted);
+    const index_t n = 20000, d = 6;
+    const std::vector<T> x = blobs<T>(n, d, 40, 50.0, 1.0, 81);
+    const std::vector<double> w = positive_weights(n, 82);
+    const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
+    for (index_t C : {1, 2, 57, 300}) {
+      for (int chain : {1, 2, 20}) {
+        CAPTURE(C);
+        CAPTURE(chain);
+        std::vector<T> centers(C * d);
+        std::vector<index_t> idx(C, -1);
+        const vcgmm::SeedingStats s =
+            vcgmm::afkmc2(data, vcgmm::Afkmc2Params{C, chain, 83, 2}, centers.data(), idx.data());
+        for (index_t k = 0; k < C; ++k) {
+          REQUIRE(idx[k] >= 0);
+          REQUIRE(idx[k] < n);
+          CHECK(std::equal(centers.begin() + k * d, centers.begin() + (k + 1) * d,
+                           x.begin() + idx[k] * d));
+        }
+        // One pass for the proposal (distances to c1), then m distances to
+        // each of the k chosen centers at step k: n + m C (C - 1) / 2.
+        CHECK(s.n_distance_evals == (C == 1 ? 0 : n + static_cast<std::int64_t>(chain) * C * (C - 1) / 2));
+        std::vector<T> centers2(C * d);
+        vcgmm::afkmc2(data, vcgmm::Afkmc2Params{C, chain, 83, 1}, centers2.data(), nullptr);
+        CHECK(bitwise_equal(centers, centers2));
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("afkmc2 leaves zero-potential states: distinct points are all found", T, float,
+                   double) {
+  // 5 distinct points repeated ~n/5 times each, C = 5. A chain state whose
+  // potential is 0 (a copy of a chosen center) is always left, and a
+  // zero-potential candidate is never accepted from a positive state, so a
+  // step repeats a chosen point only if all m candidates are copies of chosen
+  // points. Each unchosen point carries at least ~1/10 of the proposal mass
+  // (its uniform half alone), so with m = 200 that happens with probability
+  // below 0.9^200 < 1e-9 per step: an exact property for practical purposes.
+  const index_t n = 3000, d = 3, P = 5;
+  std::vector<index_t> which;
+  const std::vector<T> x = repeated_points<T>(n, d, P, 91, &which);
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    CAPTURE(seed);
+    std::vector<T> centers(P * d);
+    std::vector<index_t> idx(P);
+    vcgmm::afkmc2(vcgmm::DataView<T>{x.data(), n, d, nullptr}, vcgmm::Afkmc2Params{P, 200, seed, 2},
+                  centers.data(), idx.data());
+    std::set<index_t> distinct;
+    for (index_t k = 0; k < P; ++k) distinct.insert(which[idx[k]]);
+    CHECK(distinct.size() == static_cast<size_t>(P));
+  }
+}
