@@ -1,0 +1,8 @@
+"""``python -m vcgmm ...``: the same as the ``vcgmm`` command."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,257 @@
+"""Reading data matrices from files for the command line interface.
+
+Supported formats (chosen by the file name's extension):
+
+- ``.npy``: opened with ``np.load(mmap_mode="r")``, i.e. memory-mapped, so a
+  data set larger than memory is paged in by the operating system as the
+  algorithms stream over it and nothing is copied.
+- ``.npz``: one array of the archive (``key``, or the only array). A member
+  stored without compression (``np.savez``) is memory-mapped too: its data
+  start at a fixed offset inside the zip file, found from the member's local
+  file header and its ``.npy`` header. Compressed members
+  (``np.savez_compressed``) have to be decompressed into memory.
+- ``.csv``, ``.tsv``, ``.txt``: text, read with ``np.loadtxt``. The delimiter
+  is guessed from the first line (comma, tab, semicolon, else whitespace);
+  a first row that is not all numbers is taken as a header and skipped.
+
+Errors are ``FileNotFoundError`` (missing file) or ``ValueError`` with a
+message naming the file, so the command line can print them as one line.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zipfile
+
+import numpy as np
+
+__all__ = ["load_data", "open_data", "SUPPORTED_EXTENSIONS"]
+
+SUPPORTED_EXTENSIONS = (".npy", ".npz", ".csv", ".tsv", ".txt")
+
+_TEXT_EXTENSIONS = (".csv", ".tsv", ".txt")
+
+# Local file header of a zip member: signature, version, flags, method, time,
+# date, crc32, compressed size, uncompressed size, name length, extra length.
+_LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")
+_LOCAL_HEADER_SIGNATURE = 0x04034B50
+
+
+def load_data(path, key=None, dtype=None):
+    """Load a 2-D data matrix from a ``.npy``, ``.npz`` or text file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file. The extension selects the reader (see the module docstring).
+    key : str or None, default=None
+        Name of the array inside an ``.npz`` archive; None takes the only
+        array (an error if there are several). Not allowed for other formats.
+    dtype : numpy dtype or None, default=None
+        Convert to this dtype (one copy if it differs from the stored one).
+        None keeps the stored dtype (text files are read as float64).
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        A ``np.memmap`` for ``.npy`` files and uncompressed ``.npz`` members
+        (unless ``dtype`` forced a conversion), an in-memory array otherwise.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file does not exist.
+    ValueError
+        Unsupported extension, unreadable content, a missing or ambiguous
+        ``.npz`` key, an array that is not 2-D or has no rows.
+    """
+    return open_data(path, key=key, dtype=dtype)[0]
+
+
+def open_data(path, key=None, dtype=None):
+    """Like :func:`load_data`, also returning notes on how the data were read.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    notes : list of str
+        Human-readable remarks ("memory-mapped", "decompressed into memory",
+        "converted int64 to float64", ...), for verbose output.
+    """
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise ValueError(f"{path} is a directory, not a data file")
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in SUPPORTED_EXTENSIONS:
+        raise ValueError(
+            f"unsupported file type {ext or '(no extension)'!r} of {path}; "
+            f"expected one of {', '.join(SUPPORTED_EXTENSIONS)}"
+        )
+    if key is not None and ext != ".npz":
+        raise ValueError(f"a key ({key!r}) only applies to .npz files, not {path}")
+    notes = []
+    if ext == ".npy":
+        X = _read_npy(path, notes)
+    elif ext == ".npz":
+        X = _read_npz(path, key, notes)
+    else:
+        X = _read_text(path, dtype, notes)
+    if X.ndim != 2:
+        raise ValueError(
+            f"{path} holds an array of shape {X.shape}; expected a 2-D array "
+            "(n_samples, n_features)"
+        )
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"{path} holds an empty array of shape {X.shape}")
+    if X.dtype.kind not in "biuf":
+        raise ValueError(f"{path} holds an array of dtype {X.dtype}; expected real numbers")
+    if dtype is not None:
+        dtype = np.dtype(dtype)
+        if X.dtype != dtype:
+            notes.append(f"converted {X.dtype} to {dtype} (one copy in memory)")
+            X = np.asarray(X, dtype=dtype)
+    return X, notes
+
+
+def _read_npy(path, notes):
+    try:
+        X = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (ValueError, OSError, EOFError) as exc:
+        raise ValueError(f"cannot read {path} as .npy: {exc}") from None
+    if isinstance(X, np.memmap):
+        notes.append("memory-mapped (.npy)")
+    return X
+
+
+def _read_npz(path, key, notes):
+    try:
+        archive = np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"cannot read {path} as .npz: {exc}") from None
+    with archive:
+        names = list(archive.files)
+        if not names:
+            raise ValueError(f"{path} contains no arrays")
+        if key is None:
+            if len(names) > 1:
+                raise ValueError(
+                    f"{path} contains {len(names)} arrays ({', '.join(names)}); "
+                    "choose one with --key"
+                )
+            key = names[0]
+        elif key not in names:
+            raise ValueError(
+                f"{path} has no array named {key!r}; it contains: {', '.join(names)}"
+            )
+        X = _npz_member_memmap(path, key + ".npy", notes)
+        if X is None:
+            try:
+                X = archive[key]
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+                raise ValueError(f"cannot read array {key!r} of {path}: {exc}") from None
+    return X
+
+
+def _npz_member_memmap(path, member, notes):
+    """Memory-map an uncompressed ``.npz`` member, or return None (with a note)
+    when that is impossible (compressed, encrypted, object dtype, ...)."""
+    with zipfile.ZipFile(path) as zf:
+        try:
+            info = zf.getinfo(member)
+        except KeyError:  # np.load also lists members that lack the .npy suffix
+            notes.append(f"member {member!r} not found as a .npy file; loaded into memory")
+            return None
+    if info.compress_type != zipfile.ZIP_STORED:
+        notes.append(
+            "the array is stored compressed (np.savez_compressed), so it was "
+            "decompressed into memory instead of memory-mapped; save it with "
+            "np.savez or np.save to avoid the copy"
+        )
+        return None
+    if info.flag_bits & 0x1:
+        notes.append("the zip member is encrypted; loaded into memory")
+        return None
+    with open(path, "rb") as f:
+        # The local header's name and extra field lengths may differ from the
+        # central directory's (zip64 extras), so read them from the local header.
+        f.seek(info.header_offset)
+        raw = f.read(_LOCAL_HEADER.size)
+        if len(raw) != _LOCAL_HEADER.size:
+            raise ValueError(f"{path}: truncated zip member {member!r}")
+        fields = _LOCAL_HEADER.unpack(raw)
+        if fields[0] != _LOCAL_HEADER_SIGNATURE:
+            raise ValueError(f"{path}: corrupt zip member {member!r} (bad local header)")
+        start = info.header_offset + _LOCAL_HEADER.size + fields[9] + fields[10]
+        f.seek(start)
+        try:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, fortran_order, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                notes.append(f".npy format version {version} inside the archive; loaded into memory")
+                return None
+        except ValueError as exc:
+            raise ValueError(f"{path}: member {member!r} is not a valid .npy file: {exc}") from None
+        offset = f.tell()
+    if dtype.hasobject:
+        return None  # np.load (allow_pickle=False) raises the proper error
+    n_bytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if offset - start + n_bytes > info.file_size:
+        raise ValueError(f"{path}: member {member!r} is truncated")
+    if n_bytes == 0:
+        # mmap cannot map zero bytes; the caller reports the empty array.
+        return np.empty(shape, dtype=dtype)
+    X = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape,
+                  order="F" if fortran_order else "C")
+    notes.append("memory-mapped (uncompressed .npz member)")
+    return X
+
+
+def _sniff_text(path):
+    """(delimiter, rows to skip) from the first non-empty, non-comment line."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        skip = 0
+        for line in f:
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                skip += 1
+                continue
+            break
+        else:
+            raise ValueError(f"{path} contains no data")
+    delimiter = None  # whitespace
+    for candidate in (",", "\t", ";", "|"):
+        if candidate in stripped:
+            delimiter = candidate
+            break
+    fields = stripped.split(delimiter)
+    try:
+        for field in fields:
+            float(field.strip().strip('"'))
+        is_header = False
+    except ValueError:
+        is_header = True
+    return delimiter, skip + (1 if is_header else 0), is_header
+
+
+def _read_text(path, dtype, notes):
+    delimiter, skiprows, has_header = _sniff_text(path)
+    read_dtype = np.dtype(dtype if dtype is not None else np.float64)
+    if read_dtype.kind != "f":
+        read_dtype = np.float64
+    try:
+        X = np.loadtxt(path, delimiter=delimiter, skiprows=skiprows, dtype=read_dtype,
+                       ndmin=2, comments="#", quotechar='"', encoding="utf-8")
+    except ValueError as exc:
+        raise ValueError(f"cannot read {path} as a table of numbers: {exc}") from None
+    name = {None: "whitespace", ",": "comma", "\t": "tab", ";": "semicolon", "|": "'|'"}[delimiter]
+    notes.append(
+        f"text file read into memory ({name}-separated"
+        + (", header row skipped)" if has_header else ", no header)")
+    )
+    return X

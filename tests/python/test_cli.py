@@ -1,0 +1,395 @@
+"""The command line (vcgmm.cli), its file readers (vcgmm._io) and the demo table.
+
+Most tests call ``vcgmm.cli.main([...])`` in-process (fast, and an uncaught
+exception fails the test, so "no traceback" is checked too); a few run
+``python -m vcgmm`` in a subprocess to check exit statuses and stderr of the
+real program. Fits use one thread: results do not depend on the thread count,
+and on a busy 2-core machine tiny parallel fits only wait for the other core.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+import pytest
+
+import vcgmm
+from vcgmm import _demo, cli
+from vcgmm._io import load_data, open_data
+
+SEED = 7
+
+
+@pytest.fixture(scope="module")
+def blobs():
+    """600 x 5 float32 points around 8 centers (a non-trivial clustering)."""
+    rng = np.random.default_rng(0)
+    centers = rng.normal(scale=10.0, size=(8, 5))
+    X = centers[rng.integers(0, 8, size=600)] + rng.normal(size=(600, 5))
+    return X.astype(np.float32)
+
+
+def run_cli(args, capsys):
+    status = cli.main([str(a) for a in args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def printed_error(out):
+    match = re.search(r"quantization error \(full data\): (\S+)", out)
+    assert match, out
+    return float(match.group(1))
+
+
+# ------------------------------------------------------------------ readers
+
+def test_npy_is_memory_mapped(tmp_path, blobs):
+    path = tmp_path / "x.npy"
+    np.save(path, blobs)
+    X = load_data(path)
+    assert isinstance(X, np.memmap)
+    assert X.dtype == np.float32 and X.flags.c_contiguous
+    np.testing.assert_array_equal(X, blobs)
+
+
+@pytest.mark.parametrize("array", [
+    np.arange(24, dtype=np.float64).reshape(6, 4) / 7,
+    np.asfortranarray(np.arange(24, dtype=np.float32).reshape(6, 4)),
+    np.arange(24, dtype=np.int16).reshape(4, 6),
+])
+def test_uncompressed_npz_member_is_memory_mapped(tmp_path, array):
+    path = tmp_path / "x.npz"
+    # other members before and after, so the member's offset is not trivial
+    np.savez(path, first=np.ones(3), X=array, last=np.zeros((2, 2)))
+    X, notes = open_data(path, key="X")
+    assert isinstance(X, np.memmap)
+    assert X.dtype == array.dtype and X.shape == array.shape
+    np.testing.assert_array_equal(X, array)
+    assert any("memory-mapped" in n for n in notes)
+
+
+def test_compressed_npz_is_loaded_and_noted(tmp_path, blobs):
+    path = tmp_path / "x.npz"
+    np.savez_compressed(path, data=blobs)
+    with zipfile.ZipFile(path) as zf:  # the test's premise
+        assert zf.getinfo("data.npy").compress_type == zipfile.ZIP_DEFLATED
+    X, notes = open_data(path)
+    assert not isinstance(X, np.memmap)
+    np.testing.assert_array_equal(X, blobs)
+    assert any("compressed" in n for n in notes)
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t", " "])
+@pytest.mark.parametrize("header", [False, True])
+def test_text_files(tmp_path, blobs, delimiter, header):
+    X64 = blobs[:50].astype(np.float64)
+    path = tmp_path / "x.csv"
+    names = delimiter.join(f"feature{j}" for j in range(X64.shape[1]))
+    np.savetxt(path, X64, fmt="%.17g", delimiter=delimiter,
+               header=names if header else "", comments="")
+    if not header:  # savetxt writes an empty first line for header=""
+        path.write_text(path.read_text().lstrip("\n"))
+    X, notes = open_data(path)
+    assert X.dtype == np.float64 and X.shape == X64.shape
+    np.testing.assert_array_equal(X, X64)
+    assert any(("header row skipped" in n) == header for n in notes)
+
+
+def test_single_column_text_and_dtype(tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text("value\n1.5\n2.5\n-3\n")
+    X = load_data(path, dtype=np.float32)
+    assert X.shape == (3, 1) and X.dtype == np.float32
+    np.testing.assert_array_equal(X[:, 0], [1.5, 2.5, -3.0])
+
+
+def test_dtype_conversion_copies(tmp_path, blobs):
+    path = tmp_path / "x.npy"
+    np.save(path, blobs)
+    X, notes = open_data(path, dtype="float64")
+    assert X.dtype == np.float64 and not isinstance(X, np.memmap)
+    np.testing.assert_array_equal(X, blobs)
+    assert any("converted float32 to float64" in n for n in notes)
+
+
+@pytest.mark.parametrize("make, kwargs, message", [
+    (lambda p: None, {}, "no such file"),
+    (lambda p: p.with_suffix(".bin").write_bytes(b"123"), {}, "unsupported file type"),
+    (lambda p: np.save(p.with_suffix(".npy"), np.arange(5.0)), {}, "expected a 2-D array"),
+    (lambda p: np.save(p.with_suffix(".npy"), np.zeros((2, 3, 4))), {}, "expected a 2-D array"),
+    (lambda p: np.save(p.with_suffix(".npy"), np.zeros((0, 3))), {}, "empty array"),
+    (lambda p: np.save(p.with_suffix(".npy"), np.zeros((3, 2), complex)), {}, "real numbers"),
+    (lambda p: np.savez(p.with_suffix(".npz"), a=np.ones((2, 2)), b=np.ones((2, 2))), {},
+     "contains 2 arrays"),
+    (lambda p: np.savez(p.with_suffix(".npz"), a=np.ones((2, 2))), {"key": "b"},
+     "no array named 'b'"),
+    (lambda p: np.save(p.with_suffix(".npy"), np.ones((2, 2))), {"key": "a"},
+     "only applies to .npz"),
+    (lambda p: p.with_suffix(".csv").write_text("1,2\n3,x\n"), {}, "table of numbers"),
+    (lambda p: p.with_suffix(".csv").write_text("\n# nothing\n"), {}, "no data"),
+    (lambda p: p.with_suffix(".npy").write_bytes(b"not numpy"), {}, "cannot read"),
+])
+def test_reader_errors(tmp_path, make, kwargs, message):
+    base = tmp_path / "data"
+    make(base)
+    written = [p for p in tmp_path.iterdir()]
+    path = written[0] if written else base.with_suffix(".npy")
+    with pytest.raises((ValueError, FileNotFoundError), match=re.escape(message)):
+        load_data(path, **kwargs)
+
+
+# ---------------------------------------------------------------------- fit
+
+@pytest.mark.parametrize("algo", ["kmeans++", "lwcs"])
+def test_fit_npy_matches_estimator(tmp_path, capsys, blobs, algo):
+    data, centers_path, labels_path = tmp_path / "x.npy", tmp_path / "c.npy", tmp_path / "l.npy"
+    np.save(data, blobs)
+    status, out, err = run_cli(
+        ["fit", data, "-C", 8, "--algo", algo, "--seed", SEED, "--threads", 1,
+         "--out", centers_path, "--labels-out", labels_path], capsys)
+    assert status == 0, err
+    if algo == "kmeans++":
+        ref = vcgmm.KMeans(8, random_state=SEED, n_threads=1).fit(blobs)
+    else:  # default coreset size min(n, max(4096, 16 C)) = n = 600
+        assert "N'=600" in out
+        ref = vcgmm.KMeans(8, init="afk-mc2", coreset_size=600, random_state=SEED,
+                           n_threads=1).fit(blobs)
+    centers, labels = np.load(centers_path), np.load(labels_path)
+    np.testing.assert_array_equal(centers, ref.cluster_centers_)
+    np.testing.assert_array_equal(labels, ref.labels_)
+    assert centers.dtype == np.float32 and labels.dtype == np.int32
+    # the printed summary agrees with the files and the estimator
+    assert printed_error(out) == pytest.approx(ref.inertia_, rel=1e-11)
+    assert printed_error(out) == pytest.approx(
+        vcgmm.quantization_error(blobs, centers), rel=1e-6)
+    np.testing.assert_array_equal(labels, vcgmm.assign(blobs, centers))
+    assert f"iterations  : {ref.n_iter_}" in out
+    assert "memory-mapped" in out
+    assert f"{ref.n_distance_evals_['iterations']:,}" in out
+    assert "600 x 5 float32" in out
+
+
+def test_fit_lwcs_coreset_size_and_chain(tmp_path, capsys, blobs):
+    data = tmp_path / "x.npy"
+    np.save(data, blobs)
+    status, out, err = run_cli(["fit", data, "-C", 4, "--algo", "lwcs", "--coreset-size", 100,
+                                "--chain-length", 3, "--seed", 1, "--threads", 1], capsys)
+    assert status == 0, err
+    ref = vcgmm.KMeans(4, init="afk-mc2", coreset_size=100, chain_length=3, random_state=1,
+                       n_threads=1).fit(blobs)
+    assert printed_error(out) == pytest.approx(ref.inertia_, rel=1e-11)
+    assert "N'=100" in out and "chain length 3" in out
+
+
+@pytest.mark.parametrize("kind", ["npz", "npz_compressed", "csv", "csv_header"])
+def test_fit_other_formats(tmp_path, capsys, blobs, kind):
+    X64 = blobs.astype(np.float64)
+    if kind == "npz":
+        path = tmp_path / "x.npz"
+        np.savez(path, X=X64)
+    elif kind == "npz_compressed":
+        path = tmp_path / "x.npz"
+        np.savez_compressed(path, X=X64)
+    else:
+        path = tmp_path / "x.csv"
+        np.savetxt(path, X64, fmt="%.17g", delimiter=",",
+                   header="a,b,c,d,e" if kind == "csv_header" else "", comments="")
+        if kind == "csv":
+            path.write_text(path.read_text().lstrip("\n"))
+    labels_path = tmp_path / "labels.csv"
+    status, out, err = run_cli(["fit", path, "-C", 8, "--seed", SEED, "--threads", 1,
+                                "--labels-out", labels_path, "-v"], capsys)
+    assert status == 0, err
+    ref = vcgmm.KMeans(8, random_state=SEED, n_threads=1).fit(X64)
+    assert printed_error(out) == pytest.approx(ref.inertia_, rel=1e-11)
+    np.testing.assert_array_equal(np.loadtxt(labels_path, dtype=np.int64), ref.labels_)
+    expected_note = {"npz": "memory-mapped (uncompressed .npz member)",
+                     "npz_compressed": "decompressed into memory",
+                     "csv": "no header", "csv_header": "header row skipped"}[kind]
+    assert expected_note in out
+
+
+def test_fit_dtype_and_text_centers(tmp_path, capsys, blobs):
+    data, centers_path = tmp_path / "x.npy", tmp_path / "c.csv"
+    np.save(data, blobs)
+    status, out, err = run_cli(["fit", data, "-C", 3, "--dtype", "float64", "--seed", 3,
+                                "--threads", 1, "--out", centers_path], capsys)
+    assert status == 0, err
+    ref = vcgmm.KMeans(3, random_state=3, n_threads=1).fit(blobs.astype(np.float64))
+    np.testing.assert_array_equal(np.loadtxt(centers_path, delimiter=","), ref.cluster_centers_)
+    assert "float64" in out
+
+
+def test_fit_without_seed_prints_a_reusable_seed(tmp_path, capsys, blobs):
+    data = tmp_path / "x.npy"
+    np.save(data, blobs)
+    status, out, _ = run_cli(["fit", data, "-C", 5, "--threads", 1], capsys)
+    assert status == 0
+    seed = int(re.search(r"seed=(\d+) \(drawn at random", out).group(1))
+    status, out2, _ = run_cli(["fit", data, "-C", 5, "--threads", 1, "--seed", seed], capsys)
+    assert printed_error(out2) == printed_error(out)
+
+
+@pytest.mark.parametrize("setup, args, message", [
+    (None, ["fit", "{d}/missing.npy", "-C", "3"], "no such file"),
+    ("bin", ["fit", "{d}/x.bin", "-C", "3"], "unsupported file type"),
+    ("npy", ["fit", "{d}/x.npy", "-C", "601"], "exceeds the number of samples (600)"),
+    ("two", ["fit", "{d}/two.npz", "-C", "3"], "choose one with --key"),
+    ("npy", ["fit", "{d}/x.npy", "-C", "3", "--coreset-size", "50"],
+     "--coreset-size does not apply to --algo kmeans++"),
+    ("npy", ["fit", "{d}/x.npy", "-C", "30", "--algo", "lwcs", "--coreset-size", "10"],
+     "coreset_size=10 must be >= n_clusters=30"),  # the library's message passes through
+    ("npy", ["fit", "{d}/x.npy", "-C", "3", "--out", "{d}/c.bin"], "must end in one of"),
+    ("npy", ["fit", "{d}/x.npy", "-C", "3", "--out", "{d}/no/c.npy"], "does not exist"),
+    ("nan", ["fit", "{d}/x.npy", "-C", "3"], "Input X contains NaN"),
+])
+def test_fit_errors_exit_2_with_one_line(tmp_path, capsys, blobs, setup, args, message):
+    if setup == "bin":
+        (tmp_path / "x.bin").write_bytes(b"\0" * 16)
+    elif setup == "npy":
+        np.save(tmp_path / "x.npy", blobs)
+    elif setup == "nan":
+        bad = blobs.copy()
+        bad[3, 2] = np.nan
+        np.save(tmp_path / "x.npy", bad)
+    elif setup == "two":
+        np.savez(tmp_path / "two.npz", a=blobs, b=blobs)
+    status, out, err = run_cli([a.format(d=tmp_path) for a in args], capsys)
+    assert status == 2
+    assert err.startswith("vcgmm: error: ") and err.count("\n") == 1, err
+    assert message in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "c.npy").exists()
+
+
+def test_usage_errors_are_argparse_errors(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["fit", "x.npy", "-C", "0"])
+    assert exc.value.code == 2
+    assert "positive integer" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["fit", "x.npy"])  # -C is required
+    assert exc.value.code == 2
+
+
+def _run_module(*args):
+    return subprocess.run([sys.executable, "-m", "vcgmm", *args], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "OMP_NUM_THREADS": "1"})
+
+
+def test_module_entry_point_errors_and_version(tmp_path):
+    proc = _run_module("fit", str(tmp_path / "missing.npy"), "-C", "3")
+    assert proc.returncode == 2
+    assert proc.stderr == f"vcgmm: error: no such file: {tmp_path / 'missing.npy'}\n"
+    assert proc.stdout == ""
+    proc = _run_module("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"vcgmm {vcgmm.__version__}"
+
+
+# ----------------------------------------------------------- version, info
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"vcgmm {vcgmm.__version__}"
+
+
+def test_info(capsys):
+    status, out, _ = run_cli(["info"], capsys)
+    build = vcgmm.show_build()
+    assert status == 0
+    assert out.startswith(f"vcgmm {build['version']}\n")
+    assert re.search(rf"instruction set in use\s*: {build['opt_level']}\b", out)
+    assert re.search(rf"OpenMP\s*: {'yes' if build['openmp'] else 'no'}\b", out)
+    for level in build["available_levels"]:
+        assert level in out
+
+
+# --------------------------------------------------------------------- demo
+
+def _table(out):
+    """The demo table's rows as lists of cells (split on 2+ spaces)."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("algorithm "))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.strip():
+            break
+        rows.append(re.split(r"\s{2,}", line.strip()))
+    return lines[start], rows
+
+
+def test_demo_quick_table_matches_independent_fits(capsys):
+    status, out, err = run_cli(["demo", "--quick", "--threads", 1], capsys)
+    assert status == 0, err
+    header, rows = _table(out)
+    for column in ("G", "N'", "rel. error eta", "speedup time", "speedup distances",
+                   "iterations", "coreset+seeding"):
+        assert column in header
+    assert [(r[0], r[2]) for r in rows] == [("k-means++", "-"), ("LWCS", "2^11"), ("LWCS", "2^13")]
+    assert rows[0][3:6] == ["0.00%", "1.0x", "1.0x"]
+    assert "[1/3] k-means++" in out and "[3/3] LWCS (N'=2^13)" in out
+    assert "eta is the relative quantization error" in out
+
+    # Recompute eta, the distance speedup and the iterations from the estimators.
+    X = vcgmm.datasets.image_patches(stride=8)
+    assert f"N = {X.shape[0]:,}" in out
+    base = vcgmm.KMeans(100, random_state=0, n_threads=1).fit(X)
+    cost = lambda est: sum(v for k, v in est.n_distance_evals_.items() if k != "evaluation")
+    assert rows[0][6] == str(base.n_iter_)
+    for row, n_prime in zip(rows[1:], (2**11, 2**13)):
+        est = vcgmm.KMeans(100, init="afk-mc2", coreset_size=n_prime, random_state=0,
+                           n_threads=1).fit(X)
+        eta = (est.inertia_ - base.inertia_) / base.inertia_ * 100
+        assert row[3] == f"{eta:.2f}%"
+        assert row[5] == _demo._format_speedup(cost(base) / cost(est))
+        assert row[6] == str(est.n_iter_)
+
+
+class _Fake:
+    """A fitted estimator with given measurements (to test the table arithmetic)."""
+
+    def __init__(self, centers, n_iter, timings, evals):
+        self.cluster_centers_ = centers
+        self.n_iter_ = n_iter
+        self.timings_ = timings
+        self.n_distance_evals_ = evals
+
+
+def test_table_arithmetic_and_alignment():
+    X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    # Q(base) = 4 * 0.25 = 1.0 ; Q(row 2) = 0 + 1 + 0 + 1 = 2.0 (eta = 100%)
+    fits = {
+        "k-means++": _Fake(np.array([[0.5], [3.5]]), 10,
+                           {"coreset": 0.0, "seeding": 2.0, "iterations": 8.0, "evaluation": 5.0},
+                           {"coreset": 0, "seeding": 400, "iterations": 3600, "evaluation": 99}),
+        "other": _Fake(np.array([[0.0], [3.0]]), 4,
+                       {"coreset": 0.1, "seeding": 0.4, "em": 0.5, "evaluation": 5.0},
+                       {"coreset": 4, "seeding": 6, "em": 30, "evaluation": 99}),
+    }
+    rows = [_demo.Row(name, 5 if name == "other" else None, 2**10 if name == "other" else None,
+                      lambda X, s, seed, name=name: fits[name]) for name in fits]
+    setting = _demo.Setting(n_clusters=2, seed=0, n_threads=1)
+    lines = []
+    results = _demo.run_demo(X, rows, setting, repeats=2, out=lines.append)
+    assert len(lines) == 4
+    cells = _demo.table_rows(results)
+    assert cells[1][1:] == ["-", "-", "0.00% +- 0.00", "1.0x", "1.0x", "10.0", "20%", "10.00"]
+    # time 10 / 1.0, distances 4000 / 40, setup share (0.1 + 0.4) / 1.0
+    assert cells[2][1:] == ["5", "2^10", "100.00% +- 0.00", "10.0x", "100x", "4.0", "50%", "1.00"]
+    text = _demo.format_table(cells).splitlines()
+    assert len({len(line) for line in text[:2]}) == 1  # header and rule aligned
+    assert text[2].index("1.0x") + 4 == text[3].index("10.0x") + 5  # right-aligned numbers
+
+
+def test_default_rows_skip_coresets_larger_than_data():
+    rows = _demo.default_rows(50_000)
+    assert [(r.name, r.n_prime) for r in rows] == [("k-means++", None), ("LWCS", 2**14)]
+    assert len(_demo.default_rows(10**6)) == 3
