@@ -10,12 +10,13 @@
 #include "random.hpp"
 #include "sampling.hpp"
 #include "validation.hpp"
+#include "vcgmm/assignment.hpp"
 
 namespace vcgmm {
 
 namespace {
-constexpr index_t kChunk = 16384;       // rows per task of the proposal pass
-constexpr index_t kCenterBlock = 256;   // centers per task of a chain step
+constexpr index_t kChunk = 16384;  // rows per task of the proposal pass
+constexpr index_t kRound = 32;     // centers chosen per round (see below)
 }  // namespace
 
 template <typename T>
@@ -55,7 +56,7 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
       s += data.weight(i) * q[i];
     }
     part[t] = s;
-  });
+  }, static_cast<double>(kChunk * d * 3));
   stats.n_distance_evals += n;
   double wd2_total = 0.0;
   for (double s : part) wd2_total += s;
@@ -66,54 +67,51 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
   }
   const detail::CumulativeTable proposal(n, [&](index_t i) { return q[i]; });
 
-  std::vector<index_t> cand(m);
-  std::vector<double> accept_u(m);
-  std::vector<T> cand_rows(m * d);
-  std::vector<double> cand_d2(m);
-  std::vector<double> block_min;
-  for (index_t k = 1; k < C; ++k) {
+  // Centers are chosen in rounds of kRound: the candidates of a whole round
+  // are drawn first (the proposal does not change) and their distances to
+  // every center chosen before the round come from one blocked, exact
+  // nearest-center pass; within the round only the few centers chosen since
+  // are added. One parallel region per round instead of one per center.
+  std::vector<index_t> cand;
+  std::vector<double> accept_u;
+  std::vector<T> cand_rows;
+  std::vector<double> cand_d2;
+  for (index_t k0 = 1; k0 < C; k0 += kRound) {
     detail::check_interrupt();
-    for (index_t j = 0; j < m; ++j) {
+    const index_t k1 = std::min(C, k0 + kRound);
+    const index_t n_cand = (k1 - k0) * m;
+    cand.resize(n_cand);
+    accept_u.resize(n_cand);
+    cand_rows.resize(n_cand * d);
+    cand_d2.resize(n_cand);
+    for (index_t j = 0; j < n_cand; ++j) {
       cand[j] = proposal.sample(rng.uniform());
       accept_u[j] = rng.uniform();
       std::memcpy(cand_rows.data() + j * d, data.row(cand[j]), sizeof(T) * d);
     }
-    // Squared distance of every candidate to its nearest chosen center:
-    // per block of centers a partial min, then the min over blocks.
-    const index_t n_blocks = detail::n_chunks(k, kCenterBlock);
-    block_min.assign(n_blocks * m, std::numeric_limits<double>::infinity());
-    auto block_task = [&](index_t b) {
-      const index_t c0 = b * kCenterBlock, c1 = std::min(k, c0 + kCenterBlock);
-      for (index_t j = 0; j < m; ++j) {
-        const T* y = cand_rows.data() + j * d;
-        double best = std::numeric_limits<double>::infinity();
-        for (index_t c = c0; c < c1; ++c) {
-          best = std::min(best, static_cast<double>(detail::squared_distance(y, centers + c * d, d)));
-        }
-        block_min[b * m + j] = best;
-      }
-    };
-    if (n_blocks == 1) {
-      block_task(0);
-    } else {
-      detail::parallel_for(n_blocks, params.n_threads, block_task);
-    }
-    for (index_t j = 0; j < m; ++j) {
-      double best = block_min[j];
-      for (index_t b = 1; b < n_blocks; ++b) best = std::min(best, block_min[b * m + j]);
-      cand_d2[j] = best;
-    }
-    stats.n_distance_evals += m * k;
+    const DataView<T> cand_view{cand_rows.data(), n_cand, d, nullptr};
+    assign_nearest(cand_view, centers, k0, nullptr, cand_d2.data(), params.n_threads);
 
-    // The chain: state x, proposals y; accept with min(1, pi(y) q(x) / (pi(x) q(y))),
-    // pi = w d^2 (target), compared without division.
-    index_t x = 0;
-    for (index_t j = 1; j < m; ++j) {
-      const double px = data.weight(cand[x]) * cand_d2[x];
-      const double py = data.weight(cand[j]) * cand_d2[j];
-      if (px == 0.0 || accept_u[j] * px * q[cand[j]] < py * q[cand[x]]) x = j;
+    for (index_t k = k0; k < k1; ++k) {
+      const index_t base = (k - k0) * m;
+      for (index_t j = 0; j < m; ++j) {  // centers chosen earlier in this round
+        const T* y = cand_rows.data() + (base + j) * d;
+        for (index_t c = k0; c < k; ++c) {
+          cand_d2[base + j] =
+              std::min(cand_d2[base + j], detail::squared_distance_exact(y, centers + c * d, d));
+        }
+      }
+      stats.n_distance_evals += m * k;
+      // The chain: state x, proposals y; accept with min(1, pi(y) q(x) / (pi(x) q(y))),
+      // pi = w d^2 (target), compared without division.
+      index_t x = base;
+      for (index_t j = base + 1; j < base + m; ++j) {
+        const double px = data.weight(cand[x]) * cand_d2[x];
+        const double py = data.weight(cand[j]) * cand_d2[j];
+        if (px == 0.0 || accept_u[j] * px * q[cand[j]] < py * q[cand[x]]) x = j;
+      }
+      take(k, cand[x]);
     }
-    take(k, cand[x]);
   }
   stats.seconds = clock.seconds();
   return stats;

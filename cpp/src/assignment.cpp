@@ -42,7 +42,7 @@ AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_
     }
     task_objective[task] = objective;
     task_changed[task] = changed;
-  });
+  }, 2.0 * Tiles::kRowBlock * n_centers * data.d);
 
   AssignmentStats stats;
   for (index_t t = 0; t < n_tasks; ++t) {

@@ -67,7 +67,7 @@ void gmm_log_likelihood(const DataView<T>& data, const T* means, index_t C, doub
       near[i].resolve(data.row(row), tiles, &dmin);
       out[row] = -dmin * scale + std::log(sum[i]) - log_norm;
     }
-  });
+  }, 2.0 * Tiles::kRowBlock * C * (data.d + 10));
 }
 
 template <typename T>
@@ -122,7 +122,7 @@ void gmm_truncated_posteriors(const DataView<T>& data, const T* means, index_t C
       }
       for (int g = 0; g < k; ++g) responsibilities[row * k + g] /= s;
     }
-  });
+  }, 2.0 * Tiles::kRowBlock * C * (data.d + 2));
 }
 
 template void gmm_log_likelihood<float>(const DataView<float>&, const float*, index_t, double,

@@ -66,7 +66,7 @@ SeedingStats kmeans_plusplus(const DataView<T>& data, const KMeansPlusPlusParams
         pot += data.weight(i) * min_d2[i];
       }
       pot_chunk[t] = pot;
-    });
+    }, 3.0 * kChunk * d);
     stats.n_distance_evals += n;
   };
   auto by_potential = [&](index_t i) { return data.weight(i) * min_d2[i]; };
@@ -101,7 +101,7 @@ SeedingStats kmeans_plusplus(const DataView<T>& data, const KMeansPlusPlusParams
           }
           cand_pot_chunk[t * L + l] = pot;
         }
-      });
+      }, 3.0 * kChunk * d * L);
       stats.n_distance_evals += L * n;
       index_t best = 0;
       double best_pot = std::numeric_limits<double>::infinity();

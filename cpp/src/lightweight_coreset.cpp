@@ -42,7 +42,7 @@ CoresetStats lightweight_coreset(const DataView<T>& data, const LightweightCores
     }
     part_sum.row(t) = acc.transpose();
     part_w[t] = wsum;
-  });
+  }, 2.0 * kChunk * d);
   detail::Vector<double> mu = detail::Vector<double>::Zero(d);
   double w_total = 0.0;
   for (index_t t = 0; t < n_tasks; ++t) {
@@ -63,7 +63,7 @@ CoresetStats lightweight_coreset(const DataView<T>& data, const LightweightCores
       s += data.weight(i) * d2[i];
     }
     part_wd2[t] = s;
-  });
+  }, 3.0 * kChunk * d);
   double wd2_total = 0.0;
   for (index_t t = 0; t < n_tasks; ++t) wd2_total += part_wd2[t];
 
@@ -116,7 +116,7 @@ CoresetStats lightweight_coreset(const DataView<T>& data, const LightweightCores
       indices[k] = last_positive;
       weights[k] = data.weight(last_positive) / (static_cast<double>(m) * q(last_positive));
     }
-  });
+  }, 10.0 * kChunk);
 
   CoresetStats stats;
   stats.n_distance_evals = n;

@@ -109,17 +109,19 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
         }
         detail::VectorMap<T>(centers + c * d, d) = (acc / wsum).template cast<T>();
       }
-    });
+    }, 2.0 * kClustersPerTask * d * static_cast<double>(n) / static_cast<double>(C));
     result.n_iter = it;
 
     const double rel_change = std::abs(previous - Q) / Q;
     const bool fixed_point = stats.n_changed == 0 && moved == 0;
     const bool small_change = it > 1 && (std::abs(previous - Q) <= params.tol * Q);
     if (params.log) {
-      char line[160];
+      char change[32] = "-";
+      if (it > 1) std::snprintf(change, sizeof change, "%.3g", rel_change);
+      char line[192];
       std::snprintf(line, sizeof line,
-                    "lloyd iter %4d  objective %.8g  rel. change %.3g  changed %lld  relocated %lld  (%.2f s)",
-                    it, Q, it > 1 ? rel_change : NAN, static_cast<long long>(stats.n_changed),
+                    "lloyd iter %4d  objective %.8g  rel. change %s  changed %lld  relocated %lld  (%.2f s)",
+                    it, Q, change, static_cast<long long>(stats.n_changed),
                     static_cast<long long>(moved), clock.seconds());
       params.log(line);
     }

@@ -37,7 +37,16 @@ inline void check_interrupt() {
   if (interrupt_requested()) throw Interrupted();
 }
 
+/// Work (roughly: floating point operations) below which a thread is not
+/// worth waking: a parallel region costs microseconds when the cores are
+/// free, but can cost a scheduler time slice (milliseconds) when another
+/// process holds one, so small regions run on the calling thread.
+constexpr double kMinWorkPerThread = 2e6;
+
 /// Runs f(task) for every task in [0, n_tasks) on up to n_threads threads.
+///
+/// `work_per_task` (roughly in flops) caps the thread count at
+/// total work / kMinWorkPerThread; the default never caps.
 ///
 /// Tasks are handed out dynamically, so f must only write task-owned outputs
 /// (see the determinism contract above). The first exception thrown by any
@@ -46,10 +55,12 @@ inline void check_interrupt() {
 /// interrupt callback between its tasks and throws vcgmm::Interrupted after
 /// the region when asked to stop.
 template <class F>
-void parallel_for(index_t n_tasks, int n_threads, F&& f) {
+void parallel_for(index_t n_tasks, int n_threads, F&& f, double work_per_task = 1e300) {
   if (n_tasks <= 0) return;
   int nt = resolve_threads(n_threads);
   if (nt > n_tasks) nt = static_cast<int>(n_tasks);
+  const double worth = static_cast<double>(n_tasks) * work_per_task / kMinWorkPerThread;
+  if (worth < nt) nt = worth < 1.0 ? 1 : static_cast<int>(worth);
 
   std::atomic<bool> stop{false};
   std::exception_ptr error;

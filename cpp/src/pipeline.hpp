@@ -56,7 +56,7 @@ class FitData {
       for (index_t k = t * 1024; k < k1; ++k) {
         std::memcpy(rows_.data() + k * d, data.row(idx[k]), sizeof(T) * d);
       }
-    });
+    }, 1024.0 * d);
     view_.x = rows_.data();
     view_.n = n_prime;
     view_.d = d;

@@ -117,7 +117,7 @@ struct VariationalGmm<T>::Impl {
       }
       part.row(t) = acc.transpose();
       part_w[t] = w;
-    });
+    }, 2.0 * 16384 * D);
     ybar = detail::Vector<double>::Zero(D);
     for (index_t t = 0; t < n_tasks; ++t) {
       ybar += part.row(t).transpose();
@@ -135,7 +135,7 @@ struct VariationalGmm<T>::Impl {
         s += data.weight(i) * yc2[i];
       }
       part_var[t] = s;
-    });
+    }, 3.0 * 16384 * D);
     double var = 0.0;
     for (double s : part_var) var += s;
     var /= (w_total * static_cast<double>(D));
@@ -154,7 +154,7 @@ struct VariationalGmm<T>::Impl {
       detail::Rng rng(params.seed, detail::Stream::variational_init, static_cast<std::uint64_t>(t));
       const index_t r0 = t * kPointsPerTask, r1 = std::min(N, r0 + kPointsPerTask);
       for (index_t n = r0; n < r1; ++n) draw_distinct(rng, &K[n * G], 0, -1);
-    });
+    }, 10.0 * kPointsPerTask * G);
     detail::Rng rng(params.seed, detail::Stream::variational_neighbourhood);
     for (index_t c = 0; c < C; ++c) {
       Gc[c * G] = static_cast<std::int32_t>(c);
@@ -216,7 +216,7 @@ struct VariationalGmm<T>::Impl {
         const index_t task = task0 + t;
         search_task(p0, p1, b0, task, stream_base, estimate_sigma, &task_lse[task],
                     &task_min[task], &task_evals[task]);
-      });
+      }, 3.0 * kPointsPerTask * (full ? C : stride) * D);
       if (!full) fold_block(b0, b1, b);
     }
 
@@ -240,7 +240,7 @@ struct VariationalGmm<T>::Impl {
         double s = 0.0;
         for (index_t n = p0; n < p1; ++n) s += data.weight(n) * responsibilities(n);
         part[t] = s;
-      });
+      }, 30.0 * kPointsPerTask * G);
       lse_sum = 0.0;
       for (double s : part) lse_sum += s;
     }
@@ -365,7 +365,7 @@ struct VariationalGmm<T>::Impl {
         }
         for (const NeighbourStat& st : list) pos[st.candidate] = -1;
       }
-    });
+    }, 4.0 * kClustersPerTask * stride * (static_cast<double>(nb) / static_cast<double>(C) + 4.0));
     (void)block_index;
   }
 
@@ -388,7 +388,7 @@ struct VariationalGmm<T>::Impl {
         // (keep < G - 1 cannot happen: the winner's search space holds >= G clusters.)
         list.clear();
       }
-    });
+    }, 40.0 * kClustersPerTask * stride);
   }
 
   void m_step() {
@@ -402,7 +402,7 @@ struct VariationalGmm<T>::Impl {
       const index_t p0 = t * kChunk * G, p1 = std::min(N, (t + 1) * kChunk) * G;
       index_t* h = &hist[t * C];
       for (index_t p = p0; p < p1; ++p) ++h[K[p]];
-    });
+    }, 2.0 * kChunk * G);
     std::vector<index_t> cluster_start(C + 1, 0);
     {
       index_t off = 0;
@@ -421,7 +421,7 @@ struct VariationalGmm<T>::Impl {
       const index_t p0 = t * kChunk * G, p1 = std::min(N, (t + 1) * kChunk) * G;
       index_t* next = &hist[t * C];
       for (index_t p = p0; p < p1; ++p) pairs[next[K[p]]++] = p;
-    });
+    }, 3.0 * kChunk * G);
 
     // Per cluster: mass m_c, first moment and the weighted sum of
     // ||y - ybar||^2 (precomputed per point), so that
@@ -452,7 +452,7 @@ struct VariationalGmm<T>::Impl {
         var += std::max(0.0, second - mass * (acc - ybar).squaredNorm());
       }
       task_var[t] = var;
-    });
+    }, 2.0 * kClustersPerTask * D * G * static_cast<double>(N) / static_cast<double>(C));
     double var = 0.0;
     for (double v : task_var) var += v;
     sigma2 = std::max(var / (static_cast<double>(D) * w_total), sigma2_floor);
@@ -479,7 +479,7 @@ struct VariationalGmm<T>::Impl {
         s += data.weight(n) * (-dmin * scale + std::log(sum));
       }
       part[t] = s;
-    });
+    }, 3.0 * kPointsPerTask * G * D);
     double lse = 0.0;
     for (double s : part) lse += s;
     return lse - w_total * log_normaliser();
@@ -502,11 +502,13 @@ struct VariationalGmm<T>::Impl {
       result.free_energy.push_back(F);
       result.n_iter = it;
       const double change = std::abs(F - previous) / std::abs(F);
+      char change_text[32] = "-";
+      if (it > 1) std::snprintf(change_text, sizeof change_text, "%.3g", change);
       detail::log_line(params.log,
-                       "vc-gmm iter %4d  free energy %.10g  rel. change %.3g  sigma2 %.6g  "
+                       "vc-gmm iter %4d  free energy %.10g  rel. change %s  sigma2 %.6g  "
                        "distances %lld  (%.2f s)",
-                       it, F, it > 1 ? change : NAN, sigma2,
-                       static_cast<long long>(estep_evals.back()), clock.seconds());
+                       it, F, change_text, sigma2, static_cast<long long>(estep_evals.back()),
+                       clock.seconds());
       if (it > 1 && params.tol > 0.0 && change < params.tol) {
         result.converged = true;
         break;
