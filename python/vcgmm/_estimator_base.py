@@ -87,6 +87,19 @@ class CenterBasedEstimator:
         )
         return float(objective)
 
+    def _warn_coinciding_centers(self, centers):
+        """Warn when fitted centers coincide: the data have fewer distinct
+        points than components (mixture components that are nobody's nearest
+        mean are legitimate and not warned about)."""
+        n_distinct = np.unique(centers, axis=0).shape[0]
+        if n_distinct < centers.shape[0]:
+            warnings.warn(
+                f"Only {n_distinct} distinct means for n_components={centers.shape[0]}: "
+                "the data have too few distinct points, so some components coincide.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
     def _warn_distinct_clusters(self, labels, n_clusters):
         n_distinct = np.unique(labels).shape[0]
         if n_distinct < n_clusters:

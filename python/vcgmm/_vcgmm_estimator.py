@@ -219,7 +219,7 @@ class VCGMM(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator)
         self.G_ = min(G, C)
         self.n_distance_evals_ = dict(r["n_distance_evals"])
         self.timings_ = dict(r["seconds"])
-        self._warn_distinct_clusters(self.labels_, C)
+        self._warn_coinciding_centers(self.cluster_centers_)
         return self
 
     @property

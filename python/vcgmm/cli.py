@@ -33,16 +33,25 @@ class CLIError(Exception):
 # --------------------------------------------------------------------------- fit
 
 def _default_coreset_size(n_samples, n_clusters):
-    # 16 coreset points per cluster keeps the Lloyd step on the coreset
-    # meaningful at large C; 4096 is the smallest size the papers use (2^12);
-    # a coreset larger than the data only costs time.
-    return min(n_samples, max(4096, 16 * n_clusters))
+    # The library's default (vcgmm.default_coreset_size): 64 coreset points
+    # per cluster, at least 2^12, at most the data; the same for lwcs and
+    # vcgmm so that the two compare at equal N'.
+    from ._vcgmm import default_coreset_size
+
+    return default_coreset_size(n_samples, n_clusters)
+
+
+def _resolve_max_iter(args, default):
+    """--max-iter, or the algorithm's own default (300 Lloyd, 1000 EM iterations)."""
+    if args.max_iter is None:
+        args.max_iter = default
+    return args.max_iter
 
 
 def _make_kmeanspp(args, n_samples):
     from . import KMeans
 
-    est = KMeans(args.clusters, max_iter=args.max_iter, tol=args.tol,
+    est = KMeans(args.clusters, max_iter=_resolve_max_iter(args, 300), tol=args.tol,
                  random_state=args.seed, n_threads=args.threads, verbose=args.verbose)
     return est, "k-means++ seeding (D^2 sampling) + Lloyd iterations on all data"
 
@@ -53,27 +62,63 @@ def _make_lwcs(args, n_samples):
     m = args.coreset_size
     if m is None:
         m = _default_coreset_size(n_samples, args.clusters)
-        origin = "default min(n, max(4096, 16*C))"
+        origin = "default min(n, max(4096, 64*C))"
     else:
         origin = "--coreset-size"
     chain = 20 if args.chain_length is None else args.chain_length
     est = KMeans(args.clusters, init="afk-mc2", coreset_size=m, chain_length=chain,
-                 max_iter=args.max_iter, tol=args.tol, random_state=args.seed,
+                 max_iter=_resolve_max_iter(args, 300), tol=args.tol, random_state=args.seed,
                  n_threads=args.threads, verbose=args.verbose)
     return est, (f"lightweight coreset of N'={m:,} points ({origin}) + AFK-MC^2 seeding "
                  f"(chain length {chain}) + weighted Lloyd on the coreset")
+
+
+def _variational(args, n_samples, coreset):
+    from . import VCGMM
+
+    G = 5 if args.G is None else args.G
+    chain = 20 if args.chain_length is None else args.chain_length
+    if coreset:
+        m = args.coreset_size
+        origin = "--coreset-size"
+        if m is None:
+            m = _default_coreset_size(n_samples, args.clusters)
+            origin = "default min(n, max(4096, 64*C))"
+    else:
+        m = None
+    est = VCGMM(args.clusters, G=G, coreset_size=m, plus1=bool(args.plus1), chain_length=chain,
+                max_iter=_resolve_max_iter(args, 1000), tol=args.tol, random_state=args.seed,
+                n_threads=args.threads, verbose=args.verbose)
+    g_text = f"G={G}{'+1' if args.plus1 else ''}"
+    if coreset:
+        return est, (f"vc-GMM: lightweight coreset of N'={m:,} points ({origin}) + AFK-MC^2 "
+                     f"seeding (chain length {chain}) + truncated variational EM ({g_text})")
+    return est, (f"var-GMM-S: AFK-MC^2 seeding (chain length {chain}) + truncated "
+                 f"variational EM ({g_text}) on all data")
+
+
+def _make_vcgmm(args, n_samples):
+    return _variational(args, n_samples, coreset=True)
+
+
+def _make_vargmm(args, n_samples):
+    return _variational(args, n_samples, coreset=False)
 
 
 #: algorithm name -> function (args, n_samples) -> (unfitted estimator, description)
 ALGORITHMS = {
     "kmeans++": _make_kmeanspp,
     "lwcs": _make_lwcs,
+    "vcgmm": _make_vcgmm,
+    "vargmm": _make_vargmm,
 }
 
 #: options that only some algorithms use: option dest -> algorithms using it
 ALGORITHM_OPTIONS = {
-    "coreset_size": ("lwcs",),
-    "chain_length": ("lwcs",),
+    "coreset_size": ("lwcs", "vcgmm"),
+    "chain_length": ("lwcs", "vcgmm", "vargmm"),
+    "G": ("vcgmm", "vargmm"),
+    "plus1": ("vcgmm", "vargmm"),
 }
 
 _OUTPUT_EXTENSIONS = (".npy", ".csv", ".txt")
@@ -200,6 +245,9 @@ def _cmd_fit(args):
     if relocated:
         out(f"relocated   : {relocated} empty clusters moved to far points")
     out(f"quantization error (full data): {q:.12g}  (mean per sample {q / n:.6g})")
+    if hasattr(est, "sigma2_"):
+        out(f"mixture     : sigma^2 = {est.sigma2_:.6g} per feature, final free energy "
+            f"{est.free_energy_[-1]:.10g} (per unit weight {est.lower_bound_:.6g})")
     out(f"wall time   : {wall:.3f} s for fit; per phase:")
     _print_phases(est, out)
     if args.out is not None:
@@ -405,7 +453,11 @@ def build_parser():
             "            (the papers' baseline; exact but O(N C D) per iteration)\n"
             "  lwcs      lightweight coreset of M weighted points + AFK-MC^2 seeding +\n"
             "            weighted Lloyd on the coreset; --coreset-size defaults to\n"
-            "            M = min(n, max(4096, 16*C))\n"
+            "            M = min(n, max(4096, 64*C))\n"
+            "  vcgmm     vc-GMM: lightweight coreset (same default M) + AFK-MC^2 +\n"
+            "            truncated variational EM with neighbourhoods of G clusters,\n"
+            "            O(M G^2 D) per iteration, independent of N and C (the headline)\n"
+            "  vargmm    var-GMM-S: the same EM on all data (no coreset)\n"
             "\n"
             "data files: .npy (memory-mapped), .npz (one array, --key; memory-mapped\n"
             "when stored uncompressed), .csv/.tsv/.txt (delimiter guessed, header row\n"
@@ -418,11 +470,17 @@ def build_parser():
     fit.add_argument("--algo", choices=list(ALGORITHMS), default="kmeans++",
                      help="algorithm (default: %(default)s; see below)")
     fit.add_argument("--coreset-size", type=_positive_int, default=None, metavar="M",
-                     help="coreset size for --algo lwcs (default: min(n, max(4096, 16*C)))")
+                     help="coreset size for --algo lwcs/vcgmm (default: min(n, max(4096, 64*C)))")
+    fit.add_argument("-G", type=_positive_int, default=None, metavar="G",
+                     help="neighbourhood size for --algo vcgmm/vargmm (default: 5)")
+    fit.add_argument("--plus1", action="store_true", default=None,
+                     help="vcgmm/vargmm: add one random cluster to every search space")
     fit.add_argument("--chain-length", type=_positive_int, default=None, metavar="m",
-                     help="AFK-MC^2 Markov chain length for --algo lwcs (default: 20)")
-    fit.add_argument("--max-iter", type=_positive_int, default=300,
-                     help="maximum Lloyd iterations (default: %(default)s)")
+                     help="AFK-MC^2 Markov chain length for --algo lwcs/vcgmm/vargmm "
+                          "(default: 20)")
+    fit.add_argument("--max-iter", type=_positive_int, default=None,
+                     help="maximum Lloyd/EM iterations (default: 300 for kmeans++ and lwcs, "
+                          "1000 for vcgmm and vargmm)")
     fit.add_argument("--tol", type=_nonnegative_float, default=1e-4,
                      help="stop when the relative change of the objective falls below this "
                           "(default: %(default)s)")
