@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 import subprocess
 import sys
 import zipfile
@@ -333,9 +334,13 @@ def test_demo_quick_table_matches_independent_fits(capsys):
     for column in ("G", "N'", "rel. error eta", "speedup time", "speedup distances",
                    "iterations", "coreset+seeding"):
         assert column in header
-    assert [(r[0], r[2]) for r in rows] == [("k-means++", "-"), ("LWCS", "2^11"), ("LWCS", "2^13")]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("k-means++", "-", "-"), ("var-GMM-S", "5", "-"),
+        ("LWCS", "-", "2^11"), ("vc-GMM", "5", "2^11"), ("vc-GMM", "3+1", "2^11"),
+        ("LWCS", "-", "2^13"), ("vc-GMM", "5", "2^13"), ("vc-GMM", "3+1", "2^13"),
+    ]
     assert rows[0][3:6] == ["0.00%", "1.0x", "1.0x"]
-    assert "[1/3] k-means++" in out and "[3/3] LWCS (N'=2^13)" in out
+    assert "[1/8] k-means++" in out and "[8/8] vc-GMM (N'=2^13) (G=3+1)" in out
     assert "eta is the relative quantization error" in out
 
     # Recompute eta, the distance speedup and the iterations from the estimators.
@@ -344,11 +349,21 @@ def test_demo_quick_table_matches_independent_fits(capsys):
     base = vcgmm.KMeans(100, random_state=0, n_threads=1).fit(X)
     cost = lambda est: sum(v for k, v in est.n_distance_evals_.items() if k != "evaluation")
     assert rows[0][6] == str(base.n_iter_)
-    for row, n_prime in zip(rows[1:], (2**11, 2**13)):
-        est = vcgmm.KMeans(100, init="afk-mc2", coreset_size=n_prime, random_state=0,
-                           n_threads=1).fit(X)
+    independent = [
+        vcgmm.VCGMM(100, G=5, coreset_size=None, random_state=0, n_threads=1),
+        vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**11, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=5, coreset_size=2**11, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**11, random_state=0, n_threads=1),
+        vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**13, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=5, coreset_size=2**13, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**13, random_state=0, n_threads=1),
+    ]
+    for row, est in zip(rows[1:], independent):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X)
         eta = (est.inertia_ - base.inertia_) / base.inertia_ * 100
-        assert row[3] == f"{eta:.2f}%"
+        assert row[3] == f"{round(eta, 2) + 0.0:.2f}%"
         assert row[5] == _demo._format_speedup(cost(base) / cost(est))
         assert row[6] == str(est.n_iter_)
 
@@ -391,5 +406,8 @@ def test_table_arithmetic_and_alignment():
 
 def test_default_rows_skip_coresets_larger_than_data():
     rows = _demo.default_rows(50_000)
-    assert [(r.name, r.n_prime) for r in rows] == [("k-means++", None), ("LWCS", 2**14)]
-    assert len(_demo.default_rows(10**6)) == 3
+    assert [(r.name, r.G, r.n_prime) for r in rows] == [
+        ("k-means++", None, None), ("var-GMM-S", 5, None),
+        ("LWCS", None, 2**14), ("vc-GMM", 5, 2**14), ("vc-GMM", "3+1", 2**14),
+    ]
+    assert len(_demo.default_rows(10**6)) == 8
