@@ -22,8 +22,8 @@ AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_
   detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
     const index_t r0 = task * Tiles::kRowBlock;
     const index_t nrows = std::min(Tiles::kRowBlock, data.n - r0);
-    detail::NearestCandidates<T> near[Tiles::kRowBlock];
-    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles.tolerance(data.row(r0 + i)));
+    thread_local std::vector<detail::NearestCandidates<T>> near(Tiles::kRowBlock);
+    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), 1);
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
       for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
     });
@@ -32,7 +32,8 @@ AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_
     for (index_t i = 0; i < nrows; ++i) {
       const index_t row = r0 + i;
       double d2;
-      const std::int32_t best = near[i].resolve(data.row(row), tiles, &d2);
+      std::int32_t best;
+      near[i].resolve(&best, &d2);
       objective += data.weight(row) * d2;
       if (min_d2) min_d2[row] = d2;
       if (labels) {

@@ -57,6 +57,15 @@ inline void add_scaled_to_double(double* acc, double a, const T* x, index_t d) {
   for (index_t j = 0; j < d; ++j) acc[j] += a * static_cast<double>(x[j]);
 }
 
+/// acc[j] += a * (x[j] - center[j]) for j < d, in double (vectorized like
+/// add_scaled_to_double). Accumulating about a center (the data mean) keeps
+/// means of constant data exact and second moments well conditioned.
+template <typename T>
+inline void add_scaled_difference_to_double(double* acc, double a, const T* x, const double* center,
+                                            index_t d) {
+  for (index_t j = 0; j < d; ++j) acc[j] += a * (static_cast<double>(x[j]) - center[j]);
+}
+
 /// A per-thread scratch matrix reused across calls (no allocation per task).
 template <typename T, int Tag = 0>
 RowMatrix<T>& scratch_matrix(index_t rows, index_t cols) {
@@ -70,9 +79,11 @@ RowMatrix<T>& scratch_matrix(index_t rows, index_t cols) {
 /// Centers prepared for blocked distance computations.
 ///
 /// Distances are translation invariant, so both the rows and the centers are
-/// shifted by the centers' mean before the product: for data far from the
-/// origin (relative to their spread) the expansion would otherwise cancel
-/// catastrophically in float32 (||x||^2 ~ 1e6 swallowing differences ~ 1).
+/// shifted by s, the coordinate-wise median of the centers, before the
+/// product: for data far from the origin (relative to their spread) the
+/// expansion would otherwise cancel catastrophically in float32 (||x||^2 ~
+/// 1e6 swallowing differences ~ 1). The median, unlike the mean, stays with
+/// the bulk of the centers when a few lie far away.
 template <typename T>
 class CenterTiles {
  public:
@@ -80,9 +91,7 @@ class CenterTiles {
   static constexpr index_t kCenterTile = 512;
   /// Tiles are computed with a width that is a multiple of this (padding
   /// with zero centers that are never reported): Eigen computes leftover
-  /// columns with another kernel that rounds x.c differently, and then exact
-  /// duplicates of a center would no longer tie (ties must go to the lowest
-  /// index).
+  /// columns with another kernel that rounds x.c differently.
   static constexpr index_t kColumnMultiple = 16;
 
   CenterTiles(const T* centers, index_t c, index_t d)
@@ -93,28 +102,39 @@ class CenterTiles {
         shift_(d),
         norms_(c) {
     ConstRowMap<T> cm(centers, c, d);
-    shift_ = cm.template cast<double>().colwise().mean().transpose().template cast<T>();
+    std::vector<T> column(c);
+    for (index_t j = 0; j < d; ++j) {
+      for (index_t i = 0; i < c; ++i) column[i] = cm(i, j);
+      std::nth_element(column.begin(), column.begin() + c / 2, column.end());
+      shift_[j] = column[c / 2];
+    }
     shifted_.topRows(c) = cm.rowwise() - shift_.transpose();
     for (index_t j = 0; j < c; ++j) norms_[j] = shifted_.row(j).squaredNorm();
-    max_norm_ = std::sqrt(static_cast<double>(*std::max_element(norms_.begin(), norms_.end())));
   }
 
   index_t size() const { return c_; }
   index_t dim() const { return d_; }
   const T* center(index_t j) const { return centers_ + j * d_; }
 
-  /// Bound on the rounding error of the partial distances of a row x:
-  /// values within it of the row's minimum may be the true nearest center and
-  /// are resolved exactly (see NearestCandidates). A dot product of length d
-  /// rounds by about sqrt(d) eps |x||c| in practice (d eps worst case); the
-  /// margin is generous because a wider band only costs a few exact checks.
-  T tolerance(const T* x) const {
-    const double xs = (ConstVectorMap<T>(x, d_).template cast<double>() -
-                       shift_.template cast<double>())
-                          .norm();
-    const double scale = xs + max_norm_;
+  /// ||x - s||^2 of a row (in double), the scale of its rounding errors.
+  double shifted_norm2(const T* x) const {
+    return (ConstVectorMap<T>(x, d_).template cast<double>() - shift_.template cast<double>())
+        .squaredNorm();
+  }
+
+  /// Rounding band of the partial distances of a row with ||x - s||^2 = xs2
+  /// whose nearest center so far has partial distance `best`: the partial
+  /// distance of c rounds by about gamma (||c - s||^2 + 2 ||x - s|| ||c - s||)
+  /// with gamma ~ sqrt(d) eps (d eps worst case), and a center within the
+  /// band of the best has ||c - s|| <= ||x - s|| + ||x - c|| ~ ||x - s|| + sqrt(d2_best).
+  /// The margin is generous: a wider band only costs a few exact checks.
+  T band(double xs2, T best) const {
     const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
-    return static_cast<T>(4.0 * (std::sqrt(static_cast<double>(d_)) + 4.0) * eps * scale * scale);
+    const double gamma = 4.0 * (std::sqrt(static_cast<double>(d_)) + 4.0) * eps;
+    const double xs = std::sqrt(xs2);
+    const double db = std::sqrt(std::max(0.0, static_cast<double>(best) + xs2));
+    const double r = 2.0 * xs + db;
+    return static_cast<T>(3.0 * gamma * r * r + std::numeric_limits<T>::min());
   }
 
   /// For the rows `x` (nrows <= kRowBlock, row-major (nrows, d)) calls
@@ -153,85 +173,131 @@ class CenterTiles {
   RowMatrix<T> shifted_;
   Vector<T> shift_;
   std::vector<T> norms_;
-  double max_norm_ = 0.0;
 };
 
-/// The nearest center of one row, exactly: every center whose partial
-/// distance lies within the rounding tolerance of the row's minimum is kept,
-/// and the candidates are then compared by their exact squared distances in
-/// double (ties: the lowest index). Exact duplicates and mathematically tied
-/// centers therefore resolve to the lowest index whatever the GEMM rounds.
+/// The k nearest centers of one row, exactly: every center whose partial
+/// distance lies within the rounding band of the k-th smallest seen so far is
+/// kept, and the candidates are then ranked by their exact squared distances
+/// in double (ties: the lowest index). So exact duplicates and mathematically
+/// tied centers resolve to the lowest index whatever the GEMM rounds, and a
+/// rounding error can never swap a true neighbour for a wrong one.
+/// k = 1 is the nearest center (assignment, labels, quantization error).
 template <typename T>
-struct NearestCandidates {
-  static constexpr int kMax = 8;
-  T best;
-  T tol;
-  int count;
-  bool overflow;  // more than kMax candidates: resolve() scans all centers
-  std::int32_t index[kMax];
-  T value[kMax];
+class NearestCandidates {
+ public:
+  static constexpr int kExtra = 8;  // room for near-ties beyond k
 
-  void reset(T tolerance) {
-    best = std::numeric_limits<T>::infinity();
-    tol = tolerance;
-    count = 0;
-    overflow = false;
+  void reset(const CenterTiles<T>& tiles, const T* x, int k) {
+    tiles_ = &tiles;
+    x_ = x;
+    k_ = k;
+    xs2_ = tiles.shifted_norm2(x);
+    count_ = 0;
+    overflow_ = false;
+    best_ = std::numeric_limits<T>::infinity();
+    kth_ = std::numeric_limits<T>::infinity();
+    capacity_ = k + kExtra;
+    index_.resize(capacity_);
+    value_.resize(capacity_);
   }
+
+  /// Smallest partial distance seen so far.
+  T best() const { return best_; }
 
   /// Offers the row segment p[0..n) of centers j0.. (called in increasing j0).
   void offer(index_t j0, const T* p, index_t n) {
     const T tile_min = ConstVectorMap<T>(p, n).minCoeff();
-    if (!(tile_min <= best + tol)) return;  // nothing here can win
-    if (tile_min < best) {
-      best = tile_min;
-      int kept = 0;  // drop candidates that fell out of the band
-      for (int k = 0; k < count; ++k) {
-        if (value[k] <= best + tol) {
-          index[kept] = index[k];
-          value[kept] = value[k];
-          ++kept;
+    if (tile_min < best_) best_ = tile_min;
+    // With k = 1 the k-th smallest after this tile is at most tile_min.
+    T kth = k_ == 1 ? std::min(kth_, tile_min) : kth_;
+    T threshold = kth + tiles_->band(xs2_, best_);
+    if (!(tile_min <= threshold)) return;  // nothing here can be among the k nearest
+    constexpr index_t kChunk = 16;
+    for (index_t c0 = 0; c0 < n; c0 += kChunk) {
+      const index_t c1 = std::min(n, c0 + kChunk);
+      bool any = false;  // a vectorizable test that skips chunks without candidates
+      for (index_t j = c0; j < c1; ++j) any |= p[j] <= threshold;
+      if (!any) continue;
+      for (index_t j = c0; j < c1; ++j) {
+        if (!(p[j] <= threshold)) continue;
+        if (count_ == capacity_) {
+          compact();
+          if (count_ == capacity_) {
+            overflow_ = true;  // too many near-ties: resolve() scans all centers
+            continue;
+          }
         }
-      }
-      count = kept;
-    }
-    const T threshold = best + tol;
-    for (index_t j = 0; j < n; ++j) {
-      if (p[j] <= threshold) {
-        if (count < kMax) {
-          index[count] = static_cast<std::int32_t>(j0 + j);
-          value[count] = p[j];
-          ++count;
-        } else {
-          overflow = true;
-        }
+        index_[count_] = static_cast<std::int32_t>(j0 + j);
+        value_[count_] = p[j];
+        ++count_;
+        if (count_ >= k_) update_kth();
+        kth = k_ == 1 ? std::min(kth_, tile_min) : kth_;
+        threshold = kth + tiles_->band(xs2_, best_);
       }
     }
   }
 
-  /// The nearest center and its exact squared distance (double).
-  std::int32_t resolve(const T* x, const CenterTiles<T>& tiles, double* d2_out) const {
-    std::int32_t best_index = 0;
-    double best_d2 = std::numeric_limits<double>::infinity();
-    if (overflow) {
-      for (index_t j = 0; j < tiles.size(); ++j) {
-        const double dj = squared_distance_exact(x, tiles.center(j), tiles.dim());
-        if (dj < best_d2) {
-          best_d2 = dj;
-          best_index = static_cast<std::int32_t>(j);
-        }
+  /// Writes the k nearest centers (nearest first) and their exact squared
+  /// distances; returns the number written (min(k, C)).
+  int resolve(std::int32_t* index_out, double* d2_out) {
+    std::vector<std::pair<double, std::int32_t>>& ranked = ranked_;
+    ranked.clear();
+    if (overflow_) {
+      for (index_t j = 0; j < tiles_->size(); ++j) {
+        ranked.emplace_back(squared_distance_exact(x_, tiles_->center(j), tiles_->dim()),
+                            static_cast<std::int32_t>(j));
       }
     } else {
-      for (int k = 0; k < count; ++k) {  // indices ascend: strict < keeps the lowest
-        const double dj = squared_distance_exact(x, tiles.center(index[k]), tiles.dim());
-        if (dj < best_d2) {
-          best_d2 = dj;
-          best_index = index[k];
-        }
+      const T threshold = kth_ + tiles_->band(xs2_, best_);
+      for (int i = 0; i < count_; ++i) {
+        if (!(value_[i] <= threshold)) continue;
+        ranked.emplace_back(squared_distance_exact(x_, tiles_->center(index_[i]), tiles_->dim()),
+                            index_[i]);
       }
     }
-    *d2_out = best_d2;
-    return best_index;
+    const int k = std::min<int>(k_, static_cast<int>(ranked.size()));
+    std::partial_sort(ranked.begin(), ranked.begin() + k, ranked.end());
+    for (int i = 0; i < k; ++i) {
+      index_out[i] = ranked[i].second;
+      d2_out[i] = ranked[i].first;
+    }
+    return k;
   }
+
+ private:
+  // kth_ = the k-th smallest value kept (infinity while fewer than k).
+  void update_kth() {
+    scratch_.assign(value_.begin(), value_.begin() + count_);
+    std::nth_element(scratch_.begin(), scratch_.begin() + (k_ - 1), scratch_.end());
+    kth_ = scratch_[k_ - 1];
+  }
+  // Drops the candidates that fell out of the band.
+  void compact() {
+    const T threshold = kth_ + tiles_->band(xs2_, best_);
+    int kept = 0;
+    for (int i = 0; i < count_; ++i) {
+      if (value_[i] <= threshold) {
+        index_[kept] = index_[i];
+        value_[kept] = value_[i];
+        ++kept;
+      }
+    }
+    count_ = kept;
+  }
+
+  const CenterTiles<T>* tiles_ = nullptr;
+  const T* x_ = nullptr;
+  int k_ = 1;
+  int count_ = 0;
+  int capacity_ = 0;
+  bool overflow_ = false;
+  double xs2_ = 0.0;
+  T best_ = std::numeric_limits<T>::infinity();
+  T kth_ = std::numeric_limits<T>::infinity();
+  std::vector<std::int32_t> index_;
+  std::vector<T> value_;
+  std::vector<T> scratch_;
+  std::vector<std::pair<double, std::int32_t>> ranked_;
 };
 
 }  // namespace detail

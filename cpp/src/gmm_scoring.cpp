@@ -41,17 +41,21 @@ void gmm_log_likelihood(const DataView<T>& data, const T* means, index_t C, doub
     // minimum partial distance pmin and sum_c exp(-(p_c - pmin) / (2 sigma^2)),
     // rescaled whenever pmin drops. The nearest mean's distance is then
     // recomputed exactly for the leading term.
-    detail::NearestCandidates<T> near[Tiles::kRowBlock];
+    // One pass over the tiles with an online log-sum-exp: per row the running
+    // minimum partial distance pmin and sum_c exp(-(p_c - pmin) / (2 sigma^2)),
+    // rescaled whenever pmin drops. The nearest mean's distance is then
+    // recomputed exactly for the leading term.
+    thread_local std::vector<detail::NearestCandidates<T>> near(Tiles::kRowBlock);
     double sum[Tiles::kRowBlock];
-    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles.tolerance(data.row(r0 + i)));
+    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), 1);
     std::fill(sum, sum + nrows, 0.0);
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
       for (index_t i = 0; i < nrows; ++i) {
         const T* row = p + i * ld;
-        const T old_best = near[i].best;
+        const T old_best = near[i].best();
         near[i].offer(j0, row, ncols);
-        const double pmin = static_cast<double>(near[i].best);
-        if (near[i].best < old_best && sum[i] > 0.0) {
+        const double pmin = static_cast<double>(near[i].best());
+        if (near[i].best() < old_best && sum[i] > 0.0) {
           sum[i] *= std::exp(-(static_cast<double>(old_best) - pmin) * scale);
         }
         double s = 0.0;
@@ -64,7 +68,8 @@ void gmm_log_likelihood(const DataView<T>& data, const T* means, index_t C, doub
     for (index_t i = 0; i < nrows; ++i) {
       const index_t row = r0 + i;
       double dmin;
-      near[i].resolve(data.row(row), tiles, &dmin);
+      std::int32_t nearest;
+      near[i].resolve(&nearest, &dmin);
       out[row] = -dmin * scale + std::log(sum[i]) - log_norm;
     }
   }, 2.0 * Tiles::kRowBlock * C * (data.d + 10));
@@ -88,39 +93,23 @@ void gmm_truncated_posteriors(const DataView<T>& data, const T* means, index_t C
   detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
     const index_t r0 = task * Tiles::kRowBlock;
     const index_t nrows = std::min(Tiles::kRowBlock, data.n - r0);
-    // Per row a list of the k best (partial distance, index), ascending.
-    std::vector<std::pair<T, std::int32_t>> top(nrows * k,
-                                                {std::numeric_limits<T>::infinity(), 0});
+    thread_local std::vector<detail::NearestCandidates<T>> near(Tiles::kRowBlock);
+    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), k);
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
-      for (index_t i = 0; i < nrows; ++i) {
-        const T* row = p + i * ld;
-        std::pair<T, std::int32_t>* t = &top[i * k];
-        for (index_t j = 0; j < ncols; ++j) {
-          if (!(row[j] < t[k - 1].first)) continue;  // ties keep the lower index
-          int pos = k - 1;
-          while (pos > 0 && row[j] < t[pos - 1].first) {
-            t[pos] = t[pos - 1];
-            --pos;
-          }
-          t[pos] = {row[j], static_cast<std::int32_t>(j0 + j)};
-        }
-      }
+      for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
     });
-    std::vector<std::pair<double, std::int32_t>> exact(k);
+    std::vector<double> d2(k);
     for (index_t i = 0; i < nrows; ++i) {
       const index_t row = r0 + i;
-      for (int g = 0; g < k; ++g) {
-        const std::int32_t c = top[i * k + g].second;
-        exact[g] = {detail::squared_distance_exact(data.row(row), tiles.center(c), data.d), c};
-      }
-      std::sort(exact.begin(), exact.end());
+      std::int32_t* idx = indices + row * k;
+      double* resp = responsibilities + row * k;
+      near[i].resolve(idx, d2.data());
       double s = 0.0;
       for (int g = 0; g < k; ++g) {
-        indices[row * k + g] = exact[g].second;
-        responsibilities[row * k + g] = std::exp(-(exact[g].first - exact[0].first) * scale);
-        s += responsibilities[row * k + g];
+        resp[g] = std::exp(-(d2[g] - d2[0]) * scale);
+        s += resp[g];
       }
-      for (int g = 0; g < k; ++g) responsibilities[row * k + g] /= s;
+      for (int g = 0; g < k; ++g) resp[g] /= s;
     }
   }, 2.0 * Tiles::kRowBlock * C * (data.d + 2));
 }

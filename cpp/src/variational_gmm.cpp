@@ -139,7 +139,12 @@ struct VariationalGmm<T>::Impl {
     double var = 0.0;
     for (double s : part_var) var += s;
     var /= (w_total * static_cast<double>(D));
-    sigma2_floor = var > 0.0 ? 1e-12 * var : 1e-300;
+    // sigma^2 floor: 1e-12 of the data variance, but not below the squared
+    // resolution of T at the data's magnitude (a variance smaller than that
+    // is rounding noise; this keeps degenerate, e.g. constant, data finite).
+    const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+    const double mean_square = var + ybar.squaredNorm() / static_cast<double>(D);
+    sigma2_floor = std::max({1e-12 * var, (16.0 * eps) * (16.0 * eps) * mean_square, 1e-300});
   }
 
   // K(n): G distinct random clusters; G_c: c and G-1 distinct random others.
@@ -423,7 +428,7 @@ struct VariationalGmm<T>::Impl {
       for (index_t p = p0; p < p1; ++p) pairs[next[K[p]]++] = p;
     }, 3.0 * kChunk * G);
 
-    // Per cluster: mass m_c, first moment and the weighted sum of
+    // Per cluster: mass m_c, first moment about ybar and the weighted sum of
     // ||y - ybar||^2 (precomputed per point), so that
     //   sum_n w s ||y_n - mu_c||^2 = sum w s ||y_n - ybar||^2 - m_c ||mu_c - ybar||^2
     // gives sigma^2 without another pass over the distances. Centering on
@@ -442,14 +447,14 @@ struct VariationalGmm<T>::Impl {
           const index_t n = p / G;
           const double ws = data.weight(n) * resp[p];
           if (ws == 0.0) continue;
-          detail::add_scaled_to_double(acc.data(), ws, data.row(n), D);
+          detail::add_scaled_difference_to_double(acc.data(), ws, data.row(n), ybar.data(), D);
           mass += ws;
           second += ws * yc2[n];
         }
         if (!(mass > 0.0)) continue;  // zero mass: the mean stays
-        acc /= mass;  // mu_c
-        detail::VectorMap<T>(&means[c * D], D) = acc.template cast<T>();
-        var += std::max(0.0, second - mass * (acc - ybar).squaredNorm());
+        acc /= mass;  // mu_c - ybar
+        detail::VectorMap<T>(&means[c * D], D) = (acc + ybar).template cast<T>();
+        var += std::max(0.0, second - mass * acc.squaredNorm());
       }
       task_var[t] = var;
     }, 2.0 * kClustersPerTask * D * G * static_cast<double>(N) / static_cast<double>(C));

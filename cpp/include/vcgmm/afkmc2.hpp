@@ -16,9 +16,10 @@
 //
 // Cost: O(n d + m C^2 d); n + m C (C - 1) / 2 distance evaluations for
 // C >= 2 (none for C = 1: no proposal is needed); memory
-// O(n). The m candidates of a step are drawn first and their distances to
-// the chosen centers computed in parallel over blocks of centers (a min
-// reduction, exact in any order), so the result does not depend on threads.
+// O(n). The candidates of 32 consecutive centers are drawn first (the
+// proposal is fixed) and their exact squared distances to the centers chosen
+// before come from one blocked nearest-center pass (assignment.hpp); the
+// chain decisions then run in order. The result does not depend on threads.
 // Use when: seeding many clusters on large data or a coreset (weights =
 // coreset weights). Do not use for: tiny chain lengths on data whose D^2
 // distribution is far from the proposal (raise m; the papers use m = 2..20,

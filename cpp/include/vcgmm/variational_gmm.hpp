@@ -24,7 +24,8 @@
 //     seen = infinitely far); a cluster that won no point keeps its G_c.
 //   M-step (weighted by w): means mu_c = sum w s_c y / sum w s_c (zero mass:
 //     the mean stays), sigma^2 = sum_n sum_{c in K(n)} w s_c ||y - mu_c||^2 /
-//     (D sum w), floored at 1e-12 times the data variance.
+//     (D sum w), floored at 1e-12 times the data variance (and at the squared
+//     resolution of T at the data's magnitude, (16 eps)^2 times its mean square).
 // The first E-step needs no sigma^2 (K(n) depends on distances only); after
 // it sigma^2 = sum_n w_n min_{c in S(n)} d_c(n) / (D sum w) (eq. 12). Stop
 // when |F_t - F_{t-1}| < tol |F_t| or after max_iter iterations.

@@ -1,0 +1,331 @@
+"""vcgmm.VCGMM, the scikit-learn estimator of vc-GMM / var-GMM-S: scikit-learn's
+own checks, and every method and attribute against a numpy/scipy reference."""
+
+from __future__ import annotations
+
+import logging
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.spatial.distance import cdist
+from scipy.special import logsumexp
+from sklearn.base import clone
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import vcgmm
+
+# Checks that fail by design, each with the reason. Anything else failing is a bug.
+EXPECTED_FAILED_CHECKS = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "feeds zero sample weights; vcgmm rejects weights <= 0 by design (ValueError "
+        "asking to drop those points). Integer weights == repeated rows, the property "
+        "behind this check, is tested in test_vcgmm.py (exact EM with G = C)."
+    ),
+    "check_complex_data": (
+        "expects ValueError for complex input; vcgmm raises TypeError (wrong type of "
+        "data, not a wrong value), the documented rule of vcgmm._validation."
+    ),
+}
+
+
+@parametrize_with_checks(
+    [
+        vcgmm.VCGMM(n_components=3, random_state=0, n_threads=1),
+        vcgmm.VCGMM(n_components=3, coreset_size=None, random_state=0, n_threads=1),
+    ],
+    expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS,
+)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+# ----------------------------------------------------------------------------
+# Reference computations
+# ----------------------------------------------------------------------------
+
+
+def _blobs(n, k, d, *, spread=10.0, std=1.0, seed=0):
+    rng = np.random.default_rng(seed)
+    centers = rng.uniform(-spread, spread, size=(k, d))
+    truth = rng.integers(0, k, size=n)
+    return centers[truth] + std * rng.standard_normal((n, d))
+
+
+def _ref_log_likelihood(X, means, sigma2):
+    """log(1/C sum_c N(x; mu_c, sigma2 I)) over all C components."""
+    C, D = means.shape
+    logp = -cdist(X, means, "sqeuclidean") / (2.0 * sigma2)
+    return logsumexp(logp, axis=1) - np.log(C) - 0.5 * D * np.log(2.0 * np.pi * sigma2)
+
+
+@pytest.fixture(scope="module")
+def train():
+    # Overlapping blobs so the posteriors are not all 0/1.
+    return _blobs(3000, 20, 3, std=1.5, seed=1)
+
+
+@pytest.fixture(scope="module")
+def test_points():
+    X = _blobs(400, 20, 3, std=1.5, seed=2) + 0.3
+    # Points far from every mean: exp(-d^2 / (2 sigma^2)) underflows without
+    # the log-sum-exp shift.
+    far = np.array([[1e3, -1e3, 5e2], [-4e3, 0.0, 0.0]])
+    return np.vstack([X, far])
+
+
+CORESET_SIZES = ["auto", None, 800]
+
+
+@pytest.fixture(scope="module", params=CORESET_SIZES, ids=lambda c: f"coreset={c}")
+def fitted(request, train):
+    return vcgmm.VCGMM(20, G=4, coreset_size=request.param, random_state=0).fit(train)
+
+
+# ----------------------------------------------------------------------------
+# Methods
+# ----------------------------------------------------------------------------
+
+
+def test_score_samples_is_the_exact_log_likelihood(fitted, test_points):
+    ll = fitted.score_samples(test_points)
+    ref = _ref_log_likelihood(test_points, fitted.means_, fitted.sigma2_)
+    assert ll.shape == (test_points.shape[0],) and ll.dtype == np.float64
+    assert np.all(np.isfinite(ll))
+    np.testing.assert_allclose(ll, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_score_is_the_mean_log_likelihood(fitted, test_points):
+    ll = fitted.score_samples(test_points)
+    assert fitted.score(test_points) == pytest.approx(ll.mean(), rel=1e-14)
+    w = np.random.default_rng(0).uniform(0.5, 2.0, test_points.shape[0])
+    assert fitted.score(test_points, sample_weight=w) == pytest.approx(
+        np.sum(w * ll) / np.sum(w), rel=1e-14
+    )
+
+
+def test_predict_proba_is_the_truncated_posterior(fitted, test_points):
+    G = fitted.G_
+    assert G == 4
+    P = fitted.predict_proba(test_points)
+    assert sp.issparse(P) and P.format == "csr"
+    assert P.shape == (test_points.shape[0], 20)
+    np.testing.assert_array_equal(np.diff(P.indptr), G)
+    np.testing.assert_allclose(np.asarray(P.sum(axis=1)).ravel(), 1.0, rtol=0, atol=1e-12)
+    # Far points may underflow to 0 away from their nearest mean, never below.
+    assert np.all(P.data >= 0) and np.all(P.max(axis=1).toarray() >= 1.0 / G - 1e-12)
+
+    d2 = cdist(test_points, fitted.means_, "sqeuclidean")
+    nearest = np.argsort(d2, axis=1, kind="stable")[:, :G]
+    for i in range(test_points.shape[0]):
+        cols = P.indices[P.indptr[i] : P.indptr[i + 1]]
+        assert set(cols) == set(nearest[i]), i
+    # Exact responsibilities, renormalised over the G nearest means.
+    logp = np.take_along_axis(-d2 / (2.0 * fitted.sigma2_), nearest, axis=1)
+    resp = np.exp(logp - logsumexp(logp, axis=1, keepdims=True))
+    ref = np.zeros_like(d2)
+    np.put_along_axis(ref, nearest, resp, axis=1)
+    np.testing.assert_allclose(P.toarray(), ref, rtol=0, atol=1e-12)
+
+
+def test_predict_proba_with_G_equal_C_is_the_full_posterior(train):
+    gmm = vcgmm.VCGMM(5, G=5, coreset_size=None, random_state=0).fit(train[:500])
+    P = gmm.predict_proba(train[:500]).toarray()
+    logp = -cdist(train[:500], gmm.means_, "sqeuclidean") / (2.0 * gmm.sigma2_)
+    np.testing.assert_allclose(P, np.exp(logp - logsumexp(logp, axis=1, keepdims=True)),
+                               rtol=0, atol=1e-12)
+
+
+def test_predict_is_the_nearest_mean(fitted, train, test_points):
+    for X in (train, test_points):
+        ref = np.argmin(cdist(X, fitted.cluster_centers_, "sqeuclidean"), axis=1)
+        np.testing.assert_array_equal(fitted.predict(X), ref)
+    np.testing.assert_array_equal(fitted.predict(train), fitted.labels_)
+    assert fitted.labels_.dtype == np.int32 and fitted.labels_.shape == (train.shape[0],)
+
+
+def test_fit_predict_is_labels(train):
+    for coreset_size in CORESET_SIZES:
+        a = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=3)
+        labels = a.fit_predict(train)
+        b = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=3).fit(train)
+        np.testing.assert_array_equal(labels, a.labels_)
+        np.testing.assert_array_equal(labels, b.labels_)
+        np.testing.assert_array_equal(a.cluster_centers_, b.cluster_centers_)
+
+
+def test_transform_is_euclidean_distances(fitted, test_points):
+    np.testing.assert_allclose(
+        fitted.transform(test_points), cdist(test_points, fitted.cluster_centers_),
+        rtol=1e-7, atol=1e-7,
+    )
+
+
+def test_inertia_is_the_quantization_error(fitted, train):
+    assert fitted.inertia_ == pytest.approx(
+        vcgmm.quantization_error(train, fitted.cluster_centers_), rel=1e-12
+    )
+    d2 = cdist(train, fitted.cluster_centers_, "sqeuclidean").min(axis=1)
+    assert fitted.inertia_ == pytest.approx(d2.sum(), rel=1e-10)
+
+
+def test_weighted_fit_attributes(train):
+    w = np.random.default_rng(4).uniform(0.5, 3.0, train.shape[0])
+    for coreset_size in CORESET_SIZES:
+        gmm = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=0).fit(train, sample_weight=w)
+        assert gmm.inertia_ == pytest.approx(
+            vcgmm.quantization_error(train, gmm.cluster_centers_, w), rel=1e-12
+        )
+        fit_weight = w.sum() if coreset_size is None else gmm.coreset_weights_.sum()
+        assert gmm.lower_bound_ == pytest.approx(gmm.free_energy_[-1] / fit_weight, rel=1e-14)
+
+
+def test_lower_bound_is_final_free_energy_per_fit_weight(fitted, train):
+    if fitted.coreset_size is None:
+        weight = train.shape[0]
+    else:
+        weight = fitted.coreset_weights_.sum()
+    assert fitted.lower_bound_ == pytest.approx(fitted.free_energy_[-1] / weight, rel=1e-14)
+
+
+@pytest.mark.parametrize("G", [2, 3, 20])
+def test_free_energy_lower_bounds_the_log_likelihood(train, G):
+    # var-GMM-S on all points: F(K, Theta) <= log-likelihood(Theta) for every
+    # K (the truncated sum leaves out positive terms), and the final M-step
+    # only raises F(K, .), so the last recorded F is at most the
+    # log-likelihood of the returned model; with G = C they nearly coincide.
+    gmm = vcgmm.VCGMM(20, G=G, coreset_size=None, random_state=0).fit(train)
+    ll = gmm.score_samples(train).sum()
+    assert gmm.free_energy_[-1] <= ll + 1e-10 * abs(ll)
+    assert gmm.lower_bound_ <= gmm.score(train) + 1e-10 * abs(ll)
+    if G == 20:
+        assert gmm.free_energy_[-1] == pytest.approx(ll, rel=1e-3)
+
+
+def test_attributes(fitted, train):
+    C, D = 20, train.shape[1]
+    assert fitted.cluster_centers_.shape == (C, D)
+    assert fitted.means_ is fitted.cluster_centers_
+    assert fitted.n_features_in_ == D
+    assert fitted.sigma2_ > 0 and np.isfinite(fitted.sigma2_)
+    assert fitted.free_energy_.shape == (fitted.n_iter_,)
+    assert np.all(np.diff(fitted.free_energy_) >= -1e-9 * np.abs(fitted.free_energy_[1:]))
+    assert isinstance(fitted.converged_, bool) and fitted.converged_
+    assert set(fitted.n_distance_evals_) == {"coreset", "seeding", "iterations", "evaluation"}
+    assert set(fitted.timings_) == set(fitted.n_distance_evals_)
+    assert fitted.n_distance_evals_["evaluation"] == train.shape[0] * C
+    if fitted.coreset_size is None:
+        assert fitted.coreset_indices_ is None and fitted.coreset_weights_ is None
+        assert fitted.n_distance_evals_["coreset"] == 0
+    else:
+        n_prime = (vcgmm.default_coreset_size(train.shape[0], C)
+                   if fitted.coreset_size == "auto" else fitted.coreset_size)
+        assert fitted.coreset_indices_.shape == (n_prime,)
+        assert fitted.coreset_weights_.shape == (n_prime,)
+        assert np.all(fitted.coreset_weights_ > 0)
+        assert np.all(np.diff(fitted.coreset_indices_) >= 0)
+        assert fitted.n_distance_evals_["coreset"] == train.shape[0]
+
+
+def test_estimator_equals_the_functional_api(train):
+    a = vcgmm.VCGMM(20, G=3, random_state=5).fit(train)
+    r = vcgmm.fit_vcgmm(train, 20, G=3, random_state=5, return_labels=True)
+    np.testing.assert_array_equal(a.cluster_centers_, r.centers)
+    np.testing.assert_array_equal(a.coreset_indices_, r.coreset_indices)
+    np.testing.assert_array_equal(a.free_energy_, r.free_energy)
+    np.testing.assert_array_equal(a.labels_, r.labels)
+    assert a.sigma2_ == r.sigma2 and a.inertia_ == r.quantization_error
+    b = vcgmm.VCGMM(20, G=3, coreset_size=None, plus1=True, random_state=5).fit(train)
+    r = vcgmm.fit_vargmm(train, 20, G=3, plus1=True, random_state=5)
+    np.testing.assert_array_equal(b.cluster_centers_, r.centers)
+    assert b.sigma2_ == r.sigma2
+
+
+def test_float32_model(train):
+    X = train.astype(np.float32)
+    gmm = vcgmm.VCGMM(20, random_state=0).fit(X)
+    assert gmm.cluster_centers_.dtype == np.float32
+    # float64 input to predict / score_samples uses the float32 means' values.
+    np.testing.assert_array_equal(gmm.predict(X.astype(np.float64)), gmm.labels_)
+    ll = gmm.score_samples(X)
+    ref = _ref_log_likelihood(X.astype(np.float64), gmm.means_.astype(np.float64), gmm.sigma2_)
+    np.testing.assert_allclose(ll, ref, rtol=1e-6, atol=1e-6)
+
+
+def test_pickle_round_trip(fitted, test_points):
+    other = pickle.loads(pickle.dumps(fitted))
+    for name in ("cluster_centers_", "labels_", "free_energy_"):
+        np.testing.assert_array_equal(getattr(other, name), getattr(fitted, name))
+    assert other.sigma2_ == fitted.sigma2_
+    np.testing.assert_array_equal(other.score_samples(test_points),
+                                  fitted.score_samples(test_points))
+    assert (other.predict_proba(test_points) != fitted.predict_proba(test_points)).nnz == 0
+    assert other.get_params() == fitted.get_params()
+
+
+def test_clone_and_pipeline(train):
+    gmm = vcgmm.VCGMM(6, G=3, coreset_size=500, random_state=0)
+    c = clone(gmm)
+    assert c.get_params() == gmm.get_params() and not hasattr(c, "cluster_centers_")
+    X = train * [1.0, 10.0, 100.0]
+    pipe = make_pipeline(StandardScaler(), vcgmm.VCGMM(6, random_state=0)).fit(X)
+    direct = vcgmm.VCGMM(6, random_state=0).fit(StandardScaler().fit_transform(X))
+    np.testing.assert_array_equal(pipe.predict(X), direct.labels_)
+
+
+def test_G_larger_than_C_is_clamped(train):
+    gmm = vcgmm.VCGMM(4, G=9, coreset_size=None, random_state=0).fit(train[:300])
+    assert gmm.G_ == 4 and gmm.get_params()["G"] == 9
+    exact = vcgmm.VCGMM(4, G=4, coreset_size=None, random_state=0).fit(train[:300])
+    np.testing.assert_array_equal(gmm.cluster_centers_, exact.cluster_centers_)
+    assert gmm.predict_proba(train[:10]).nnz == 40
+
+
+def test_verbose_logs_and_silent_otherwise(train, caplog):
+    caplog.set_level(logging.INFO, logger="vcgmm")
+    vcgmm.VCGMM(6, random_state=0, verbose=False).fit(train)
+    vcgmm.fit_vcgmm(train, 6, random_state=0, verbose=False)
+    vcgmm.fit_vargmm(train, 6, random_state=0, verbose=False)
+    assert [r for r in caplog.records if r.name.startswith("vcgmm")] == []
+
+    gmm = vcgmm.VCGMM(6, coreset_size=500, random_state=0, verbose=True).fit(train)
+    records = [r for r in caplog.records if r.name.startswith("vcgmm")]
+    text = "\n".join(r.getMessage() for r in records)
+    assert records and all(r.levelno == logging.INFO for r in records)
+    assert "coreset" in text and "seeding" in text and "evaluation" in text
+    # One line per EM iteration.
+    assert sum("vc-gmm iter" in r.getMessage() for r in records) == gmm.n_iter_
+
+    caplog.clear()
+    vcgmm.fit_vargmm(train, 6, max_iter=3, tol=0, random_state=0, verbose=True)
+    messages = [r.getMessage() for r in caplog.records if r.name.startswith("vcgmm")]
+    assert sum("vc-gmm iter" in m for m in messages) == 3
+    assert not any("coreset" in m for m in messages)  # var-GMM-S has no coreset phase
+
+
+@pytest.mark.parametrize("case", ["exact ties", "float32 with a far mean"])
+def test_predict_proba_top_component_is_predict(case):
+    # The column of the largest posterior must be the nearest mean that
+    # predict returns (ties: lowest index, as documented for both).
+    # (A regression test: the G components were once selected from the
+    # expanded distances without resolving near-ties exactly.)
+    rng = np.random.default_rng(0)
+    if case == "exact ties":
+        x = np.zeros((1, 2))
+        centers = np.array([[3.0, 0], [1, 0], [0, -1], [-1, 0], [0, 1], [1, 0]])
+    else:
+        x = np.array([[2.44914, -0.0816566, 8.37655, 2.41779, 10.99]], np.float32)
+        centers = np.vstack([x + [0.03, 0, 0, 0, 0],  # d^2 = 9e-4
+                             x + [0, 0.02, 0, 0, 0],  # d^2 = 4e-4: the nearest
+                             np.full((1, 5), 3000.0)]).astype(np.float32)
+    C, D = centers.shape
+    gmm = vcgmm.VCGMM(C, G=1, coreset_size=None, random_state=0)
+    gmm.fit(rng.standard_normal((50, D)).astype(x.dtype))
+    gmm.cluster_centers_ = centers  # the situation to score, set directly
+    d2 = cdist(x.astype(np.float64), centers.astype(np.float64), "sqeuclidean")[0]
+    nearest = int(np.flatnonzero(d2 == d2.min())[0])
+    assert gmm.predict(x)[0] == nearest
+    assert gmm.predict_proba(x).indices.tolist() == [nearest]
