@@ -434,6 +434,8 @@ struct VariationalGmm<T>::Impl {
     // gives sigma^2 without another pass over the distances. Centering on
     // ybar keeps that difference well conditioned for data far from 0.
     const index_t n_tasks = detail::n_chunks(C, kClustersPerTask);
+    const index_t row_bytes = D * static_cast<index_t>(sizeof(T));
+    constexpr index_t kPrefetchAhead = 4;
     std::vector<double> task_var(n_tasks, 0.0);
     detail::parallel_for(n_tasks, params.n_threads, [&](index_t t) {
       const index_t c0 = t * kClustersPerTask, c1 = std::min(C, c0 + kClustersPerTask);
@@ -442,9 +444,15 @@ struct VariationalGmm<T>::Impl {
       for (index_t c = c0; c < c1; ++c) {
         acc.setZero();
         double mass = 0.0, second = 0.0;
-        for (index_t k = cluster_start[c]; k < cluster_start[c + 1]; ++k) {
+        const index_t k_end = cluster_start[c + 1];
+        for (index_t k = cluster_start[c]; k < k_end; ++k) {
           const index_t p = pairs[k];
           const index_t n = p / G;
+          // The rows come in cluster order, i.e. scattered: fetch a few ahead.
+          if (k + kPrefetchAhead < k_end) {
+            const char* ahead = reinterpret_cast<const char*>(data.row(pairs[k + kPrefetchAhead] / G));
+            for (index_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(ahead + b);
+          }
           const double ws = data.weight(n) * resp[p];
           if (ws == 0.0) continue;
           detail::add_scaled_difference_to_double(acc.data(), ws, data.row(n), ybar.data(), D);
