@@ -23,16 +23,21 @@ AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_
     const index_t r0 = task * Tiles::kRowBlock;
     const index_t nrows = std::min(Tiles::kRowBlock, data.n - r0);
     thread_local std::vector<detail::NearestCandidates<T>> near(Tiles::kRowBlock);
-    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), 1);
+    T xs2[Tiles::kRowBlock];
+    bool started = false;
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+      if (!started) {
+        for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), 1, xs2[i]);
+        started = true;
+      }
       for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
-    });
+    }, xs2);
     double objective = 0.0;
     index_t changed = 0;
     for (index_t i = 0; i < nrows; ++i) {
       const index_t row = r0 + i;
-      double d2;
-      std::int32_t best;
+      double d2 = 0.0;
+      std::int32_t best = 0;
       near[i].resolve(&best, &d2);
       objective += data.weight(row) * d2;
       if (min_d2) min_d2[row] = d2;

@@ -102,12 +102,32 @@ inline T squared_distance(const T* a, const T* b, index_t d) {
 
 /// ||a - b||^2 accumulated in double: the exact value used for quality
 /// measurements (quantization error, inertia), immune to the cancellation of
-/// the GEMM expansion.
+/// the GEMM expansion. Fixed summation order, like squared_distance.
 template <typename T>
 inline double squared_distance_exact(const T* a, const T* b, index_t d) {
+#if defined(__GNUC__) || defined(__clang__)
+  typedef double V8 __attribute__((vector_size(64)));
+  typedef T In8 __attribute__((vector_size(8 * sizeof(T))));
+  V8 acc = {};
+  index_t k = 0;
+  for (; k + 8 <= d; k += 8) {
+    In8 va, vb;
+    __builtin_memcpy(&va, a + k, sizeof(In8));
+    __builtin_memcpy(&vb, b + k, sizeof(In8));
+    const V8 t = __builtin_convertvector(va, V8) - __builtin_convertvector(vb, V8);
+    acc += t * t;
+  }
+  double tail = 0.0;
+  for (; k < d; ++k) {
+    const double t = static_cast<double>(a[k]) - static_cast<double>(b[k]);
+    tail += t * t;
+  }
+  return sum_lanes<double>(acc) + tail;
+#else
   return (ConstVectorMap<T>(a, d).template cast<double>() -
           ConstVectorMap<T>(b, d).template cast<double>())
       .squaredNorm();
+#endif
 }
 
 /// acc[j] += a * x[j] for j < d, in double (a plain loop: the compiler
@@ -160,7 +180,8 @@ class CenterTiles {
         d_(d),
         shifted_(RowMatrix<T>::Zero(round_up(c), d)),
         shift_(d),
-        norms_(c) {
+        norms_(c),
+        zeros_(d, T(0)) {
     ConstRowMap<T> cm(centers, c, d);
     std::vector<T> column(c);
     for (index_t j = 0; j < d; ++j) {
@@ -175,12 +196,6 @@ class CenterTiles {
   index_t size() const { return c_; }
   index_t dim() const { return d_; }
   const T* center(index_t j) const { return centers_ + j * d_; }
-
-  /// ||x - s||^2 of a row (in double), the scale of its rounding errors.
-  double shifted_norm2(const T* x) const {
-    return (ConstVectorMap<T>(x, d_).template cast<double>() - shift_.template cast<double>())
-        .squaredNorm();
-  }
 
   /// Rounding band of the partial distances of a row with ||x - s||^2 = xs2
   /// whose nearest center so far has partial distance `best`: the partial
@@ -205,23 +220,36 @@ class CenterTiles {
   /// once per center tile [j0, j0 + ncols), where p(i, j) = p[i * ld + j] is
   /// ||c_{j0+j} - s||^2 - 2 (x_i - s).(c_{j0+j} - s) = ||x_i - c_{j0+j}||^2 - ||x_i - s||^2
   /// for the shift s. Tiles come in increasing j0.
+  ///
+  /// If `shifted_norm2` is given, ||x_i - s||^2 of every row is written to it
+  /// (computed from the shifted copy) before the first tile.
   template <typename Visit>
-  void for_each_tile(const T* x, index_t nrows, Visit&& visit) const {
+  void for_each_tile(const T* x, index_t nrows, Visit&& visit, T* shifted_norm2 = nullptr) const {
     RowMatrix<T>& ip = scratch_matrix<T, 0>(kRowBlock, kCenterTile);
     RowMatrix<T>& xs = scratch_matrix<T, 1>(kRowBlock, d_);
     const index_t ld = ip.cols();
     xs.topLeftCorner(nrows, d_) = ConstRowMap<T>(x, nrows, d_).rowwise() - shift_.transpose();
+    if (shifted_norm2) {
+      const index_t xld = xs.cols();
+      for (index_t i = 0; i < nrows; ++i) {
+        const T* r = xs.data() + i * xld;
+        shifted_norm2[i] = squared_distance(r, zeros_.data(), d_);
+      }
+    }
     const auto xb = xs.topLeftCorner(nrows, d_);
     for (index_t j0 = 0; j0 < c_; j0 += kCenterTile) {
       const index_t ncols = std::min(kCenterTile, c_ - j0);
       const index_t width = round_up(ncols);
-      auto out = ip.topLeftCorner(nrows, width);
-      out.noalias() = T(-2) * (xb * shifted_.middleRows(j0, width).transpose());
+      // Start from ||c - s||^2 and let the product accumulate onto it
+      // ("dst = alpha A B" would first zero the whole tile, then add).
       const T* cn = norms_.data() + j0;
       for (index_t i = 0; i < nrows; ++i) {
         T* row = ip.data() + i * ld;
-        for (index_t j = 0; j < ncols; ++j) row[j] += cn[j];
+        std::copy(cn, cn + ncols, row);
+        std::fill(row + ncols, row + width, T(0));
       }
+      auto out = ip.topLeftCorner(nrows, width);
+      out.noalias() += T(-2) * (xb * shifted_.middleRows(j0, width).transpose());
       visit(j0, ncols, static_cast<const T*>(ip.data()), ld);
     }
   }
@@ -236,6 +264,7 @@ class CenterTiles {
   RowMatrix<T> shifted_;
   Vector<T> shift_;
   std::vector<T> norms_;
+  std::vector<T> zeros_;
 };
 
 /// The k nearest centers of one row, exactly: every center whose partial
@@ -250,18 +279,21 @@ class NearestCandidates {
  public:
   static constexpr int kExtra = 24;  // room for near-ties beyond k
 
-  void reset(const CenterTiles<T>& tiles, const T* x, int k) {
+  /// Starts a row x with ||x - s||^2 = xs2 (see CenterTiles::for_each_tile).
+  void reset(const CenterTiles<T>& tiles, const T* x, int k, T xs2) {
     tiles_ = &tiles;
     x_ = x;
     k_ = k;
-    xs2_ = tiles.shifted_norm2(x);
+    xs2_ = static_cast<double>(xs2);
     count_ = 0;
     overflow_ = false;
     best_ = std::numeric_limits<T>::infinity();
     kth_ = std::numeric_limits<T>::infinity();
     capacity_ = k + kExtra;
-    index_.resize(capacity_);
-    value_.resize(capacity_);
+    if (static_cast<int>(index_.size()) < capacity_) {
+      index_.resize(capacity_);
+      value_.resize(capacity_);
+    }
   }
 
   /// Smallest partial distance seen so far.
@@ -275,12 +307,14 @@ class NearestCandidates {
     T kth = k_ == 1 ? std::min(kth_, tile_min) : kth_;
     T threshold = kth + tiles_->band(xs2_, best_);
     if (!(tile_min <= threshold)) return;  // nothing here can be among the k nearest
-    constexpr index_t kChunk = 16;
+    constexpr index_t kChunk = 64;
     for (index_t c0 = 0; c0 < n; c0 += kChunk) {
       const index_t c1 = std::min(n, c0 + kChunk);
-      bool any = false;  // a vectorizable test that skips chunks without candidates
-      for (index_t j = c0; j < c1; ++j) any |= p[j] <= threshold;
-      if (!any) continue;
+      // Counting hits (an integer sum of comparisons) vectorizes; a boolean
+      // "any" did not. Chunks without candidates are skipped.
+      int hits = 0;
+      for (index_t j = c0; j < c1; ++j) hits += p[j] <= threshold;
+      if (hits == 0) continue;
       for (index_t j = c0; j < c1; ++j) {
         if (!(p[j] <= threshold)) continue;
         if (count_ == capacity_) {
@@ -293,7 +327,11 @@ class NearestCandidates {
         index_[count_] = static_cast<std::int32_t>(j0 + j);
         value_[count_] = p[j];
         ++count_;
-        if (count_ >= k_) update_kth();
+        if (k_ == 1) {
+          kth_ = std::min(kth_, p[j]);
+        } else if (count_ >= k_) {
+          update_kth();
+        }
         kth = k_ == 1 ? std::min(kth_, tile_min) : kth_;
         threshold = kth + tiles_->band(xs2_, best_);
       }
@@ -303,6 +341,11 @@ class NearestCandidates {
   /// Writes the k nearest centers (nearest first) and their exact squared
   /// distances; returns the number written (min(k, C)).
   int resolve(std::int32_t* index_out, double* d2_out) {
+    if (k_ == 1 && count_ == 1 && !overflow_) {  // the common case: no near-tie
+      index_out[0] = index_[0];
+      d2_out[0] = squared_distance_exact(x_, tiles_->center(index_[0]), tiles_->dim());
+      return 1;
+    }
     std::vector<std::pair<double, std::int32_t>>& ranked = ranked_;
     ranked.clear();
     if (overflow_) {

@@ -47,9 +47,14 @@ void gmm_log_likelihood(const DataView<T>& data, const T* means, index_t C, doub
     // recomputed exactly for the leading term.
     thread_local std::vector<detail::NearestCandidates<T>> near(Tiles::kRowBlock);
     double sum[Tiles::kRowBlock];
-    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), 1);
+    T xs2[Tiles::kRowBlock];
+    bool started = false;
     std::fill(sum, sum + nrows, 0.0);
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+      if (!started) {
+        for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), 1, xs2[i]);
+        started = true;
+      }
       for (index_t i = 0; i < nrows; ++i) {
         const T* row = p + i * ld;
         const T old_best = near[i].best();
@@ -64,11 +69,11 @@ void gmm_log_likelihood(const DataView<T>& data, const T* means, index_t C, doub
         }
         sum[i] += s;
       }
-    });
+    }, xs2);
     for (index_t i = 0; i < nrows; ++i) {
       const index_t row = r0 + i;
-      double dmin;
-      std::int32_t nearest;
+      double dmin = 0.0;
+      std::int32_t nearest = 0;
       near[i].resolve(&nearest, &dmin);
       out[row] = -dmin * scale + std::log(sum[i]) - log_norm;
     }
@@ -94,10 +99,15 @@ void gmm_truncated_posteriors(const DataView<T>& data, const T* means, index_t C
     const index_t r0 = task * Tiles::kRowBlock;
     const index_t nrows = std::min(Tiles::kRowBlock, data.n - r0);
     thread_local std::vector<detail::NearestCandidates<T>> near(Tiles::kRowBlock);
-    for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), k);
+    T xs2[Tiles::kRowBlock];
+    bool started = false;
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+      if (!started) {
+        for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), k, xs2[i]);
+        started = true;
+      }
       for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
-    });
+    }, xs2);
     std::vector<double> d2(k);
     for (index_t i = 0; i < nrows; ++i) {
       const index_t row = r0 + i;

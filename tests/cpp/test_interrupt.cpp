@@ -34,12 +34,13 @@ void reset_callback_state(int stop_after) {
   g_caller = std::this_thread::get_id();
 }
 
-// Lloyd on uniform data in 8-D with 300 clusters and tol = 0 runs for
-// hundreds of iterations of ~10-40 ms each before reaching a fixed point:
-// many seconds, far longer than the ~0.3 s the callback lets it run. If it
-// ever finished first, the CHECK_THROWS below would fail, not pass silently.
+// Lloyd on uniform data in 16-D with 500 clusters and tol = 0 runs for over
+// a hundred iterations of ~30 ms each (2 threads, AVX-512) before reaching a
+// fixed point: seconds, far longer than the ~0.3 s the callback lets it run.
+// (30,000 x 8 with 300 clusters once took 0.38 s: too close.) If it ever
+// finished first, the CHECK_THROWS below would fail, not pass silently.
 struct LongLloyd {
-  static constexpr index_t n = 30000, d = 8, C = 300;
+  static constexpr index_t n = 200000, d = 16, C = 500;
   std::vector<float> x;
   std::vector<float> centers;
   LongLloyd() {
