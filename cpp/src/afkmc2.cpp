@@ -16,7 +16,7 @@ namespace vcgmm {
 
 namespace {
 constexpr index_t kChunk = 16384;  // rows per task of the proposal pass
-constexpr index_t kRound = 32;     // centers chosen per round (see below)
+constexpr index_t kRound = 64;     // centers chosen per round (see below)
 }  // namespace
 
 template <typename T>
@@ -67,7 +67,8 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
   }
   const detail::CumulativeTable proposal(n, [&](index_t i) { return q[i]; });
 
-  // Centers are chosen in rounds of kRound: the candidates of a whole round
+  // Centers are chosen in rounds of kRound (64 x m candidates: enough
+  // 256-row blocks for the threads): the candidates of a whole round
   // are drawn first (the proposal does not change) and their distances to
   // every center chosen before the round come from one blocked, exact
   // nearest-center pass; within the round only the few centers chosen since

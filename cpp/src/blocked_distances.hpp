@@ -52,21 +52,31 @@ struct Lanes<double> {
   static constexpr int n = 8;
 };
 
-/// Sum of the lanes by halving (a fixed tree, not a serial chain).
+/// Sum of the lanes by halving, in registers (a fixed tree, not a serial chain).
+inline float sum_lanes16(Lanes<float>::V v) {
+  typedef float V8 __attribute__((vector_size(32)));
+  typedef float V4 __attribute__((vector_size(16)));
+  const V8 a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+               __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+  const V4 b = __builtin_shufflevector(a, a, 0, 1, 2, 3) + __builtin_shufflevector(a, a, 4, 5, 6, 7);
+  return (b[0] + b[2]) + (b[1] + b[3]);
+}
+inline double sum_lanes8(Lanes<double>::V v) {
+  typedef double V4 __attribute__((vector_size(32)));
+  typedef double V2 __attribute__((vector_size(16)));
+  const V4 a = __builtin_shufflevector(v, v, 0, 1, 2, 3) + __builtin_shufflevector(v, v, 4, 5, 6, 7);
+  const V2 b = __builtin_shufflevector(a, a, 0, 1) + __builtin_shufflevector(a, a, 2, 3);
+  return b[0] + b[1];
+}
 template <typename T>
-inline T sum_lanes(const typename Lanes<T>::V& v) {
-  using H = typename Lanes<T>::H;
-  constexpr int half = Lanes<T>::n / 2;
-  H lo, hi;
-  __builtin_memcpy(&lo, &v, sizeof(H));
-  __builtin_memcpy(&hi, reinterpret_cast<const char*>(&v) + sizeof(H), sizeof(H));
-  const H h = lo + hi;
-  T parts[half];
-  __builtin_memcpy(parts, &h, sizeof(H));
-  for (int width = half / 2; width >= 1; width /= 2) {
-    for (int i = 0; i < width; ++i) parts[i] += parts[i + width];
-  }
-  return parts[0];
+inline T sum_lanes(const typename Lanes<T>::V& v);
+template <>
+inline float sum_lanes<float>(const Lanes<float>::V& v) {
+  return sum_lanes16(v);
+}
+template <>
+inline double sum_lanes<double>(const Lanes<double>::V& v) {
+  return sum_lanes8(v);
 }
 
 /// ||a - b||^2 for two rows of length d, computed in T: 64-byte lanes over
@@ -75,6 +85,7 @@ inline T sum_lanes(const typename Lanes<T>::V& v) {
 template <typename T>
 inline T squared_distance(const T* a, const T* b, index_t d) {
   using V = typename Lanes<T>::V;
+  using H = typename Lanes<T>::H;
   constexpr index_t L = Lanes<T>::n;
   V acc = {};
   index_t k = 0;
@@ -85,12 +96,24 @@ inline T squared_distance(const T* a, const T* b, index_t d) {
     const V t = va - vb;
     acc += t * t;
   }
+  T sum = sum_lanes<T>(acc);
+  if (k + L / 2 <= d) {  // one half-width step of the tail
+    H ha, hb;
+    __builtin_memcpy(&ha, a + k, sizeof(H));
+    __builtin_memcpy(&hb, b + k, sizeof(H));
+    const H t = ha - hb;
+    const H t2 = t * t;
+    T part = T(0);
+    for (int i = 0; i < L / 2; ++i) part += t2[i];
+    sum += part;
+    k += L / 2;
+  }
   T tail[4] = {T(0), T(0), T(0), T(0)};
   for (index_t j = 0; k < d; ++k, ++j) {
     const T t = a[k] - b[k];
     tail[j & 3] += t * t;
   }
-  return sum_lanes<T>(acc) + ((tail[0] + tail[1]) + (tail[2] + tail[3]));
+  return sum + ((tail[0] + tail[1]) + (tail[2] + tail[3]));
 }
 #else
 /// ||a - b||^2 for two rows of length d, computed in T (vectorized).
@@ -122,7 +145,7 @@ inline double squared_distance_exact(const T* a, const T* b, index_t d) {
     const double t = static_cast<double>(a[k]) - static_cast<double>(b[k]);
     tail += t * t;
   }
-  return sum_lanes<double>(acc) + tail;
+  return sum_lanes8(acc) + tail;
 #else
   return (ConstVectorMap<T>(a, d).template cast<double>() -
           ConstVectorMap<T>(b, d).template cast<double>())
@@ -159,7 +182,7 @@ RowMatrix<T>& scratch_matrix(index_t rows, index_t cols) {
 /// Centers prepared for blocked distance computations.
 ///
 /// Distances are translation invariant, so both the rows and the centers are
-/// shifted by s, the coordinate-wise median of the centers, before the
+/// shifted by s, the coordinate-wise median of (up to 512 of) the centers, before the
 /// product: for data far from the origin (relative to their spread) the
 /// expansion would otherwise cancel catastrophically in float32 (||x||^2 ~
 /// 1e6 swallowing differences ~ 1). The median, unlike the mean, stays with
@@ -183,11 +206,17 @@ class CenterTiles {
         norms_(c),
         zeros_(d, T(0)) {
     ConstRowMap<T> cm(centers, c, d);
-    std::vector<T> column(c);
+    // The median of at most 512 evenly strided centers: as robust, and cheap
+    // enough to rebuild often (AFK-MC^2 builds one per round).
+    const index_t step = (c + 511) / 512;
+    std::vector<T> column;
+    column.reserve(c / step + 1);
     for (index_t j = 0; j < d; ++j) {
-      for (index_t i = 0; i < c; ++i) column[i] = cm(i, j);
-      std::nth_element(column.begin(), column.begin() + c / 2, column.end());
-      shift_[j] = column[c / 2];
+      column.clear();
+      for (index_t i = 0; i < c; i += step) column.push_back(cm(i, j));
+      const auto mid = column.begin() + static_cast<std::ptrdiff_t>(column.size() / 2);
+      std::nth_element(column.begin(), mid, column.end());
+      shift_[j] = *mid;
     }
     shifted_.topRows(c) = cm.rowwise() - shift_.transpose();
     for (index_t j = 0; j < c; ++j) norms_[j] = shifted_.row(j).squaredNorm();

@@ -398,74 +398,55 @@ struct VariationalGmm<T>::Impl {
 
   void m_step() {
     detail::require(has_resp, "VariationalGmm: m_step needs a preceding e_step");
-    // (point, slot) pairs grouped by cluster, in point order: a counting sort
-    // over fixed chunks of points, so it is parallel and deterministic.
-    constexpr index_t kChunk = 16384;
-    const index_t n_chunks = detail::n_chunks(N, kChunk);
-    std::vector<index_t> hist(n_chunks * C, 0);
-    detail::parallel_for(n_chunks, params.n_threads, [&](index_t t) {
-      const index_t p0 = t * kChunk * G, p1 = std::min(N, (t + 1) * kChunk) * G;
-      index_t* h = &hist[t * C];
-      for (index_t p = p0; p < p1; ++p) ++h[K[p]];
-    }, 2.0 * kChunk * G);
-    std::vector<index_t> cluster_start(C + 1, 0);
-    {
-      index_t off = 0;
-      for (index_t c = 0; c < C; ++c) {
-        cluster_start[c] = off;
-        for (index_t t = 0; t < n_chunks; ++t) {
-          const index_t count = hist[t * C + c];
-          hist[t * C + c] = off;
-          off += count;
-        }
-      }
-      cluster_start[C] = off;
-    }
-    std::vector<index_t> pairs(N * G);
-    detail::parallel_for(n_chunks, params.n_threads, [&](index_t t) {
-      const index_t p0 = t * kChunk * G, p1 = std::min(N, (t + 1) * kChunk) * G;
-      index_t* next = &hist[t * C];
-      for (index_t p = p0; p < p1; ++p) pairs[next[K[p]]++] = p;
-    }, 3.0 * kChunk * G);
-
+    // Every task owns a contiguous range of clusters and scans all points in
+    // order, accumulating the (point, cluster) pairs of its own clusters. So
+    // each cluster's sums are taken in ascending point order on one thread
+    // (results do not depend on the thread count, whatever the ownership),
+    // the rows stream sequentially, and the accumulators exist once (no
+    // per-thread C x D copies).
+    //
     // Per cluster: mass m_c, first moment about ybar and the weighted sum of
     // ||y - ybar||^2 (precomputed per point), so that
     //   sum_n w s ||y_n - mu_c||^2 = sum w s ||y_n - ybar||^2 - m_c ||mu_c - ybar||^2
     // gives sigma^2 without another pass over the distances. Centering on
-    // ybar keeps that difference well conditioned for data far from 0.
+    // ybar keeps that difference well conditioned for data far from 0 and
+    // the means of constant data exact.
+    const int n_owners = static_cast<int>(std::min<index_t>(detail::resolve_threads(params.n_threads), C));
+    detail::RowMatrix<double> acc = detail::RowMatrix<double>::Zero(C, D);
+    std::vector<double> mass(C, 0.0), second(C, 0.0);
+    detail::parallel_for(n_owners, n_owners, [&](index_t owner) {
+      const std::int32_t c0 = static_cast<std::int32_t>(C * owner / n_owners);
+      const std::int32_t c1 = static_cast<std::int32_t>(C * (owner + 1) / n_owners);
+      for (index_t n = 0; n < N; ++n) {
+        const std::int32_t* kn = &K[n * G];
+        const double* rn = &resp[n * G];
+        const double wn = data.weight(n);
+        for (int g = 0; g < G; ++g) {
+          const std::int32_t c = kn[g];
+          if (c < c0 || c >= c1) continue;
+          const double ws = wn * rn[g];
+          if (ws == 0.0) continue;
+          detail::add_scaled_difference_to_double(acc.data() + c * D, ws, data.row(n), ybar.data(), D);
+          mass[c] += ws;
+          second[c] += ws * yc2[n];
+        }
+      }
+    }, 4.0 * static_cast<double>(N) * G * D / n_owners);
+
     const index_t n_tasks = detail::n_chunks(C, kClustersPerTask);
-    const index_t row_bytes = D * static_cast<index_t>(sizeof(T));
-    constexpr index_t kPrefetchAhead = 4;
     std::vector<double> task_var(n_tasks, 0.0);
     detail::parallel_for(n_tasks, params.n_threads, [&](index_t t) {
       const index_t c0 = t * kClustersPerTask, c1 = std::min(C, c0 + kClustersPerTask);
-      detail::Vector<double> acc(D);
       double var = 0.0;
       for (index_t c = c0; c < c1; ++c) {
-        acc.setZero();
-        double mass = 0.0, second = 0.0;
-        const index_t k_end = cluster_start[c + 1];
-        for (index_t k = cluster_start[c]; k < k_end; ++k) {
-          const index_t p = pairs[k];
-          const index_t n = p / G;
-          // The rows come in cluster order, i.e. scattered: fetch a few ahead.
-          if (k + kPrefetchAhead < k_end) {
-            const char* ahead = reinterpret_cast<const char*>(data.row(pairs[k + kPrefetchAhead] / G));
-            for (index_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(ahead + b);
-          }
-          const double ws = data.weight(n) * resp[p];
-          if (ws == 0.0) continue;
-          detail::add_scaled_difference_to_double(acc.data(), ws, data.row(n), ybar.data(), D);
-          mass += ws;
-          second += ws * yc2[n];
-        }
-        if (!(mass > 0.0)) continue;  // zero mass: the mean stays
-        acc /= mass;  // mu_c - ybar
-        detail::VectorMap<T>(&means[c * D], D) = (acc + ybar).template cast<T>();
-        var += std::max(0.0, second - mass * acc.squaredNorm());
+        if (!(mass[c] > 0.0)) continue;  // zero mass: the mean stays
+        auto mu = acc.row(c);
+        mu /= mass[c];  // mu_c - ybar
+        detail::VectorMap<T>(&means[c * D], D) = (mu.transpose() + ybar).template cast<T>();
+        var += std::max(0.0, second[c] - mass[c] * mu.squaredNorm());
       }
       task_var[t] = var;
-    }, 2.0 * kClustersPerTask * D * G * static_cast<double>(N) / static_cast<double>(C));
+    }, 4.0 * kClustersPerTask * D);
     double var = 0.0;
     for (double v : task_var) var += v;
     sigma2 = std::max(var / (static_cast<double>(D) * w_total), sigma2_floor);

@@ -16,7 +16,7 @@
 //
 // Cost: O(n d + m C^2 d); n + m C (C - 1) / 2 distance evaluations for
 // C >= 2 (none for C = 1: no proposal is needed); memory
-// O(n). The candidates of 32 consecutive centers are drawn first (the
+// O(n). The candidates of 64 consecutive centers are drawn first (the
 // proposal is fixed) and their exact squared distances to the centers chosen
 // before come from one blocked nearest-center pass (assignment.hpp); the
 // chain decisions then run in order. The result does not depend on threads.
