@@ -167,37 +167,23 @@ py::dict fit_kmeans(const CArray<T>& X, const OptWeights& w, index_t n_clusters,
   }
 
   CArray<T> centers({n_clusters, data.d});
-  py::object labels = py::none(), cs_idx = py::none(), cs_w = py::none();
-  std::int32_t* lab = nullptr;
-  index_t* ci = nullptr;
-  double* cw = nullptr;
-  if (want_labels && evaluate) {
-    CArray<std::int32_t> a(data.n);
-    lab = a.mutable_data();
-    labels = a;
-  }
-  if (coreset_size > 0) {
-    CArray<index_t> a(coreset_size);
-    CArray<double> b(coreset_size);
-    ci = a.mutable_data();
-    cw = b.mutable_data();
-    cs_idx = a;
-    cs_w = b;
-  }
+  PipelineOutputs outputs(data.n, want_labels && evaluate, coreset_size);
   T* c = centers.mutable_data();
-  vcgmm::KMeansResult r =
-      without_gil([&] { return vcgmm::fit_kmeans(data, p, init_ptr, c, lab, ci, cw); });
+  vcgmm::KMeansResult r = without_gil([&] {
+    return vcgmm::fit_kmeans(data, p, init_ptr, c, outputs.labels_ptr, outputs.indices_ptr,
+                             outputs.weights_ptr);
+  });
 
   py::dict out;
   out["centers"] = centers;
-  out["labels"] = labels;
+  out["labels"] = outputs.labels;
   out["objective"] = CArray<double>(static_cast<py::ssize_t>(r.objective.size()), r.objective.data());
   out["n_iter"] = r.n_iter;
   out["converged"] = r.converged;
   out["n_relocated"] = r.n_relocated;
   out["inertia"] = r.inertia;
-  out["coreset_indices"] = cs_idx;
-  out["coreset_weights"] = cs_w;
+  out["coreset_indices"] = outputs.coreset_indices;
+  out["coreset_weights"] = outputs.coreset_weights;
   out["n_distance_evals"] = to_dict(r.n_distance_evals);
   out["seconds"] = to_dict(r.seconds);
   return out;

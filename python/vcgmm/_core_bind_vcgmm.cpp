@@ -56,26 +56,12 @@ py::dict fit_vcgmm(const CArray<T>& X, const OptWeights& w, index_t n_components
     init_ptr = init_means->data();
   }
   CArray<T> means({n_components, data.d});
-  py::object labels = py::none(), cs_idx = py::none(), cs_w = py::none();
-  std::int32_t* lab = nullptr;
-  index_t* ci = nullptr;
-  double* cw = nullptr;
-  if (want_labels) {
-    CArray<std::int32_t> a(data.n);
-    lab = a.mutable_data();
-    labels = a;
-  }
-  if (coreset_size > 0) {
-    CArray<index_t> a(coreset_size);
-    CArray<double> b(coreset_size);
-    ci = a.mutable_data();
-    cw = b.mutable_data();
-    cs_idx = a;
-    cs_w = b;
-  }
+  PipelineOutputs outputs(data.n, want_labels, coreset_size);
   T* m = means.mutable_data();
-  vcgmm::VcgmmResult r =
-      without_gil([&] { return vcgmm::fit_vcgmm(data, p, init_ptr, m, lab, ci, cw); });
+  vcgmm::VcgmmResult r = without_gil([&] {
+    return vcgmm::fit_vcgmm(data, p, init_ptr, m, outputs.labels_ptr, outputs.indices_ptr,
+                            outputs.weights_ptr);
+  });
 
   py::dict out;
   out["means"] = means;
@@ -87,9 +73,9 @@ py::dict fit_vcgmm(const CArray<T>& X, const OptWeights& w, index_t n_components
   out["n_iter"] = r.n_iter;
   out["converged"] = r.converged;
   out["inertia"] = r.inertia;
-  out["labels"] = labels;
-  out["coreset_indices"] = cs_idx;
-  out["coreset_weights"] = cs_w;
+  out["labels"] = outputs.labels;
+  out["coreset_indices"] = outputs.coreset_indices;
+  out["coreset_weights"] = outputs.coreset_weights;
   out["n_distance_evals"] = to_dict(r.n_distance_evals);
   out["seconds"] = to_dict(r.seconds);
   return out;

@@ -71,6 +71,33 @@ auto without_gil(F&& f) -> decltype(f()) {
   }
 }
 
+/// The optional outputs of a pipeline (labels of all points, the coreset),
+/// allocated while the GIL is held; the pointers stay null when not asked.
+struct PipelineOutputs {
+  py::object labels = py::none();
+  py::object coreset_indices = py::none();
+  py::object coreset_weights = py::none();
+  std::int32_t* labels_ptr = nullptr;
+  vcgmm::index_t* indices_ptr = nullptr;
+  double* weights_ptr = nullptr;
+
+  PipelineOutputs(vcgmm::index_t n, bool want_labels, vcgmm::index_t coreset_size) {
+    if (want_labels) {
+      CArray<std::int32_t> a(n);
+      labels_ptr = a.mutable_data();
+      labels = a;
+    }
+    if (coreset_size > 0) {
+      CArray<vcgmm::index_t> a(coreset_size);
+      CArray<double> b(coreset_size);
+      indices_ptr = a.mutable_data();
+      weights_ptr = b.mutable_data();
+      coreset_indices = a;
+      coreset_weights = b;
+    }
+  }
+};
+
 /// Per-phase counters as Python dicts.
 py::dict to_dict(const vcgmm::DistanceCounts& counts);
 py::dict to_dict(const vcgmm::PhaseTimes& times);

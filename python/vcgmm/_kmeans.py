@@ -12,6 +12,7 @@ from ._logging import progress_callback
 from ._validation import (
     check_bool,
     check_centers,
+    check_coreset_size,
     check_float,
     check_int,
     check_n_threads,
@@ -175,17 +176,10 @@ class KMeans(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator
         else:
             init_centers = check_centers(self.init, X, name="init", n_clusters=n_clusters)
             init = "given"
-        coreset_size = check_int(self.coreset_size, "coreset_size", allow_none=True)
-        if coreset_size is not None:
-            if coreset_size < n_clusters:
-                raise ValueError(
-                    f"coreset_size={coreset_size} must be >= n_clusters={n_clusters}."
-                )
-            if coreset_size > 4 * X.shape[0]:
-                raise ValueError(
-                    f"coreset_size={coreset_size} exceeds 4 * n_samples={4 * X.shape[0]}: "
-                    "a coreset larger than the data only costs time."
-                )
+        coreset_size = None
+        if self.coreset_size is not None:
+            coreset_size = check_coreset_size(self.coreset_size, X.shape[0], n_clusters,
+                                              "coreset_size")
         result = _core.fit_kmeans(
             X,
             sample_weight,

@@ -24,6 +24,7 @@ from sklearn.utils import check_array, check_random_state
 __all__ = [
     "as_data",
     "check_centers",
+    "check_coreset_size",
     "check_sample_weight",
     "check_n_threads",
     "check_int",
@@ -105,6 +106,23 @@ def check_centers(centers, X, name="centers", n_clusters=None):
             f"{name} has {centers.shape[0]} rows but n_clusters={n_clusters}."
         )
     return centers
+
+
+#: A coreset may hold at most this many times n_samples draws.
+MAX_CORESET_FACTOR = 4
+
+
+def check_coreset_size(n_prime, n_samples, C, name="n_prime"):
+    """Validated coreset size: C <= n_prime <= 4 * n_samples."""
+    n_prime = check_int(n_prime, name, min_value=1)
+    if n_prime < C:
+        raise ValueError(f"{name}={n_prime} must be >= n_clusters={C} (one draw per cluster at least).")
+    if n_prime > MAX_CORESET_FACTOR * n_samples:
+        raise ValueError(
+            f"{name}={n_prime} exceeds {MAX_CORESET_FACTOR} * n_samples = "
+            f"{MAX_CORESET_FACTOR * n_samples}: a coreset larger than the data only costs time."
+        )
+    return n_prime
 
 
 def check_sample_weight(sample_weight, X, name="sample_weight"):

@@ -13,6 +13,7 @@ from ._validation import (
     as_data,
     check_bool,
     check_centers,
+    check_coreset_size,
     check_float,
     check_int,
     check_n_threads,
@@ -32,8 +33,6 @@ __all__ = [
 POINTS_PER_CLUSTER = 64
 #: Smallest default coreset size (the papers' smallest, 2^12).
 MIN_DEFAULT_CORESET = 4096
-#: A coreset may hold at most this many times n_samples draws.
-MAX_CORESET_FACTOR = 4
 
 
 def default_coreset_size(n_samples, n_components):
@@ -125,19 +124,6 @@ def _check_init(init, X, C):
             )
         return init, None
     return "given", check_centers(init, X, name="init", n_clusters=C)
-
-
-def check_coreset_size(n_prime, n_samples, C, name="n_prime"):
-    """Validated coreset size: C <= n_prime <= 4 * n_samples."""
-    n_prime = check_int(n_prime, name, min_value=1)
-    if n_prime < C:
-        raise ValueError(f"{name}={n_prime} must be >= the number of clusters ({C}).")
-    if n_prime > MAX_CORESET_FACTOR * n_samples:
-        raise ValueError(
-            f"{name}={n_prime} exceeds {MAX_CORESET_FACTOR} * n_samples = "
-            f"{MAX_CORESET_FACTOR * n_samples}: a coreset larger than the data only costs time."
-        )
-    return n_prime
 
 
 def _run(X, C, G, coreset_size, *, plus1, init, chain_length, n_init_estep, tol, max_iter,

@@ -12,13 +12,14 @@ from ._loader import core as _core
 from ._logging import progress_callback
 from ._validation import (
     check_bool,
+    check_coreset_size,
     check_float,
     check_int,
     check_n_threads,
     check_sample_weight,
     seed_from,
 )
-from ._vcgmm import _check_init, check_coreset_size, default_coreset_size
+from ._vcgmm import _check_init, default_coreset_size
 
 __all__ = ["VCGMM"]
 
