@@ -46,6 +46,24 @@ class CenterBasedEstimator:
                 "there are fewer points than clusters."
             )
 
+    def fit_predict(self, X, y=None, sample_weight=None):
+        """Fit and return ``labels_`` (the nearest center of every training sample).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : Ignored
+            Not used, present for API consistency.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Strictly positive weights; None means all ones.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,), dtype int32
+        """
+        return self.fit(X, sample_weight=sample_weight).labels_
+
     def predict(self, X):
         """Index of the nearest center of each sample (exact, ties: lowest index).
 

@@ -212,24 +212,6 @@ class KMeans(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator
         self._warn_distinct_clusters(self.labels_, n_clusters)
         return self
 
-    def fit_predict(self, X, y=None, sample_weight=None):
-        """Fit and return ``labels_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : Ignored
-            Not used, present for API consistency.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,), dtype int32
-        """
-        return self.fit(X, sample_weight=sample_weight).labels_
-
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the quantization error of X (higher is better).
 

@@ -229,24 +229,6 @@ class VCGMM(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator)
         check_is_fitted(self, "cluster_centers_")
         return self.cluster_centers_
 
-    def fit_predict(self, X, y=None, sample_weight=None):
-        """Fit and return ``labels_`` (nearest mean of every training sample).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : Ignored
-            Not used, present for API consistency.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,), dtype int32
-        """
-        return self.fit(X, sample_weight=sample_weight).labels_
-
     def score_samples(self, X):
         """Exact log-likelihood of each sample under the fitted mixture.
 
