@@ -230,13 +230,24 @@ if n is not None:
     from bench._harness import thread_limits
     limits = thread_limits(n)
     limits.__enter__()
+def high_water_kib():
+    # VmHWM belongs to this process image. getrusage's ru_maxrss would not do:
+    # Linux carries it over fork + exec, so the child would report the
+    # parent's peak whenever that is larger.
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
 fn = getattr(importlib.import_module(spec["module"]), spec["function"])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = high_water_kib()
 t0 = time.perf_counter()
 fn(*spec["args"], **spec["kwargs"])
 seconds = time.perf_counter() - t0
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-# ru_maxrss is in KiB on Linux
+peak = high_water_kib()
 sys.stdout.write("\n@@RSS@@" + json.dumps({"before_call": before * 1024, "peak": peak * 1024,
                                           "seconds": seconds}) + "\n")
 """

@@ -19,9 +19,9 @@ record
 
 Rows (the paper's Table 1 plus peers):
   k-means++      vcgmm.KMeans(C): D^2 seeding + Lloyd on all data (the baseline)
-  var-GMM-S      vcgmm.fit_vargmm(X, C, G) for G = 5 and 7
+  var-GMM-S      vcgmm.fit_vargmm(X, C, G) for G = 5 and 7 (--vargmm-G)
   LWCS           vcgmm.KMeans(C, init="afk-mc2", coreset_size=N')
-  vc-GMM         vcgmm.fit_vcgmm(X, C, G, N') for G = 5 and G = 3+1
+  vc-GMM         vcgmm.fit_vcgmm(X, C, G, N') for G = 5 and G = 3+1 (--vc-G, e.g. 5,3+1,10)
   sklearn KMeans sklearn.cluster.KMeans(C, n_init=1) (greedy k-means++, Lloyd)
   sklearn MBKM   sklearn.cluster.MiniBatchKMeans(C, n_init=1, compute_labels=False)
   faiss          faiss.Kmeans(d, C) defaults (25 iterations on <= 256 C sampled points)
@@ -36,6 +36,9 @@ Usage (from the repository root):
   python -m bench.table1 --dataset patches-sklearn --clusters 1000 2000 4000
   python -m bench.table1 --dataset fashion-mnist --clusters 500 1000
   python -m bench.table1 --quick      # tiny smoke run of the whole pipeline
+  # supplementary rows (other G) with the baseline and peers they are compared with:
+  python -m bench.table1 --clusters 2000 4000 --seeds 3 --vc-G 10 --vargmm-G --no-lwcs \
+      --peers minibatch,faiss --name table1_patches-sklearn_G10
 """
 
 from __future__ import annotations
@@ -141,20 +144,33 @@ def fit_faiss(X, C, seed, threads, afkmc2_init=False):
     return _peer_record(X, km.centroids, seconds, int(km.cp.niter), None, threads)
 
 
-def configurations(n, coreset_sizes, peers):
+def parse_vc_G(text):
+    """'5,3+1,10' -> [(5, False), (3, True), (10, False)] (G, plus1)."""
+    out = []
+    for item in text.split(","):
+        item = item.strip()
+        plus1 = item.endswith("+1")
+        G = int(item[:-2] if plus1 else item)
+        if G < 1:
+            raise argparse.ArgumentTypeError(f"G must be >= 1, got {item!r}")
+        out.append((G, plus1))
+    return out
+
+
+def configurations(n, coreset_sizes, peers, vc_G=((5, False), (3, True)), vargmm_G=(5, 7)):
     """(family, label, G, n_prime, fit callable) for every row."""
     rows = [("k-means++", "k-means++", None, None, fit_kmeanspp)]
-    for G in (5, 7):
+    for G in vargmm_G:
         rows.append(("var-GMM-S", f"var-GMM-S G={G}", str(G), None,
                      lambda X, C, s, t, G=G: fit_vc(X, C, s, t, G, False, None)))
     for m in coreset_sizes:
         if m > n:
             continue
         rows.append(("LWCS", "LWCS", None, m, lambda X, C, s, t, m=m: fit_lwcs(X, C, s, t, m)))
-        rows.append(("vc-GMM G=5", "vc-GMM", "5", m,
-                     lambda X, C, s, t, m=m: fit_vc(X, C, s, t, 5, False, m)))
-        rows.append(("vc-GMM G=3+1", "vc-GMM", "3+1", m,
-                     lambda X, C, s, t, m=m: fit_vc(X, C, s, t, 3, True, m)))
+        for G, plus1 in vc_G:
+            g = f"{G}+1" if plus1 else f"{G}"
+            rows.append((f"vc-GMM G={g}", "vc-GMM", g, m,
+                         lambda X, C, s, t, m=m, G=G, p=plus1: fit_vc(X, C, s, t, G, p, m)))
     if "sklearn" in peers:
         rows.append(("sklearn KMeans", "sklearn KMeans", None, None, fit_sklearn_kmeans))
     if "minibatch" in peers:
@@ -242,11 +258,11 @@ def check_targets(rows_by_c):
         return [r for r in rows if r["family"] == family]
 
     for C, rows in sorted(rows_by_c.items()):
-        vc = ours(rows, "vc-GMM G=5") + ours(rows, "vc-GMM G=3+1")
+        vc_families = sorted({r["family"] for r in rows if r["family"].startswith("vc-GMM")})
+        vc = [r for r in rows if r["family"].startswith("vc-GMM")]
         # The curve of the variational loop: vc-GMM over N' and G, with
         # var-GMM-S (the same loop on all points) as its N' = N end.
         curve = vc + ours(rows, "var-GMM-S")
-        kmpp = ours(rows, "k-means++")[0]
         peers = [r for r in rows if r["family"] in ("LWCS", "sklearn KMeans", "sklearn MiniBatchKMeans",
                                                       "faiss", "faiss+AFK-MC2")]
         # 1. At every error level a peer reaches, vc-GMM reaches it >= 3x faster.
@@ -283,7 +299,7 @@ def check_targets(rows_by_c):
                              f"[>= 200x: {'met' if v10['speedup_distances'] >= 200 else 'NOT MET'}]")
         # 3. Lower error than LWCS at the same N'; >= 3x faster than LWCS at C >= 2000.
         for lw in ours(rows, "LWCS"):
-            for fam in ("vc-GMM G=5", "vc-GMM G=3+1"):
+            for fam in vc_families:
                 for v in ours(rows, fam):
                     if v["n_prime"] != lw["n_prime"]:
                         continue
@@ -301,13 +317,12 @@ def check_targets(rows_by_c):
             if C >= 1000:
                 text += f" [>= 5x: {'met' if v['speedup_time'] >= 5 else 'NOT MET'}]"
             lines.append(text)
-        del kmpp
     # 5. Sublinear in C: EM time at 2C vs C with N' fixed (2000 -> 4000 in the issue).
     cs = sorted(rows_by_c)
     for c1, c2 in zip(cs, cs[1:]):
         if c2 != 2 * c1:
             continue
-        for fam in ("vc-GMM G=5", "vc-GMM G=3+1"):
+        for fam in sorted({r["family"] for r in rows_by_c[c2] if r["family"].startswith("vc-GMM")}):
             for v2 in [r for r in rows_by_c[c2] if r["family"] == fam]:
                 v1 = [r for r in rows_by_c[c1] if r["family"] == fam and r["n_prime"] == v2["n_prime"]]
                 if not v1:
@@ -330,7 +345,8 @@ def plot(rows_by_c, path, title):
     cs = sorted(rows_by_c)
     fig, axes = plt.subplots(1, len(cs), figsize=(6 * len(cs), 4.8), squeeze=False)
     styles = {
-        "vc-GMM G=5": ("C3", "o-"), "vc-GMM G=3+1": ("C1", "s-"), "LWCS": ("C0", "^-"),
+        "vc-GMM G=5": ("C3", "o-"), "vc-GMM G=3+1": ("C1", "s-"), "vc-GMM G=10": ("C9", "h-"),
+        "LWCS": ("C0", "^-"),
         "var-GMM-S": ("C2", "D"), "k-means++": ("k", "*"), "sklearn KMeans": ("C7", "X"),
         "sklearn MiniBatchKMeans": ("C4", "P"), "faiss": ("C5", "v"), "faiss+AFK-MC2": ("C6", "<"),
     }
@@ -375,6 +391,13 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     parser.add_argument("--name", default=None)
+    parser.add_argument("--vc-G", type=parse_vc_G, default=parse_vc_G("5,3+1"),
+                        help="vc-GMM neighbourhood sizes, comma separated, '+1' for the random "
+                             "extra cluster (default: 5,3+1, the papers' rows)")
+    parser.add_argument("--vargmm-G", type=int, nargs="*", default=[5, 7],
+                        help="var-GMM-S rows (default: 5 7; none: no var-GMM-S rows)")
+    parser.add_argument("--no-lwcs", action="store_true",
+                        help="skip the LWCS rows (e.g. in a supplementary run of other G)")
     parser.add_argument("--quick", action="store_true", help="tiny smoke run")
     args = parser.parse_args(argv)
     if args.quick:
@@ -392,8 +415,11 @@ def main(argv=None):
     with _harness.thread_limits(args.threads):
         for C in args.clusters:
             runs = {}
-            for family, label, G, m, fit in configurations(n, args.coreset_sizes, peers):
+            for family, label, G, m, fit in configurations(n, args.coreset_sizes, peers,
+                                                           args.vc_G, args.vargmm_G):
                 if family == "sklearn KMeans" and C > args.sklearn_max_clusters:
+                    continue
+                if family == "LWCS" and args.no_lwcs:
                     continue
                 seeds = range(args.sklearn_seeds if family == "sklearn KMeans" else args.seeds)
                 key = f"{label} G={G} N'={m}"
