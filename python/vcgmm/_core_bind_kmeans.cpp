@@ -129,13 +129,6 @@ py::dict lloyd(const CArray<T>& X, const OptWeights& w, const CArray<T>& init_ce
   return out;
 }
 
-vcgmm::KMeansInit parse_init(const std::string& init) {
-  if (init == "k-means++") return vcgmm::KMeansInit::kmeans_plusplus;
-  if (init == "afk-mc2") return vcgmm::KMeansInit::afkmc2;
-  if (init == "given") return vcgmm::KMeansInit::given;
-  throw vcgmm::InvalidArgument("init must be 'k-means++', 'afk-mc2' or 'given', got '" + init + "'");
-}
-
 template <typename T>
 py::dict fit_kmeans(const CArray<T>& X, const OptWeights& w, index_t n_clusters,
                     const std::string& init, const std::optional<CArray<T>>& init_centers,
@@ -157,14 +150,8 @@ py::dict fit_kmeans(const CArray<T>& X, const OptWeights& w, index_t n_clusters,
   p.seed = seed;
   p.n_threads = n_threads;
   p.log = python_logger(log);
-  const T* init_ptr = nullptr;
-  if (p.init == vcgmm::KMeansInit::given) {
-    if (!init_centers || init_centers->ndim() != 2 || init_centers->shape(0) != n_clusters ||
-        init_centers->shape(1) != X.shape(1)) {
-      throw vcgmm::InvalidArgument("init centers must have shape (n_clusters, n_features)");
-    }
-    init_ptr = init_centers->data();
-  }
+  const T* init_ptr = given_init(p.init, init_centers, n_clusters, X.shape(1), "init centers",
+                                 "n_clusters");
 
   CArray<T> centers({n_clusters, data.d});
   PipelineOutputs outputs(data.n, want_labels && evaluate, coreset_size);

@@ -17,13 +17,6 @@ namespace {
 using vcgmm::index_t;
 using OptWeights = std::optional<CArray<double>>;
 
-vcgmm::KMeansInit parse_seeding(const std::string& init) {
-  if (init == "afk-mc2") return vcgmm::KMeansInit::afkmc2;
-  if (init == "k-means++") return vcgmm::KMeansInit::kmeans_plusplus;
-  if (init == "given") return vcgmm::KMeansInit::given;
-  throw vcgmm::InvalidArgument("init must be 'afk-mc2', 'k-means++' or 'given', got '" + init + "'");
-}
-
 template <typename T>
 py::dict fit_vcgmm(const CArray<T>& X, const OptWeights& w, index_t n_components, int G,
                    bool plus1, index_t coreset_size, const std::string& init,
@@ -37,7 +30,7 @@ py::dict fit_vcgmm(const CArray<T>& X, const OptWeights& w, index_t n_components
   p.G = G;
   p.plus1 = plus1;
   p.coreset_size = coreset_size;
-  p.init = parse_seeding(init);
+  p.init = parse_init(init);
   p.chain_length = chain_length;
   p.n_local_trials = n_local_trials;
   p.n_init_estep = n_init_estep;
@@ -47,14 +40,8 @@ py::dict fit_vcgmm(const CArray<T>& X, const OptWeights& w, index_t n_components
   p.seed = seed;
   p.n_threads = n_threads;
   p.log = python_logger(log);
-  const T* init_ptr = nullptr;
-  if (p.init == vcgmm::KMeansInit::given) {
-    if (!init_means || init_means->ndim() != 2 || init_means->shape(0) != n_components ||
-        init_means->shape(1) != X.shape(1)) {
-      throw vcgmm::InvalidArgument("init means must have shape (n_components, n_features)");
-    }
-    init_ptr = init_means->data();
-  }
+  const T* init_ptr = given_init(p.init, init_means, n_components, X.shape(1), "init means",
+                                 "n_components");
   CArray<T> means({n_components, data.d});
   PipelineOutputs outputs(data.n, want_labels, coreset_size);
   T* m = means.mutable_data();

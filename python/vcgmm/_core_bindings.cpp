@@ -33,6 +33,13 @@ py::dict cpu_features() {
 
 }  // namespace
 
+vcgmm::KMeansInit parse_init(const std::string& init) {
+  if (init == "k-means++") return vcgmm::KMeansInit::kmeans_plusplus;
+  if (init == "afk-mc2") return vcgmm::KMeansInit::afkmc2;
+  if (init == "given") return vcgmm::KMeansInit::given;
+  throw vcgmm::InvalidArgument("init must be 'k-means++', 'afk-mc2' or 'given', got '" + init + "'");
+}
+
 py::dict to_dict(const vcgmm::DistanceCounts& counts) {
   py::dict d;
   d["coreset"] = counts.coreset;

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "vcgmm/common.hpp"
+#include "vcgmm/kmeans.hpp"
 
 namespace vcgmm_python {
 
@@ -97,6 +98,25 @@ struct PipelineOutputs {
     }
   }
 };
+
+/// The seeding named by the Python layer: "k-means++", "afk-mc2" or "given".
+vcgmm::KMeansInit parse_init(const std::string& init);
+
+/// The initial centers of init == given as a pointer (null otherwise),
+/// after checking their shape (n_centers, n_features); `what` names them in
+/// the error ("init centers", "init means").
+template <typename T>
+const T* given_init(vcgmm::KMeansInit init, const std::optional<CArray<T>>& centers,
+                    vcgmm::index_t n_centers, py::ssize_t n_features, const char* what,
+                    const char* count_name) {
+  if (init != vcgmm::KMeansInit::given) return nullptr;
+  if (!centers || centers->ndim() != 2 || centers->shape(0) != n_centers ||
+      centers->shape(1) != n_features) {
+    throw vcgmm::InvalidArgument(std::string(what) + " must have shape (" + count_name +
+                                 ", n_features)");
+  }
+  return centers->data();
+}
 
 /// Per-phase counters as Python dicts.
 py::dict to_dict(const vcgmm::DistanceCounts& counts);
