@@ -5,30 +5,29 @@
 #include <limits>
 #include <vector>
 
-#include "blocked_distances.hpp"
-#include "parallel.hpp"
-#include "random.hpp"
-#include "sampling.hpp"
-#include "validation.hpp"
-#include "vcgmm/assignment.hpp"
+#include "detail/assign.hpp"
+#include "detail/distance_kernels.hpp"
+#include "detail/parallel.hpp"
+#include "detail/random.hpp"
+#include "detail/sampling.hpp"
+#include "detail/unchecked.hpp"
+#include "detail/validation.hpp"
 
 namespace vcgmm {
 
+namespace detail {
+
 namespace {
-constexpr index_t kChunk = 16384;  // rows per task of the proposal pass
-constexpr index_t kRound = 64;     // centers chosen per round (see below)
+constexpr index_t kRound = 64;  // centers chosen per round (see below)
 }  // namespace
 
 template <typename T>
-SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* centers,
-                    index_t* indices) {
-  detail::Stopwatch clock;
-  detail::require_data(data, "afkmc2");
-  detail::require_clusters(params.n_clusters, data.n, "afkmc2");
-  detail::require(params.chain_length >= 1, "afkmc2: chain_length must be >= 1");
-  detail::require(centers != nullptr, "afkmc2: centers is a null pointer");
-  const index_t n = data.n, d = data.d, C = params.n_clusters, m = params.chain_length;
-  detail::Rng rng(params.seed, detail::Stream::afkmc2);
+SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Params& params,
+                    const RunOptions& run, T* centers, index_t* indices) {
+  constexpr index_t kChunk = kStreamChunk;
+  Stopwatch clock;
+  const index_t n = data.n, d = data.d, C = n_clusters, m = params.chain_length;
+  Rng rng(run.seed, Stream::afkmc2);
   SeedingStats stats;
 
   auto take = [&](index_t k, index_t row) {
@@ -37,27 +36,27 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
   };
 
   // First center by weight.
-  const detail::CumulativeTable by_weight(n, [&](index_t i) { return data.weight(i); });
+  const CumulativeTable by_weight(n, [&](index_t i) { return data.weight(i); });
   take(0, by_weight.sample(rng.uniform()));
   if (C == 1) {
-    stats.seconds = clock.seconds();
+    stats.timings.seeding = clock.seconds();
     return stats;
   }
 
   // Proposal q(x) from the distances to c1 (one pass).
   std::vector<double> q(n);
-  const index_t n_tasks = detail::n_chunks(n, kChunk);
+  const index_t n_tasks = n_chunks(n, kChunk);
   std::vector<double> part(n_tasks);
-  detail::parallel_for(n_tasks, params.n_threads, [&](index_t t) {
+  parallel_for(n_tasks, run.n_threads, [&](index_t t) {
     const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
     double s = 0.0;
     for (index_t i = r0; i < r1; ++i) {
-      q[i] = static_cast<double>(detail::squared_distance(data.row(i), centers, d));
+      q[i] = static_cast<double>(squared_distance(data.row(i), centers, d));
       s += data.weight(i) * q[i];
     }
     part[t] = s;
   }, static_cast<double>(kChunk * d * 3));
-  stats.n_distance_evals += n;
+  stats.n_distance_evals.seeding += n;
   double wd2_total = 0.0;
   for (double s : part) wd2_total += s;
   const double w_total = by_weight.total();
@@ -65,7 +64,7 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
     const double wi = data.weight(i);
     q[i] = wd2_total > 0.0 ? 0.5 * wi * q[i] / wd2_total + 0.5 * wi / w_total : wi / w_total;
   }
-  const detail::CumulativeTable proposal(n, [&](index_t i) { return q[i]; });
+  const CumulativeTable proposal(n, [&](index_t i) { return q[i]; });
 
   // Centers are chosen in rounds of kRound (64 x m candidates: enough
   // 256-row blocks for the threads): the candidates of a whole round
@@ -78,7 +77,7 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
   std::vector<T> cand_rows;
   std::vector<double> cand_d2;
   for (index_t k0 = 1; k0 < C; k0 += kRound) {
-    detail::check_interrupt();
+    check_interrupt();
     const index_t k1 = std::min(C, k0 + kRound);
     const index_t n_cand = (k1 - k0) * m;
     cand.resize(n_cand);
@@ -91,7 +90,7 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
       std::memcpy(cand_rows.data() + j * d, data.row(cand[j]), sizeof(T) * d);
     }
     const DataView<T> cand_view{cand_rows.data(), n_cand, d, nullptr};
-    assign_nearest(cand_view, centers, k0, nullptr, cand_d2.data(), params.n_threads);
+    detail::assign_nearest(cand_view, centers, k0, nullptr, cand_d2.data(), run.n_threads);
 
     for (index_t k = k0; k < k1; ++k) {
       const index_t base = (k - k0) * m;
@@ -99,10 +98,10 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
         const T* y = cand_rows.data() + (base + j) * d;
         for (index_t c = k0; c < k; ++c) {
           cand_d2[base + j] =
-              std::min(cand_d2[base + j], detail::squared_distance_exact(y, centers + c * d, d));
+              std::min(cand_d2[base + j], squared_distance_exact(y, centers + c * d, d));
         }
       }
-      stats.n_distance_evals += m * k;
+      stats.n_distance_evals.seeding += m * k;
       // The chain: state x, proposals y; accept with min(1, pi(y) q(x) / (pi(x) q(y))),
       // pi = w d^2 (target), compared without division.
       index_t x = base;
@@ -114,12 +113,30 @@ SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* cent
       take(k, cand[x]);
     }
   }
-  stats.seconds = clock.seconds();
+  stats.timings.seeding = clock.seconds();
   return stats;
 }
 
-template SeedingStats afkmc2<float>(const DataView<float>&, const Afkmc2Params&, float*, index_t*);
-template SeedingStats afkmc2<double>(const DataView<double>&, const Afkmc2Params&, double*,
-                                     index_t*);
+template SeedingStats afkmc2<float>(const DataView<float>&, index_t, const Afkmc2Params&,
+                                    const RunOptions&, float*, index_t*);
+template SeedingStats afkmc2<double>(const DataView<double>&, index_t, const Afkmc2Params&,
+                                     const RunOptions&, double*, index_t*);
+
+}  // namespace detail
+
+template <typename T>
+SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Params& params,
+                    const RunOptions& run, T* centers, index_t* indices) {
+  detail::require_data(data, "afkmc2");
+  detail::require_clusters(n_clusters, data.n, "afkmc2");
+  detail::require(params.chain_length >= 1, "afkmc2: chain_length must be >= 1");
+  detail::require(centers != nullptr, "afkmc2: centers is a null pointer");
+  return detail::afkmc2(data, n_clusters, params, run, centers, indices);
+}
+
+template SeedingStats afkmc2<float>(const DataView<float>&, index_t, const Afkmc2Params&,
+                                    const RunOptions&, float*, index_t*);
+template SeedingStats afkmc2<double>(const DataView<double>&, index_t, const Afkmc2Params&,
+                                     const RunOptions&, double*, index_t*);
 
 }  // namespace vcgmm

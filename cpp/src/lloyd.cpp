@@ -2,36 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 #include <vector>
 
-#include "blocked_distances.hpp"
-#include "parallel.hpp"
-#include "validation.hpp"
-#include "vcgmm/assignment.hpp"
+#include "detail/assign.hpp"
+#include "detail/distance_kernels.hpp"
+#include "detail/logging.hpp"
+#include "detail/parallel.hpp"
+#include "detail/partition.hpp"
+#include "detail/unchecked.hpp"
+#include "detail/validation.hpp"
 
 namespace vcgmm {
 
+namespace detail {
+
 namespace {
-
-constexpr index_t kClustersPerTask = 16;
-
-/// Points of each cluster in ascending index order (a counting sort).
-struct ClusterPartition {
-  std::vector<index_t> offsets;  // (C + 1,)
-  std::vector<index_t> order;    // (n,)
-
-  void build(const std::int32_t* labels, index_t n, index_t C) {
-    offsets.assign(C + 1, 0);
-    for (index_t i = 0; i < n; ++i) ++offsets[labels[i] + 1];
-    for (index_t c = 0; c < C; ++c) offsets[c + 1] += offsets[c];
-    order.resize(n);
-    std::vector<index_t> next(offsets.begin(), offsets.end() - 1);
-    for (index_t i = 0; i < n; ++i) order[next[labels[i]]++] = i;
-  }
-  index_t size(index_t c) const { return offsets[c + 1] - offsets[c]; }
-};
 
 /// Moves empty clusters onto the points farthest from their centers.
 index_t relocate_empty_clusters(const ClusterPartition& part, const double* min_d2, index_t n,
@@ -57,30 +43,48 @@ index_t relocate_empty_clusters(const ClusterPartition& part, const double* min_
   return moved;
 }
 
+/// Weighted means, cluster by cluster, points in index order, in double;
+/// an empty cluster keeps its center.
+template <typename T>
+void update_centers(const DataView<T>& data, const ClusterPartition& part, index_t C,
+                    int n_threads, T* centers) {
+  const index_t d = data.d;
+  parallel_for(n_chunks(C, kLloydClustersPerTask), n_threads, [&](index_t task) {
+    const index_t c0 = task * kLloydClustersPerTask;
+    const index_t c1 = std::min(C, c0 + kLloydClustersPerTask);
+    Vector<double> acc(d);
+    for (index_t c = c0; c < c1; ++c) {
+      if (part.size(c) == 0) continue;
+      acc.setZero();
+      double wsum = 0.0;
+      for (index_t k = part.offsets[c]; k < part.offsets[c + 1]; ++k) {
+        const index_t i = part.order[k];
+        const double wi = data.weight(i);
+        add_scaled_to_double(acc.data(), wi, data.row(i), d);
+        wsum += wi;
+      }
+      VectorMap<T>(centers + c * d, d) = (acc / wsum).template cast<T>();
+    }
+  }, 2.0 * kLloydClustersPerTask * d * static_cast<double>(data.n) / static_cast<double>(C));
+}
+
 }  // namespace
 
 template <typename T>
 LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams& params,
-                  T* centers) {
-  detail::Stopwatch clock;
-  detail::require_data(data, "lloyd");
-  detail::require_clusters(n_clusters, data.n, "lloyd");
-  detail::require(centers != nullptr, "lloyd: centers is a null pointer");
-  detail::require(params.max_iter >= 1, "lloyd: max_iter must be >= 1");
-  detail::require(params.tol >= 0.0 && std::isfinite(params.tol), "lloyd: tol must be >= 0");
-  const index_t n = data.n, d = data.d, C = n_clusters;
-
+                  const RunOptions& run, T* centers) {
+  Stopwatch clock;
+  const index_t n = data.n, C = n_clusters;
   LloydResult result;
   std::vector<std::int32_t> labels(n, -1);
   std::vector<double> min_d2(n);
   ClusterPartition part;
-  const index_t n_tasks = detail::n_chunks(C, kClustersPerTask);
 
   for (int it = 1; it <= params.max_iter; ++it) {
-    detail::check_interrupt();
+    check_interrupt();
     const AssignmentStats stats =
-        assign_nearest(data, centers, C, labels.data(), min_d2.data(), params.n_threads);
-    result.n_distance_evals += n * C;
+        detail::assign_nearest(data, centers, C, labels.data(), min_d2.data(), run.n_threads);
+    result.n_distance_evals.iterations += n * C;
     const double Q = stats.objective;
     const double previous = result.objective.empty() ? NAN : result.objective.back();
     result.objective.push_back(Q);
@@ -92,49 +96,47 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
       if (moved > 0) part.build(labels.data(), n, C);
       result.n_relocated += moved;
     }
-
-    // Weighted means, cluster by cluster, points in index order, in double.
-    detail::parallel_for(n_tasks, params.n_threads, [&](index_t task) {
-      const index_t c0 = task * kClustersPerTask, c1 = std::min(C, c0 + kClustersPerTask);
-      detail::Vector<double> acc(d);
-      for (index_t c = c0; c < c1; ++c) {
-        if (part.size(c) == 0) continue;  // empty: keeps its center
-        acc.setZero();
-        double wsum = 0.0;
-        for (index_t k = part.offsets[c]; k < part.offsets[c + 1]; ++k) {
-          const index_t i = part.order[k];
-          const double wi = data.weight(i);
-          acc += wi * detail::ConstVectorMap<T>(data.row(i), d).template cast<double>();
-          wsum += wi;
-        }
-        detail::VectorMap<T>(centers + c * d, d) = (acc / wsum).template cast<T>();
-      }
-    }, 2.0 * kClustersPerTask * d * static_cast<double>(n) / static_cast<double>(C));
+    update_centers(data, part, C, run.n_threads, centers);
     result.n_iter = it;
 
     const double rel_change = std::abs(previous - Q) / Q;
     const bool fixed_point = stats.n_changed == 0 && moved == 0;
     const bool small_change = it > 1 && (std::abs(previous - Q) <= params.tol * Q);
-    if (params.log) {
-      char change[32] = "-";
-      if (it > 1) std::snprintf(change, sizeof change, "%.3g", rel_change);
-      char line[192];
-      std::snprintf(line, sizeof line,
-                    "lloyd iter %4d  objective %.8g  rel. change %s  changed %lld  relocated %lld  (%.2f s)",
-                    it, Q, change, static_cast<long long>(stats.n_changed),
-                    static_cast<long long>(moved), clock.seconds());
-      params.log(line);
-    }
+    char change[32] = "-";
+    if (it > 1) std::snprintf(change, sizeof change, "%.3g", rel_change);
+    log_line(run.log,
+             "lloyd iter %4d  objective %.8g  rel. change %s  changed %lld  relocated %lld  (%.2f s)",
+             it, Q, change, static_cast<long long>(stats.n_changed), static_cast<long long>(moved),
+             clock.seconds());
     if (fixed_point || small_change) {
       result.converged = true;
       break;
     }
   }
-  result.seconds = clock.seconds();
+  result.timings.iterations = clock.seconds();
   return result;
 }
 
-template LloydResult lloyd<float>(const DataView<float>&, index_t, const LloydParams&, float*);
-template LloydResult lloyd<double>(const DataView<double>&, index_t, const LloydParams&, double*);
+template LloydResult lloyd<float>(const DataView<float>&, index_t, const LloydParams&,
+                                  const RunOptions&, float*);
+template LloydResult lloyd<double>(const DataView<double>&, index_t, const LloydParams&,
+                                   const RunOptions&, double*);
+
+}  // namespace detail
+
+template <typename T>
+LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams& params,
+                  const RunOptions& run, T* centers) {
+  detail::require_data(data, "lloyd");
+  detail::require_clusters(n_clusters, data.n, "lloyd");
+  detail::require(centers != nullptr, "lloyd: centers is a null pointer");
+  detail::require_lloyd_params(params, "lloyd");
+  return detail::lloyd(data, n_clusters, params, run, centers);
+}
+
+template LloydResult lloyd<float>(const DataView<float>&, index_t, const LloydParams&,
+                                  const RunOptions&, float*);
+template LloydResult lloyd<double>(const DataView<double>&, index_t, const LloydParams&,
+                                   const RunOptions&, double*);
 
 }  // namespace vcgmm

@@ -1,4 +1,4 @@
-#include "parallel.hpp"
+#include "detail/parallel.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -8,6 +8,7 @@ baselines of the papers and the building blocks as functions.
 Functions
 ---------
 lwcs               lightweight coreset (indices, weights)
+default_coreset_size  the coreset size "auto" stands for
 kmeans_plusplus    D^2 seeding
 afkmc2             AFK-MC^2 seeding
 quantization_error exact weighted quantization error
@@ -26,10 +27,12 @@ VCGMM              vc-GMM / var-GMM-S as an estimator
 KMeans             k-means++ / LWCS baselines
 """
 
-from ._functions import afkmc2, assign, kmeans_plusplus, lloyd, lwcs, quantization_error
-from ._kmeans import KMeans
-from ._vcgmm import VCGMMResult, VariationalLoop, default_coreset_size, fit_vargmm, fit_vcgmm
-from ._vcgmm_estimator import VCGMM
+from ._assignment import assign, quantization_error
+from ._coreset import default_coreset_size, lwcs
+from ._kmeans import KMeans, lloyd
+from ._seeding import afkmc2, kmeans_plusplus
+from ._variational_loop import VariationalLoop
+from ._vcgmm import VCGMM, VCGMMResult, fit_vargmm, fit_vcgmm
 from ._loader import core as _core
 from ._loader import opt_level as _opt_level
 

@@ -33,31 +33,6 @@ py::dict cpu_features() {
 
 }  // namespace
 
-vcgmm::KMeansInit parse_init(const std::string& init) {
-  if (init == "k-means++") return vcgmm::KMeansInit::kmeans_plusplus;
-  if (init == "afk-mc2") return vcgmm::KMeansInit::afkmc2;
-  if (init == "given") return vcgmm::KMeansInit::given;
-  throw vcgmm::InvalidArgument("init must be 'k-means++', 'afk-mc2' or 'given', got '" + init + "'");
-}
-
-py::dict to_dict(const vcgmm::DistanceCounts& counts) {
-  py::dict d;
-  d["coreset"] = counts.coreset;
-  d["seeding"] = counts.seeding;
-  d["iterations"] = counts.iterations;
-  d["evaluation"] = counts.evaluation;
-  return d;
-}
-
-py::dict to_dict(const vcgmm::PhaseTimes& times) {
-  py::dict d;
-  d["coreset"] = times.coreset;
-  d["seeding"] = times.seeding;
-  d["iterations"] = times.iterations;
-  d["evaluation"] = times.evaluation;
-  return d;
-}
-
 void bind_all(py::module_& m) {
   m.doc() = "vcgmm's compiled core (private; use the vcgmm package)";
 
@@ -75,6 +50,7 @@ void bind_all(py::module_& m) {
   m.def("compiled_arch", &vcgmm::compiled_arch, "Instruction-set level of this module.");
   m.def("cpu_features", &cpu_features, "Instruction sets the running CPU (and OS) support.");
 
+  bind_params(m);
   bind_kmeans(m);
   bind_vcgmm(m);
 }

@@ -1,11 +1,15 @@
 // The binding layer's shared helpers: conversion only, no algorithm logic.
 //
-// Every entry point takes C-contiguous float32/float64 arrays with
-// .noconvert() (a wrong dtype or layout raises instead of being copied
-// silently; the Python layer converts once, explicitly), allocates its
-// outputs while holding the GIL, then releases the GIL for the C++ call.
+// Parameters and results are bound as Python classes with fields by name
+// (_core_bind_params.cpp), so Python sets `params.em.G = 7` and a new field
+// of a params struct needs one line there and none in any call. Every entry
+// point takes C-contiguous float32/float64 arrays with .noconvert() (a wrong
+// dtype or layout raises instead of being copied silently; the Python layer
+// converts once, explicitly), allocates its outputs while holding the GIL,
+// then releases the GIL for the C++ call.
 #pragma once
 
+#include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -13,9 +17,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vcgmm/common.hpp"
-#include "vcgmm/kmeans.hpp"
+#include "vcgmm/pipeline.hpp"
 
 namespace vcgmm_python {
 
@@ -23,15 +28,17 @@ namespace py = pybind11;
 
 template <typename T>
 using CArray = py::array_t<T, py::array::c_style>;
+using OptWeights = std::optional<CArray<double>>;
 
-/// Registers every function of the extension module on `m`.
+/// Registers every class and function of the extension module on `m`.
 void bind_all(py::module_& m);
+void bind_params(py::module_& m);
 void bind_kmeans(py::module_& m);
 void bind_vcgmm(py::module_& m);
 
 /// A (n, d) view of a 2-D C-contiguous array plus optional weights.
 template <typename T>
-vcgmm::DataView<T> data_view(const CArray<T>& X, const std::optional<CArray<double>>& w) {
+vcgmm::DataView<T> data_view(const CArray<T>& X, const OptWeights& w) {
   if (X.ndim() != 2) throw vcgmm::InvalidArgument("X must be a 2-D array");
   vcgmm::DataView<T> view;
   view.x = X.data();
@@ -46,17 +53,20 @@ vcgmm::DataView<T> data_view(const CArray<T>& X, const std::optional<CArray<doub
   return view;
 }
 
-/// A Logger that forwards lines to a Python callable (taking the GIL for the
-/// call). Holds a borrowed pointer: the callable must outlive the C++ call,
-/// which it does, being an argument of the bound function.
-inline vcgmm::Logger python_logger(const py::object& callback) {
-  if (callback.is_none()) return {};
-  PyObject* fn = callback.ptr();
-  return [fn](const std::string& line) {
-    py::gil_scoped_acquire gil;
-    py::handle callable(fn);
-    callable(line);
-  };
+/// Checks that a (rows, cols) array has the given shape; `what` names it.
+template <typename T>
+void require_shape(const CArray<T>& a, vcgmm::index_t rows, vcgmm::index_t cols,
+                   const char* what) {
+  if (a.ndim() != 2 || a.shape(0) != rows || a.shape(1) != cols) {
+    throw vcgmm::InvalidArgument(std::string(what) + " must have shape (" + std::to_string(rows) +
+                                 ", " + std::to_string(cols) + ")");
+  }
+}
+
+/// A numpy copy of a vector (results are small: traces, per-iteration counts).
+template <typename V>
+CArray<V> to_numpy(const std::vector<V>& v) {
+  return CArray<V>(static_cast<py::ssize_t>(v.size()), v.data());
 }
 
 /// Runs f() with the GIL released; turns vcgmm::Interrupted into the
@@ -72,54 +82,52 @@ auto without_gil(F&& f) -> decltype(f()) {
   }
 }
 
-/// The optional outputs of a pipeline (labels of all points, the coreset),
-/// allocated while the GIL is held; the pointers stay null when not asked.
-struct PipelineOutputs {
+/// The buffers of a pipeline (vcgmm::FitBuffers) as numpy arrays, allocated
+/// while the GIL is held; the optional ones stay None when not asked for.
+template <typename T>
+struct PipelineArrays {
+  CArray<T> centers;
   py::object labels = py::none();
   py::object coreset_indices = py::none();
   py::object coreset_weights = py::none();
-  std::int32_t* labels_ptr = nullptr;
-  vcgmm::index_t* indices_ptr = nullptr;
-  double* weights_ptr = nullptr;
+  vcgmm::FitBuffers<T> buffers;
 
-  PipelineOutputs(vcgmm::index_t n, bool want_labels, vcgmm::index_t coreset_size) {
+  PipelineArrays(const vcgmm::DataView<T>& data, const vcgmm::PipelineParams& p,
+                 const std::optional<CArray<T>>& init_centers, bool want_labels)
+      : centers(std::vector<py::ssize_t>{checked_count(p.n_clusters), data.d}) {
+    buffers.centers = centers.mutable_data();
+    if (p.seeding.method == vcgmm::SeedingMethod::given) {
+      if (!init_centers) throw vcgmm::InvalidArgument("seeding 'given' needs init centers");
+      require_shape(*init_centers, p.n_clusters, data.d, "init");
+      buffers.init_centers = init_centers->data();
+    }
     if (want_labels) {
-      CArray<std::int32_t> a(n);
-      labels_ptr = a.mutable_data();
+      CArray<std::int32_t> a(data.n);
+      buffers.labels = a.mutable_data();
       labels = a;
     }
-    if (coreset_size > 0) {
-      CArray<vcgmm::index_t> a(coreset_size);
-      CArray<double> b(coreset_size);
-      indices_ptr = a.mutable_data();
-      weights_ptr = b.mutable_data();
+    if (p.coreset_size > 0) {
+      CArray<vcgmm::index_t> a(p.coreset_size);
+      CArray<double> b(p.coreset_size);
+      buffers.coreset_indices = a.mutable_data();
+      buffers.coreset_weights = b.mutable_data();
       coreset_indices = a;
       coreset_weights = b;
     }
   }
-};
 
-/// The seeding named by the Python layer: "k-means++", "afk-mc2" or "given".
-vcgmm::KMeansInit parse_init(const std::string& init);
-
-/// The initial centers of init == given as a pointer (null otherwise),
-/// after checking their shape (n_centers, n_features); `what` names them in
-/// the error ("init centers", "init means").
-template <typename T>
-const T* given_init(vcgmm::KMeansInit init, const std::optional<CArray<T>>& centers,
-                    vcgmm::index_t n_centers, py::ssize_t n_features, const char* what,
-                    const char* count_name) {
-  if (init != vcgmm::KMeansInit::given) return nullptr;
-  if (!centers || centers->ndim() != 2 || centers->shape(0) != n_centers ||
-      centers->shape(1) != n_features) {
-    throw vcgmm::InvalidArgument(std::string(what) + " must have shape (" + count_name +
-                                 ", n_features)");
+  /// (result, centers, labels, coreset_indices, coreset_weights)
+  template <typename Result>
+  py::tuple with(Result&& result) const {
+    return py::make_tuple(std::forward<Result>(result), centers, labels, coreset_indices,
+                          coreset_weights);
   }
-  return centers->data();
-}
 
-/// Per-phase counters as Python dicts.
-py::dict to_dict(const vcgmm::DistanceCounts& counts);
-py::dict to_dict(const vcgmm::PhaseTimes& times);
+ private:
+  static py::ssize_t checked_count(vcgmm::index_t n_clusters) {
+    if (n_clusters < 1) throw vcgmm::InvalidArgument("n_clusters must be >= 1");
+    return static_cast<py::ssize_t>(n_clusters);
+  }
+};
 
 }  // namespace vcgmm_python

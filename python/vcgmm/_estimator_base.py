@@ -1,18 +1,28 @@
-"""Pieces shared by the scikit-learn style estimators (KMeans, VCGMM)."""
+"""What the scikit-learn style estimators share.
+
+:class:`CenterBasedEstimator`: input validation and the methods that need
+only the fitted centers (``predict``, ``transform``, the exact quantization
+error). :class:`PipelineEstimator`: the fit of an algorithm family that runs
+the core's one-call pipeline (coreset, seeding, iterations, evaluation): its
+parameters are validated by the family's :class:`~vcgmm._params.ParamTable`
+and written into the core's params object, and ``_fit`` is the only call of
+the family's core function -- the estimator's ``fit`` and the family's
+functions (``fit_vcgmm``, ...) both go through it.
+"""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._loader import core as _core
-from ._validation import FLOAT_DTYPES, check_n_threads, reject_non_numeric
+from ._assignment import nearest_centers
+from ._coreset import resolve_coreset_size
+from ._run import run_options
+from ._seeding import seeding_to_core
+from ._validation import FLOAT_DTYPES, check_n_clusters, check_sample_weight, reject_non_numeric
 
-__all__ = ["CenterBasedEstimator"]
+__all__ = ["CenterBasedEstimator", "PipelineEstimator"]
 
 
 class CenterBasedEstimator:
@@ -38,13 +48,6 @@ class CenterBasedEstimator:
     def _centers_like(self, X):
         """The fitted centers in X's dtype, C-contiguous."""
         return np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
-
-    def _check_n_clusters_fit(self, n_clusters, X, name):
-        if n_clusters > X.shape[0]:
-            raise ValueError(
-                f"{name}={n_clusters} must be <= n_samples={X.shape[0]}: "
-                "there are fewer points than clusters."
-            )
 
     def fit_predict(self, X, y=None, sample_weight=None):
         """Fit and return ``labels_`` (the nearest center of every training sample).
@@ -78,10 +81,7 @@ class CenterBasedEstimator:
         """
         check_is_fitted(self, "cluster_centers_")
         X = self._validate_X(X, reset=False)
-        labels, _, _ = _core.assign_nearest(
-            X, self._centers_like(X), None, True, False, check_n_threads(self.n_threads)
-        )
-        return labels
+        return nearest_centers(X, self._centers_like(X), n_threads=self.n_threads)[0]
 
     def transform(self, X):
         """Euclidean distances of each sample to every center.
@@ -100,31 +100,45 @@ class CenterBasedEstimator:
         return euclidean_distances(X, self._centers_like(X))
 
     def _quantization_error(self, X, sample_weight):
-        _, _, objective = _core.assign_nearest(
-            X, self._centers_like(X), sample_weight, False, False, check_n_threads(self.n_threads)
-        )
-        return float(objective)
+        return nearest_centers(X, self._centers_like(X), sample_weight,
+                               n_threads=self.n_threads, labels=False)[1]
 
-    def _warn_coinciding_centers(self, centers):
-        """Warn when fitted centers coincide: the data have fewer distinct
-        points than components (mixture components that are nobody's nearest
-        mean are legitimate and not warned about)."""
-        n_distinct = np.unique(centers, axis=0).shape[0]
-        if n_distinct < centers.shape[0]:
-            warnings.warn(
-                f"Only {n_distinct} distinct means for n_components={centers.shape[0]}: "
-                "the data have too few distinct points, so some components coincide.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
 
-    def _warn_distinct_clusters(self, labels, n_clusters):
-        n_distinct = np.unique(labels).shape[0]
-        if n_distinct < n_clusters:
-            warnings.warn(
-                f"Number of distinct clusters ({n_distinct}) found smaller than "
-                f"n_clusters ({n_clusters}): the data have too few distinct points, "
-                "so some centers coincide or hold no points.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+class PipelineEstimator(CenterBasedEstimator):
+    """Base of the estimators that run a core pipeline.
+
+    Subclasses set ``_params`` (the family's ParamTable, whose names are the
+    ``__init__`` parameters), ``_count_param`` (``"n_clusters"`` or
+    ``"n_components"``) and ``_core_fit`` (the family's core function,
+    ``(X, sample_weight, init_centers, params, return_labels)`` ->
+    ``(result, centers, labels, coreset_indices, coreset_weights)``).
+    """
+
+    _params = None
+    _count_param = "n_clusters"
+
+    @staticmethod
+    def _core_fit(X, sample_weight, init_centers, params, return_labels):  # pragma: no cover
+        raise NotImplementedError
+
+    def _checked_params(self):
+        """Every parameter of the estimator, validated by the family's table."""
+        table = self._params
+        return table.validate({name: getattr(self, name) for name in table.names()})
+
+    def _fit(self, X, sample_weight=None, *, return_labels=True, evaluate=True):
+        """Runs the family's pipeline on validated X (float32/float64, C order).
+
+        Returns ``(values, result, centers, labels, coreset_indices,
+        coreset_weights)``; ``values`` are the validated parameters.
+        """
+        values = self._checked_params()
+        n_clusters = check_n_clusters(values[self._count_param], X, self._count_param)
+        params = self._params.to_core(values)
+        params.coreset_size = resolve_coreset_size(values["coreset_size"], X.shape[0], n_clusters)
+        init_centers = seeding_to_core(values, X, n_clusters, params)
+        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
+        params.evaluate = bool(evaluate)
+        w = check_sample_weight(sample_weight, X)
+        out = type(self)._core_fit(X, w, init_centers, params, bool(return_labels))
+        return (values, *out)

@@ -1,31 +1,50 @@
-"""scikit-learn compatible k-means: the papers' "k-means++" and "LWCS" baselines."""
+"""k-means: the papers' "k-means++" and "LWCS" baselines (estimator
+:class:`KMeans`) and weighted Lloyd iterations from given centers (:func:`lloyd`)."""
 
 from __future__ import annotations
-
 
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._estimator_base import CenterBasedEstimator
+from ._coreset import coreset_size_param
+from ._estimator_base import PipelineEstimator
 from ._loader import core as _core
-from ._logging import progress_callback
-from ._validation import (
-    check_bool,
-    check_centers,
-    check_coreset_size,
-    check_float,
-    check_int,
-    check_n_threads,
-    check_sample_weight,
-    seed_from,
+from ._params import CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
+from ._run import RUN_PARAMS, run_options
+from ._seeding import SEEDING_PARAMS, init_param
+from ._validation import as_data, check_centers, check_sample_weight
+
+__all__ = ["KMeans", "lloyd", "KMEANS_PARAMS"]
+
+#: Lloyd's own parameters (also those of :func:`lloyd`).
+LLOYD_PARAMS = (
+    Param("tol", Real(0.0), CORE,
+          "stop when the relative change of the quantization error falls below this",
+          target="lloyd.tol", cli="--tol"),
+    Param("max_iter", Integer(1, INT32_MAX), CORE, "maximum number of Lloyd iterations",
+          target="lloyd.max_iter", cli="--max-iter"),
+    Param("relocate_empty", Boolean(), CORE,
+          "move empty clusters onto the points farthest from their centers",
+          target="lloyd.relocate_empty"),
 )
 
-__all__ = ["KMeans"]
+#: The parameters of the k-means family, in KMeans' signature order.
+KMEANS_PARAMS = ParamTable(
+    [
+        Param("n_clusters", Integer(1, INT32_MAX), CORE, "number of clusters C",
+              target="n_clusters", cli=("-C", "--clusters")),
+        init_param(_core.KMeansParams().seeding.method),
+        coreset_size_param(None),
+        *SEEDING_PARAMS,
+        *LLOYD_PARAMS,
+        *RUN_PARAMS,
+    ],
+    core_params=_core.KMeansParams,
+)
+_D = KMEANS_PARAMS.defaults
 
-_INIT_METHODS = ("k-means++", "afk-mc2")
 
-
-class KMeans(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
+class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     """K-means clustering with fast seeding and optional lightweight coresets.
 
     Two configurations reproduce the baselines of the vc-GMM papers:
@@ -48,14 +67,16 @@ class KMeans(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator
     init : {"k-means++", "afk-mc2"} or array-like of shape (n_clusters, n_features), \
             default="k-means++"
         Seeding: D^2 sampling, AFK-MC^2, or the given initial centers.
-    coreset_size : int or None, default=None
+    coreset_size : int, "auto" or None, default=None
         Fit on a lightweight coreset of this many points (n_clusters <=
-        coreset_size <= 4 * n_samples); None fits on all points.
+        coreset_size <= 4 * n_samples); "auto" is
+        ``min(n_samples, max(4096, 64 * n_clusters))``
+        (:func:`vcgmm.default_coreset_size`); None fits on all points.
     chain_length : int, default=20
-        AFK-MC^2 Markov chain length (used when ``init="afk-mc2"``).
-    n_local_trials : int, default=1
-        k-means++ candidates per step; 1 is classic D^2 sampling, larger values
-        give scikit-learn's greedy variant.
+        AFK-MC^2 Markov chain length, 1 to 10000 (used when ``init="afk-mc2"``).
+    n_local_trials : int or "auto", default=1
+        k-means++ candidates per step (1 to 1000); 1 is classic D^2 sampling,
+        larger values give scikit-learn's greedy variant ("auto": ``2 + ln C``).
     tol : float, default=1e-4
         Relative change of the quantization error below which the iterations
         stop (0: run until no label changes or ``max_iter``).
@@ -116,20 +137,24 @@ class KMeans(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator
     (4, 2)
     """
 
+    _params = KMEANS_PARAMS
+    _count_param = "n_clusters"
+    _core_fit = staticmethod(_core.fit_kmeans)
+
     def __init__(
         self,
-        n_clusters=8,
+        n_clusters=_D["n_clusters"],
         *,
-        init="k-means++",
-        coreset_size=None,
-        chain_length=20,
-        n_local_trials=1,
-        tol=1e-4,
-        max_iter=300,
-        relocate_empty=True,
-        n_threads=None,
-        random_state=None,
-        verbose=False,
+        init=_D["init"],
+        coreset_size=_D["coreset_size"],
+        chain_length=_D["chain_length"],
+        n_local_trials=_D["n_local_trials"],
+        tol=_D["tol"],
+        max_iter=_D["max_iter"],
+        relocate_empty=_D["relocate_empty"],
+        n_threads=_D["n_threads"],
+        random_state=_D["random_state"],
+        verbose=_D["verbose"],
     ):
         self.n_clusters = n_clusters
         self.init = init
@@ -162,54 +187,19 @@ class KMeans(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator
             Fitted estimator.
         """
         X = self._validate_X(X, reset=True)
-        n_clusters = check_int(self.n_clusters, "n_clusters", min_value=1)
-        self._check_n_clusters_fit(n_clusters, X, "n_clusters")
-        sample_weight = check_sample_weight(sample_weight, X)
-        init_centers = None
-        if isinstance(self.init, str):
-            if self.init not in _INIT_METHODS:
-                raise ValueError(
-                    f"init must be one of {_INIT_METHODS} or an array of shape "
-                    f"(n_clusters, n_features), got {self.init!r}."
-                )
-            init = self.init
-        else:
-            init_centers = check_centers(self.init, X, name="init", n_clusters=n_clusters)
-            init = "given"
-        coreset_size = None
-        if self.coreset_size is not None:
-            coreset_size = check_coreset_size(self.coreset_size, X.shape[0], n_clusters,
-                                              "coreset_size")
-        result = _core.fit_kmeans(
-            X,
-            sample_weight,
-            n_clusters,
-            init,
-            init_centers,
-            coreset_size or 0,
-            check_int(self.chain_length, "chain_length", min_value=1),
-            check_int(self.n_local_trials, "n_local_trials", min_value=1),
-            check_int(self.max_iter, "max_iter", min_value=1),
-            check_float(self.tol, "tol", min_value=0.0),
-            check_bool(self.relocate_empty, "relocate_empty"),
-            True,
-            True,
-            seed_from(self.random_state),
-            check_n_threads(self.n_threads),
-            progress_callback(check_bool(self.verbose, "verbose")),
-        )
-        self.cluster_centers_ = result["centers"]
-        self.labels_ = result["labels"]
-        self.inertia_ = float(result["inertia"])
-        self.n_iter_ = int(result["n_iter"])
-        self.converged_ = bool(result["converged"])
-        self.objective_ = result["objective"]
-        self.n_relocated_ = int(result["n_relocated"])
-        self.n_distance_evals_ = dict(result["n_distance_evals"])
-        self.timings_ = dict(result["seconds"])
-        self.coreset_indices_ = result["coreset_indices"]
-        self.coreset_weights_ = result["coreset_weights"]
-        self._warn_distinct_clusters(self.labels_, n_clusters)
+        values, r, centers, labels, indices, weights = self._fit(X, sample_weight)
+        self.cluster_centers_ = centers
+        self.labels_ = labels
+        self.inertia_ = float(r.inertia)
+        self.n_iter_ = int(r.n_iter)
+        self.converged_ = bool(r.converged)
+        self.objective_ = r.objective
+        self.n_relocated_ = int(r.n_relocated)
+        self.n_distance_evals_ = r.n_distance_evals
+        self.timings_ = r.timings
+        self.coreset_indices_ = indices
+        self.coreset_weights_ = weights
+        self._warn_distinct_clusters(labels, values["n_clusters"])
         return self
 
     def score(self, X, y=None, sample_weight=None):
@@ -233,3 +223,85 @@ class KMeans(CenterBasedEstimator, ClusterMixin, TransformerMixin, BaseEstimator
         X = self._validate_X(X, reset=False)
         sample_weight = check_sample_weight(sample_weight, X)
         return -self._quantization_error(X, sample_weight)
+
+    @staticmethod
+    def _warn_distinct_clusters(labels, n_clusters):
+        import warnings
+
+        import numpy as np
+        from sklearn.exceptions import ConvergenceWarning
+
+        n_distinct = np.unique(labels).shape[0]
+        if n_distinct < n_clusters:
+            warnings.warn(
+                f"Number of distinct clusters ({n_distinct}) found smaller than "
+                f"n_clusters ({n_clusters}): the data have too few distinct points, "
+                "so some centers coincide or hold no points.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
+
+def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["tol"],
+          relocate_empty=_D["relocate_empty"], n_threads=None, verbose=False):
+    """Weighted Lloyd iterations (k-means) from given initial centers.
+
+    Each iteration assigns every point to its nearest center (exact, blocked
+    matrix products) and moves every center to the weighted mean of its
+    points. Stops when the relative change of the quantization error is below
+    ``tol``, when no label changes, or after ``max_iter`` iterations.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Data (or a coreset, with its weights as ``sample_weight``).
+    centers : array-like of shape (n_clusters, n_features)
+        Initial centers (converted to X's dtype; not modified).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Strictly positive weights; None means all ones.
+    max_iter : int, default=300
+        Maximum number of iterations (>= 1).
+    tol : float, default=1e-4
+        Relative change of the quantization error that counts as converged.
+    relocate_empty : bool, default=True
+        Move empty clusters onto the points farthest from their centers.
+    n_threads : int, default=None
+        Threads to use; None or -1 means all available.
+    verbose : bool, default=False
+        Log every iteration to the ``"vcgmm"`` logger.
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+        Final centers.
+    info : dict
+        ``objective`` (quantization error of each iteration's assignment),
+        ``n_iter``, ``converged``, ``n_relocated``, ``n_distance_evals`` and
+        ``timings`` (per phase, as in every result).
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.array([[0.0], [1.0], [10.0], [11.0]])
+    >>> centers, info = vcgmm.lloyd(X, [[0.0], [1.0]])
+    >>> centers.ravel().tolist(), info["converged"]
+    ([0.5, 10.5], True)
+    """
+    X = as_data(X)
+    centers = check_centers(centers, X)
+    if centers.shape[0] > X.shape[0]:
+        raise ValueError(f"centers has {centers.shape[0]} rows but X only {X.shape[0]} samples.")
+    w = check_sample_weight(sample_weight, X)
+    values = KMEANS_PARAMS.validate({"max_iter": max_iter, "tol": tol,
+                                     "relocate_empty": relocate_empty})
+    params = KMEANS_PARAMS.to_core(values).lloyd
+    centers, r = _core.lloyd(X, w, centers, params, run_options(n_threads, 0, verbose))  # Lloyd draws nothing
+    info = {
+        "objective": r.objective,
+        "n_iter": int(r.n_iter),
+        "converged": bool(r.converged),
+        "n_relocated": int(r.n_relocated),
+        "n_distance_evals": r.n_distance_evals,
+        "timings": r.timings,
+    }
+    return centers, info

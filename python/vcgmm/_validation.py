@@ -16,21 +16,17 @@ copying silently):
 from __future__ import annotations
 
 import numbers
-import os
 
 import numpy as np
-from sklearn.utils import check_array, check_random_state
+from sklearn.utils import check_array
+
+from ._params import INT32_MAX, Integer
 
 __all__ = [
     "as_data",
     "check_centers",
-    "check_coreset_size",
+    "check_n_clusters",
     "check_sample_weight",
-    "check_n_threads",
-    "check_int",
-    "check_bool",
-    "check_float",
-    "seed_from",
     "reject_non_numeric",
 ]
 
@@ -108,21 +104,15 @@ def check_centers(centers, X, name="centers", n_clusters=None):
     return centers
 
 
-#: A coreset may hold at most this many times n_samples draws.
-MAX_CORESET_FACTOR = 4
-
-
-def check_coreset_size(n_prime, n_samples, C, name="n_prime"):
-    """Validated coreset size: C <= n_prime <= 4 * n_samples."""
-    n_prime = check_int(n_prime, name, min_value=1)
-    if n_prime < C:
-        raise ValueError(f"{name}={n_prime} must be >= n_clusters={C} (one draw per cluster at least).")
-    if n_prime > MAX_CORESET_FACTOR * n_samples:
+def check_n_clusters(n_clusters, X, name="n_clusters"):
+    """A number of clusters 1 <= n_clusters <= n_samples (and < 2^31)."""
+    n_clusters = Integer(1, INT32_MAX).check(n_clusters, name)
+    if n_clusters > X.shape[0]:
         raise ValueError(
-            f"{name}={n_prime} exceeds {MAX_CORESET_FACTOR} * n_samples = "
-            f"{MAX_CORESET_FACTOR * n_samples}: a coreset larger than the data only costs time."
+            f"{name}={n_clusters} must be <= n_samples={X.shape[0]}: "
+            "there are fewer points than clusters."
         )
-    return n_prime
+    return n_clusters
 
 
 def check_sample_weight(sample_weight, X, name="sample_weight"):
@@ -152,61 +142,3 @@ def check_sample_weight(sample_weight, X, name="sample_weight"):
     return np.ascontiguousarray(w)
 
 
-def check_int(value, name, *, min_value=None, max_value=None, allow_none=False):
-    """An integer parameter (not bool) within [min_value, max_value]."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__}).")
-    value = int(value)
-    if min_value is not None and value < min_value:
-        raise ValueError(f"{name} must be >= {min_value}, got {value}.")
-    if max_value is not None and value > max_value:
-        raise ValueError(f"{name} must be <= {max_value}, got {value}.")
-    return value
-
-
-def check_float(value, name, *, min_value=None, allow_none=False):
-    """A finite real parameter >= min_value."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r}.")
-    value = float(value)
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}.")
-    if min_value is not None and value < min_value:
-        raise ValueError(f"{name} must be >= {min_value}, got {value}.")
-    return value
-
-
-def check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}.")
-    return bool(value)
-
-
-def check_n_threads(n_threads):
-    """None or -1: all available threads (0 for the core); else a positive int."""
-    if n_threads is None:
-        return 0
-    n_threads = check_int(n_threads, "n_threads")
-    if n_threads == -1:
-        return 0
-    if n_threads < 1:
-        raise ValueError(f"n_threads must be a positive integer, -1 or None, got {n_threads}.")
-    return n_threads
-
-
-def seed_from(random_state):
-    """A 63-bit seed for the C++ core from a scikit-learn style random_state."""
-    rng = check_random_state(random_state)
-    return int(rng.randint(0, np.iinfo(np.int64).max, dtype=np.int64))
-
-
-def available_threads():
-    """Number of CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1

@@ -1,48 +1,56 @@
-"""vc-GMM and var-GMM-S: the functional API, the result object and the step-by-step loop."""
+"""vc-GMM and var-GMM-S: the estimator :class:`VCGMM`, the functions
+:func:`fit_vcgmm` / :func:`fit_vargmm` (thin wrappers over the estimator's
+private fit, as scikit-learn's ``k_means`` wraps ``KMeans``) and their
+result, :class:`VCGMMResult`."""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
 
+from ._coreset import coreset_size_param, default_coreset_size
+from ._estimator_base import PipelineEstimator
 from ._loader import core as _core
-from ._logging import progress_callback
-from ._validation import (
-    as_data,
-    check_bool,
-    check_centers,
-    check_coreset_size,
-    check_float,
-    check_int,
-    check_n_threads,
-    check_sample_weight,
-    seed_from,
+from ._params import CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
+from ._run import RUN_PARAMS, check_n_threads
+from ._seeding import SEEDING_PARAMS, init_param
+from ._validation import as_data, check_sample_weight
+
+__all__ = ["VCGMM", "VCGMMResult", "default_coreset_size", "fit_vargmm", "fit_vcgmm",
+           "VCGMM_PARAMS"]
+
+#: The parameters of the vc-GMM family, in VCGMM's signature order.
+VCGMM_PARAMS = ParamTable(
+    [
+        Param("n_components", Integer(1, INT32_MAX), CORE, "number of Gaussians C",
+              target="n_clusters", cli=("-C", "--clusters")),
+        Param("G", Integer(1, INT32_MAX), CORE,
+              "neighbourhood size: each point searches the G neighbours of its G nearest "
+              "clusters (clamped to C)", target="em.G", cli="-G"),
+        coreset_size_param("auto"),
+        Param("plus1", Boolean(), CORE, "add one random cluster to every search space",
+              target="em.plus1", cli="--plus1"),
+        init_param(_core.VcgmmParams().seeding.method),
+        *SEEDING_PARAMS,
+        Param("n_init_estep", Integer(0, INT32_MAX), CORE,
+              "extra E-steps before the first M-step", target="em.n_init_estep"),
+        Param("tol", Real(0.0), CORE,
+              "stop when the relative change of the free energy falls below this",
+              target="em.tol", cli="--tol"),
+        Param("max_iter", Integer(1, INT32_MAX), CORE, "maximum number of EM iterations",
+              target="em.max_iter", cli="--max-iter"),
+        *RUN_PARAMS,
+    ],
+    core_params=_core.VcgmmParams,
 )
-
-__all__ = [
-    "VCGMMResult",
-    "VariationalLoop",
-    "default_coreset_size",
-    "fit_vargmm",
-    "fit_vcgmm",
-]
-
-#: Coreset points per cluster of the default coreset size.
-POINTS_PER_CLUSTER = 64
-#: Smallest default coreset size (the papers' smallest, 2^12).
-MIN_DEFAULT_CORESET = 4096
-
-
-def default_coreset_size(n_samples, n_components):
-    """The default coreset size N' of vc-GMM: ``min(n_samples, max(4096, 64 * C))``.
-
-    About 64 coreset points per cluster put vc-GMM near the papers' operating
-    point (roughly 10% above the k-means++ quantization error on image
-    patches); never fewer than 2^12 points, never more than the data.
-    """
-    return int(min(n_samples, max(MIN_DEFAULT_CORESET, POINTS_PER_CLUSTER * n_components)))
+_D = VCGMM_PARAMS.defaults
 
 
 @dataclass
@@ -60,6 +68,8 @@ class VCGMMResult:
         every iteration's E-step; non-decreasing up to rounding.
     n_iter : int
         EM iterations run.
+    G : int
+        The effective neighbourhood size (G clamped to C).
     converged : bool
         True if the relative change of the free energy fell below ``tol``.
     coreset_indices : ndarray of shape (n_prime,) or None
@@ -68,7 +78,7 @@ class VCGMMResult:
         Their coreset weights; None for var-GMM-S.
     labels : ndarray of shape (n_samples,) or None
         Exact nearest center of every row of X (``return_labels=True``).
-    quantization_error : float or None
+    inertia : float or None
         ``sum_n w_n min_c ||x_n - c||^2`` on the full data (``return_labels=True``).
     n_distance_evals : dict
         Distance evaluations per phase: ``coreset``, ``seeding``,
@@ -84,10 +94,11 @@ class VCGMMResult:
     free_energy: np.ndarray
     n_iter: int
     converged: bool
+    G: int
     coreset_indices: Optional[np.ndarray]
     coreset_weights: Optional[np.ndarray]
     labels: Optional[np.ndarray]
-    quantization_error: Optional[float]
+    inertia: Optional[float]
     n_distance_evals: dict = field(default_factory=dict)
     estep_distance_evals: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     timings: dict = field(default_factory=dict)
@@ -98,98 +109,305 @@ class VCGMMResult:
         return self.timings["coreset"] + self.timings["seeding"] + self.timings["iterations"]
 
 
-def _check_common(X, C, G, n_init_estep, tol, max_iter, chain_length):
-    C = check_int(C, "C", min_value=1)
-    if C > X.shape[0]:
-        raise ValueError(
-            f"C={C} must be <= n_samples={X.shape[0]}: there are fewer points than clusters."
-        )
-    G = check_int(G, "G", min_value=1)
-    return (
-        C,
-        min(G, C),
-        check_int(n_init_estep, "n_init_estep", min_value=0),
-        check_float(tol, "tol", min_value=0.0),
-        check_int(max_iter, "max_iter", min_value=1),
-        check_int(chain_length, "chain_length", min_value=1),
-    )
+class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
+    """Isotropic Gaussian mixture fitted by vc-GMM (or var-GMM-S): very many clusters, fast.
 
+    vc-GMM (Hirschberger, Forster & Luecke) = a lightweight coreset of
+    ``coreset_size`` weighted points + AFK-MC^2 seeding + truncated
+    variational EM with cluster neighbourhoods, O(coreset_size G^2
+    n_features) per iteration. With ``coreset_size=None`` the loop runs on
+    all points: var-GMM-S (Forster & Luecke, 2018).
 
-def _check_init(init, X, C):
-    if isinstance(init, str):
-        if init not in ("afk-mc2", "k-means++"):
-            raise ValueError(
-                f"init must be 'afk-mc2', 'k-means++' or an array of shape (C, n_features), "
-                f"got {init!r}."
+    The model has ``n_components`` Gaussians with equal weights and one shared
+    variance ``sigma2_``; its means are k-means quality cluster centers, and
+    ``predict`` (the most probable component) is the nearest mean.
+    ``labels_`` and ``inertia_`` are computed exactly on the full training
+    data after the fit.
+
+    Parameters
+    ----------
+    n_components : int, default=8
+        Number of Gaussians C, 1 <= C <= n_samples.
+    G : int, default=5
+        Neighbourhood size (each point keeps its G nearest clusters and
+        searches their G neighbours). Larger than n_components, it is clamped
+        to n_components (with a warning: the loop is then exact EM, the
+        slowest setting); the effective value is ``G_``. The papers use 3 to 7.
+    coreset_size : int, "auto" or None, default="auto"
+        Coreset size N' (n_components <= N' <= 4 * n_samples). "auto":
+        ``min(n_samples, max(4096, 64 * n_components))``. None: no coreset
+        (var-GMM-S on all points).
+    plus1 : bool, default=False
+        Add one random cluster to every search space ("G = 3+1").
+    init : {"afk-mc2", "k-means++"} or array-like of shape (n_components, n_features), \
+            default="afk-mc2"
+        Seeding, or the initial means.
+    chain_length : int, default=20
+        AFK-MC^2 chain length, 1 to 10000.
+    n_local_trials : int or "auto", default=1
+        k-means++ candidates per step (with ``init="k-means++"``).
+    n_init_estep : int, default=0
+        Extra E-steps before the first M-step.
+    tol : float, default=1e-4
+        Relative change of the free energy that stops the iterations (0: run max_iter).
+    max_iter : int, default=1000
+        Maximum number of EM iterations.
+    n_threads : int or None, default=None
+        Threads; None or -1 means all available. Results do not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the coreset, the seeding and the variational initialisation.
+    verbose : bool, default=False
+        Log every phase and iteration to the ``"vcgmm"`` logger.
+
+    Attributes
+    ----------
+    cluster_centers_ : ndarray of shape (n_components, n_features)
+        The means (training data's dtype).
+    means_ : ndarray of shape (n_components, n_features)
+        Same array as ``cluster_centers_`` (the mixture's vocabulary).
+    sigma2_ : float
+        Shared variance per feature.
+    free_energy_ : ndarray of shape (n_iter_,)
+        Free energy (eq. 10; summed over the weighted coreset or data) of every E-step.
+    lower_bound_ : float
+        Final free energy per unit of training weight, comparable to ``score``.
+    n_iter_ : int
+        EM iterations run.
+    converged_ : bool
+        Whether the free energy converged (relative change < tol).
+    labels_ : ndarray of shape (n_samples,), dtype int32
+        Nearest mean of every training sample (exact).
+    inertia_ : float
+        Weighted quantization error of the training data with ``cluster_centers_``.
+    coreset_indices_ : ndarray of shape (N',) or None
+        Rows of the training data in the coreset (None for var-GMM-S).
+    coreset_weights_ : ndarray of shape (N',) or None
+        Their coreset weights.
+    G_ : int
+        Effective neighbourhood size.
+    n_distance_evals_ : dict
+        Distance evaluations per phase: ``coreset``, ``seeding``,
+        ``iterations`` (E-steps), ``evaluation`` (labels_/inertia_).
+    timings_ : dict
+        Wall time in seconds per phase (same keys).
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    See Also
+    --------
+    vcgmm.fit_vcgmm : the functional form.
+    vcgmm.KMeans : the k-means++ and LWCS baselines.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from vcgmm import VCGMM
+    >>> X = np.random.default_rng(0).normal(size=(20000, 4))
+    >>> gmm = VCGMM(n_components=50, random_state=0).fit(X)
+    >>> gmm.predict_proba(X[:3]).shape
+    (3, 50)
+    """
+
+    _params = VCGMM_PARAMS
+    _count_param = "n_components"
+    _core_fit = staticmethod(_core.fit_vcgmm)
+
+    def __init__(
+        self,
+        n_components=_D["n_components"],
+        *,
+        G=_D["G"],
+        coreset_size=_D["coreset_size"],
+        plus1=_D["plus1"],
+        init=_D["init"],
+        chain_length=_D["chain_length"],
+        n_local_trials=_D["n_local_trials"],
+        n_init_estep=_D["n_init_estep"],
+        tol=_D["tol"],
+        max_iter=_D["max_iter"],
+        n_threads=_D["n_threads"],
+        random_state=_D["random_state"],
+        verbose=_D["verbose"],
+    ):
+        self.n_components = n_components
+        self.G = G
+        self.coreset_size = coreset_size
+        self.plus1 = plus1
+        self.init = init
+        self.chain_length = chain_length
+        self.n_local_trials = n_local_trials
+        self.n_init_estep = n_init_estep
+        self.tol = tol
+        self.max_iter = max_iter
+        self.n_threads = n_threads
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _fit_result(self, X, sample_weight, *, return_labels):
+        """The fit as a VCGMMResult (shared by fit, fit_vcgmm and fit_vargmm)."""
+        values, r, centers, labels, indices, weights = self._fit(
+            X, sample_weight, return_labels=return_labels, evaluate=return_labels)
+        if r.G < values["G"]:
+            warnings.warn(
+                f"G={values['G']} exceeds the number of components "
+                f"({values[self._count_param]}) and was clamped to it: the loop is exact EM "
+                "(O(N' C D) per iteration, the slowest setting). Did you mean a coreset size? "
+                "fit_vcgmm's arguments are (X, C, G, coreset_size).",
+                UserWarning, stacklevel=3)
+        return VCGMMResult(
+            centers=centers, sigma2=float(r.sigma2), free_energy=r.free_energy,
+            n_iter=int(r.n_iter), converged=bool(r.converged), G=int(r.G),
+            coreset_indices=indices, coreset_weights=weights, labels=labels,
+            inertia=float(r.inertia) if return_labels else None,
+            n_distance_evals=r.n_distance_evals, estep_distance_evals=r.estep_distance_evals,
+            timings=r.timings)
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Fit the mixture.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data. float32 stays float32, other numbers become float64;
+            C-contiguous float arrays (and memory maps) are used without a copy.
+        y : Ignored
+            Not used, present for API consistency.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Strictly positive weights; None means all ones.
+
+        Returns
+        -------
+        self : VCGMM
+            Fitted estimator.
+        """
+        X = self._validate_X(X, reset=True)
+        r = self._fit_result(X, sample_weight, return_labels=True)
+        self.cluster_centers_ = r.centers
+        self.sigma2_ = r.sigma2
+        self.free_energy_ = r.free_energy
+        if r.coreset_weights is not None:
+            fit_weight = float(np.sum(r.coreset_weights))
+        else:
+            fit_weight = float(X.shape[0] if sample_weight is None
+                               else np.sum(check_sample_weight(sample_weight, X)))
+        self.lower_bound_ = float(r.free_energy[-1] / fit_weight)
+        self.n_iter_ = r.n_iter
+        self.converged_ = r.converged
+        self.labels_ = r.labels
+        self.inertia_ = r.inertia
+        self.coreset_indices_ = r.coreset_indices
+        self.coreset_weights_ = r.coreset_weights
+        self.G_ = r.G
+        self.n_distance_evals_ = r.n_distance_evals
+        self.timings_ = r.timings
+        self._warn_coinciding_centers(r.centers)
+        return self
+
+    @staticmethod
+    def _warn_coinciding_centers(centers):
+        """Warn when fitted centers coincide: the data have fewer distinct
+        points than components (mixture components that are nobody's nearest
+        mean are legitimate and not warned about)."""
+        n_distinct = np.unique(centers, axis=0).shape[0]
+        if n_distinct < centers.shape[0]:
+            warnings.warn(
+                f"Only {n_distinct} distinct means for n_components={centers.shape[0]}: "
+                "the data have too few distinct points, so some components coincide.",
+                ConvergenceWarning,
+                stacklevel=3,
             )
-        return init, None
-    return "given", check_centers(init, X, name="init", n_clusters=C)
+
+    @property
+    def means_(self):
+        """The means, shape (n_components, n_features); alias of ``cluster_centers_``."""
+        check_is_fitted(self, "cluster_centers_")
+        return self.cluster_centers_
+
+    def score_samples(self, X):
+        """Exact log-likelihood of each sample under the fitted mixture.
+
+        ``log p(x) = log(1/C sum_c N(x; mu_c, sigma2 I))``, over all C
+        components (blocked, O(n_samples C n_features)).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        log_likelihood : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "cluster_centers_")
+        X = self._validate_X(X, reset=False)
+        return _core.gmm_log_likelihood(
+            X, self._centers_like(X), self.sigma2_, check_n_threads(self.n_threads)
+        )
+
+    def score(self, X, y=None, sample_weight=None):
+        """Mean (weighted) log-likelihood per sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : Ignored
+            Not used, present for API consistency.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Strictly positive weights; None means all ones.
+
+        Returns
+        -------
+        float
+        """
+        log_likelihood = self.score_samples(X)
+        sample_weight = check_sample_weight(sample_weight, log_likelihood[:, None])
+        return float(np.average(log_likelihood, weights=sample_weight))
+
+    def predict_proba(self, X):
+        """Posterior probabilities restricted to the G most probable components.
+
+        The truncated posterior of the paper (eq. 6) with K(n) = the ``G_``
+        nearest means of each sample: exact responsibilities renormalized over
+        those G components, zero elsewhere.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : scipy.sparse.csr_matrix of shape (n_samples, n_components)
+            ``G_`` non-zeros per row, summing to 1.
+        """
+        check_is_fitted(self, "cluster_centers_")
+        X = self._validate_X(X, reset=False)
+        idx, resp = _core.gmm_truncated_posteriors(
+            X, self._centers_like(X), self.sigma2_, self.G_, check_n_threads(self.n_threads)
+        )
+        n, k = idx.shape
+        indptr = np.arange(0, n * k + 1, k, dtype=np.int64)
+        proba = sp.csr_matrix(
+            (resp.ravel(), idx.ravel().astype(np.int64), indptr),
+            shape=(n, self.cluster_centers_.shape[0]),
+        )
+        proba.sort_indices()
+        return proba
 
 
-def _run(X, C, G, coreset_size, *, plus1, init, chain_length, n_init_estep, tol, max_iter,
-         sample_weight, n_threads, random_state, return_labels, verbose):
-    C, G, n_init_estep, tol, max_iter, chain_length = _check_common(
-        X, C, G, n_init_estep, tol, max_iter, chain_length
-    )
-    init, init_means = _check_init(init, X, C)
-    w = check_sample_weight(sample_weight, X)
-    return_labels = check_bool(return_labels, "return_labels")
-    if coreset_size is not None:
-        coreset_size = check_coreset_size(coreset_size, X.shape[0], C)
-    r = _core.fit_vcgmm(
-        X,
-        w,
-        C,
-        G,
-        check_bool(plus1, "plus1"),
-        coreset_size or 0,
-        init,
-        init_means,
-        chain_length,
-        1,
-        n_init_estep,
-        tol,
-        max_iter,
-        return_labels,
-        return_labels,
-        seed_from(random_state),
-        check_n_threads(n_threads),
-        progress_callback(check_bool(verbose, "verbose")),
-    )
-    return VCGMMResult(
-        centers=r["means"],
-        sigma2=float(r["sigma2"]),
-        free_energy=r["free_energy"],
-        n_iter=int(r["n_iter"]),
-        converged=bool(r["converged"]),
-        coreset_indices=r["coreset_indices"],
-        coreset_weights=r["coreset_weights"],
-        labels=r["labels"],
-        quantization_error=float(r["inertia"]) if return_labels else None,
-        n_distance_evals=dict(r["n_distance_evals"]),
-        estep_distance_evals=r["estep_distance_evals"],
-        timings=dict(r["seconds"]),
-    )
+class _Unset:
+    """Default of fit_vcgmm's n_prime: not given (coreset_size applies)."""
+
+    def __repr__(self):
+        return "<coreset_size>"
 
 
-def fit_vcgmm(
-    X,
-    C,
-    G=5,
-    n_prime=None,
-    *,
-    plus1=False,
-    init="afk-mc2",
-    chain_length=20,
-    n_init_estep=0,
-    tol=1e-4,
-    max_iter=1000,
-    sample_weight=None,
-    n_threads=None,
-    random_state=None,
-    return_labels=False,
-    verbose=False,
-):
+_UNSET = _Unset()
+
+
+def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, n_prime=_UNSET,
+              plus1=_D["plus1"], init=_D["init"], chain_length=_D["chain_length"],
+              n_local_trials=_D["n_local_trials"], n_init_estep=_D["n_init_estep"],
+              tol=_D["tol"], max_iter=_D["max_iter"], sample_weight=None, n_threads=None,
+              random_state=None, return_labels=False, verbose=False):
     """Fit a Gaussian mixture by vc-GMM: coreset + AFK-MC^2 + truncated variational EM.
 
     The headline algorithm of Hirschberger, Forster & Luecke ("Accelerated
@@ -211,18 +429,24 @@ def fit_vcgmm(
     G : int, default=5
         Neighbourhood size: each point keeps its G nearest clusters found so
         far and searches the G neighbours of each (up to G^2 distances per
-        point and iteration). Values larger than C are clamped to C (then the
-        loop is exact EM). The papers use 3 to 7.
-    n_prime : int or None, default=None
-        Coreset size N' (C <= n_prime <= 4 * n_samples). None picks
+        point and iteration). Values larger than C are clamped to C with a
+        warning (the loop is then exact EM, the slowest setting). The papers
+        use 3 to 7.
+    coreset_size : int, "auto" or None, default="auto"
+        Coreset size N' (C <= N' <= 4 * n_samples). "auto" picks
         :func:`default_coreset_size`: ``min(n_samples, max(4096, 64 * C))``.
+        None: no coreset (var-GMM-S, as :func:`fit_vargmm`).
+    n_prime : int, "auto" or None
+        Alias of ``coreset_size`` (the papers' name N'); give one of the two.
     plus1 : bool, default=False
         Add one uniformly random cluster to every search space ("G = 3+1" in
         the papers), which helps small G escape poor neighbourhoods.
     init : {"afk-mc2", "k-means++"} or array-like of shape (C, n_features), default="afk-mc2"
         Seeding on the coreset, or the initial means.
     chain_length : int, default=20
-        AFK-MC^2 Markov chain length (the papers: 2 to 20).
+        AFK-MC^2 Markov chain length (the papers: 2 to 20; at most 10000).
+    n_local_trials : int or "auto", default=1
+        k-means++ candidates per step (with ``init="k-means++"``).
     n_init_estep : int, default=0
         Extra E-steps before the first M-step (the paper found them useful on RNA).
     tol : float, default=1e-4
@@ -247,8 +471,8 @@ def fit_vcgmm(
     -------
     VCGMMResult
         ``centers``, ``sigma2``, ``free_energy``, ``n_iter``, ``converged``,
-        ``coreset_indices``, ``coreset_weights``, ``labels``,
-        ``quantization_error``, ``n_distance_evals``, ``timings``.
+        ``G``, ``coreset_indices``, ``coreset_weights``, ``labels``,
+        ``inertia``, ``n_distance_evals``, ``timings``.
 
     See Also
     --------
@@ -259,39 +483,27 @@ def fit_vcgmm(
     --------
     >>> import numpy as np, vcgmm
     >>> X = np.random.default_rng(0).normal(size=(20000, 8)).astype(np.float32)
-    >>> result = vcgmm.fit_vcgmm(X, C=100, G=5, n_prime=8192, random_state=0)
+    >>> result = vcgmm.fit_vcgmm(X, 100, 5, 8192, random_state=0)
     >>> result.centers.shape
     (100, 8)
     """
-    X = as_data(X)
-    if n_prime is None:
-        C_checked = check_int(C, "C", min_value=1)
-        n_prime = default_coreset_size(X.shape[0], min(C_checked, X.shape[0]))
-    return _run(
-        X, C, G, n_prime, plus1=plus1, init=init, chain_length=chain_length,
-        n_init_estep=n_init_estep, tol=tol, max_iter=max_iter, sample_weight=sample_weight,
-        n_threads=n_threads, random_state=random_state, return_labels=return_labels,
-        verbose=verbose,
-    )
+    if n_prime is not _UNSET:
+        if coreset_size != _D["coreset_size"]:
+            raise TypeError("fit_vcgmm got both coreset_size and its alias n_prime; give one.")
+        coreset_size = n_prime
+    est = VCGMM(C, G=G, coreset_size=coreset_size, plus1=plus1, init=init,
+                chain_length=chain_length, n_local_trials=n_local_trials,
+                n_init_estep=n_init_estep, tol=tol, max_iter=max_iter, n_threads=n_threads,
+                random_state=random_state, verbose=verbose)
+    return_labels = Boolean().check(return_labels, "return_labels")
+    return est._fit_result(as_data(X), sample_weight, return_labels=return_labels)
 
 
-def fit_vargmm(
-    X,
-    C,
-    G=5,
-    *,
-    plus1=False,
-    init="afk-mc2",
-    chain_length=20,
-    n_init_estep=0,
-    tol=1e-4,
-    max_iter=1000,
-    sample_weight=None,
-    n_threads=None,
-    random_state=None,
-    return_labels=False,
-    verbose=False,
-):
+def fit_vargmm(X, C, G=_D["G"], *, plus1=_D["plus1"], init=_D["init"],
+               chain_length=_D["chain_length"], n_local_trials=_D["n_local_trials"],
+               n_init_estep=_D["n_init_estep"], tol=_D["tol"], max_iter=_D["max_iter"],
+               sample_weight=None, n_threads=None, random_state=None, return_labels=False,
+               verbose=False):
     """Fit a Gaussian mixture by var-GMM-S: truncated variational EM on all points.
 
     Forster & Luecke, "Can clustering scale sublinearly with its clusters?"
@@ -302,8 +514,8 @@ def fit_vargmm(
 
     Parameters
     ----------
-    X, C, G, plus1, init, chain_length, n_init_estep, tol, max_iter, sample_weight, \
-n_threads, random_state, return_labels, verbose
+    X, C, G, plus1, init, chain_length, n_local_trials, n_init_estep, tol, max_iter, \
+sample_weight, n_threads, random_state, return_labels, verbose
         As in :func:`fit_vcgmm`.
 
     Returns
@@ -311,102 +523,7 @@ n_threads, random_state, return_labels, verbose
     VCGMMResult
         With ``coreset_indices`` and ``coreset_weights`` set to None.
     """
-    X = as_data(X)
-    return _run(
-        X, C, G, None, plus1=plus1, init=init, chain_length=chain_length,
-        n_init_estep=n_init_estep, tol=tol, max_iter=max_iter, sample_weight=sample_weight,
-        n_threads=n_threads, random_state=random_state, return_labels=return_labels,
-        verbose=verbose,
-    )
-
-
-class VariationalLoop:
-    """The var-GMM-S variational loop, step by step (for research and tests).
-
-    Wraps the C++ object that :func:`fit_vargmm` runs, so that the free
-    energy, the truncation sets K(n) and the neighbourhoods G_c can be
-    inspected between steps. X (and the weights) are kept referenced, not copied.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-        Points (for vc-GMM: the coreset points).
-    means : array-like of shape (C, n_features)
-        Initial means.
-    G : int, default=5
-        Neighbourhood size (clamped to C).
-    sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights (coreset weights); None means all ones.
-    plus1, n_init_estep, tol, max_iter, random_state, n_threads
-        As in :func:`fit_vcgmm`.
-
-    Examples
-    --------
-    >>> loop = VariationalLoop(X, means, G=5)              # doctest: +SKIP
-    >>> F1 = loop.e_step(); loop.m_step()                  # doctest: +SKIP
-    >>> loop.free_energy() <= loop.e_step()                # doctest: +SKIP
-    True
-    """
-
-    def __init__(self, X, means, G=5, *, sample_weight=None, plus1=False, n_init_estep=0,
-                 tol=1e-4, max_iter=1000, random_state=None, n_threads=None):
-        X = as_data(X)
-        means = check_centers(means, X, name="means")
-        if means.shape[0] > X.shape[0]:
-            raise ValueError(f"means has {means.shape[0]} rows but X only {X.shape[0]} samples.")
-        w = check_sample_weight(sample_weight, X)
-        cls = _core.VariationalLoop32 if X.dtype == np.float32 else _core.VariationalLoop64
-        self._loop = cls(
-            X, w, means, check_int(G, "G", min_value=1), check_bool(plus1, "plus1"),
-            check_int(n_init_estep, "n_init_estep", min_value=0),
-            check_float(tol, "tol", min_value=0.0), check_int(max_iter, "max_iter", min_value=1),
-            seed_from(random_state), check_n_threads(n_threads),
-        )
-
-    def e_step(self, estimate_sigma=False):
-        """One variational E-step; returns the free energy with the new K(n)
-        and the current parameters. ``estimate_sigma`` re-estimates sigma^2 by
-        eq. 12 first (always done before sigma^2 is known)."""
-        return self._loop.e_step(bool(estimate_sigma))
-
-    def m_step(self):
-        """Means and sigma^2 from the responsibilities of the last E-step."""
-        self._loop.m_step()
-
-    def free_energy(self):
-        """Free energy of the current K(n) and parameters (changes nothing)."""
-        return self._loop.free_energy()
-
-    def fit(self):
-        """Run the loop to convergence; returns a dict (free_energy trace, n_iter, ...)."""
-        return self._loop.fit()
-
-    @property
-    def means(self):
-        """Current means, shape (C, n_features) (a copy)."""
-        return self._loop.means
-
-    @property
-    def sigma2(self):
-        """Current shared variance (0 before the first E-step)."""
-        return self._loop.sigma2
-
-    @property
-    def G(self):
-        """Effective neighbourhood size (G clamped to C)."""
-        return self._loop.G
-
-    @property
-    def truncation_sets(self):
-        """K(n) of every point, shape (n_samples, G), nearest cluster first (a copy)."""
-        return self._loop.truncation_sets
-
-    @property
-    def neighbourhoods(self):
-        """G_c of every cluster, shape (C, G), c itself first (a copy)."""
-        return self._loop.neighbourhoods
-
-    @property
-    def n_distance_evals(self):
-        """Distance evaluations of all E-steps so far."""
-        return self._loop.n_distance_evals
+    return fit_vcgmm(X, C, G, None, plus1=plus1, init=init, chain_length=chain_length,
+                     n_local_trials=n_local_trials, n_init_estep=n_init_estep, tol=tol,
+                     max_iter=max_iter, sample_weight=sample_weight, n_threads=n_threads,
+                     random_state=random_state, return_labels=return_labels, verbose=verbose)

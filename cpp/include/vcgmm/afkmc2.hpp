@@ -33,23 +33,22 @@
 namespace vcgmm {
 
 struct Afkmc2Params {
-  index_t n_clusters = 8;  ///< number of centers C, 1 <= C <= n
-  int chain_length = 20;   ///< Markov chain length m >= 1 (1 initial state + m - 1 proposals)
-  std::uint64_t seed = 0;  ///< random seed
-  int n_threads = 0;       ///< threads (<= 0: OpenMP's default)
+  int chain_length = 20;  ///< Markov chain length m >= 1 (1 initial state + m - 1 proposals)
 };
 
 /// Chooses C centers among the rows of X by AFK-MC^2.
 ///
-/// @param centers  OUT (C, d) row-major: the chosen rows
-/// @param indices  OUT (C,) their row indices, or nullptr
+/// @param data        IN  (n, d) points and optional weights
+/// @param n_clusters  IN  C, 1 <= C <= n
+/// @param centers     OUT (C, d) row-major: the chosen rows
+/// @param indices     OUT (C,) their row indices, or nullptr
 template <typename T>
-SeedingStats afkmc2(const DataView<T>& data, const Afkmc2Params& params, T* centers,
-                    index_t* indices);
+SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Params& params,
+                    const RunOptions& run, T* centers, index_t* indices);
 
-extern template SeedingStats afkmc2<float>(const DataView<float>&, const Afkmc2Params&, float*,
-                                           index_t*);
-extern template SeedingStats afkmc2<double>(const DataView<double>&, const Afkmc2Params&, double*,
-                                            index_t*);
+extern template SeedingStats afkmc2<float>(const DataView<float>&, index_t, const Afkmc2Params&,
+                                           const RunOptions&, float*, index_t*);
+extern template SeedingStats afkmc2<double>(const DataView<double>&, index_t, const Afkmc2Params&,
+                                            const RunOptions&, double*, index_t*);
 
 }  // namespace vcgmm

@@ -8,9 +8,16 @@
 //  - outputs with a size known before the call are written into caller-owned
 //    buffers (so the Python binding can allocate them before releasing the
 //    GIL); variable-sized outputs (traces) live in the returned result struct;
+//  - parameters are plain structs with documented defaults, one per algorithm,
+//    composed of the shared ones below (RunOptions) and in pipeline.hpp
+//    (PipelineParams, SeedingParams); how to run (seed, threads, progress) is
+//    always a RunOptions, never repeated per algorithm;
 //  - `n_threads <= 0` means "all threads OpenMP would use by default". Results
 //    never depend on the thread count (see docs in parallel.hpp of the sources);
-//  - invalid arguments throw vcgmm::InvalidArgument, a Ctrl-C observed through
+//  - every result reports its cost per phase (PhaseCosts: distance
+//    evaluations and wall time);
+//  - public functions check their arguments once (vcgmm::InvalidArgument);
+//    the internal kernels they call do not re-check. A Ctrl-C observed through
 //    the interrupt callback throws vcgmm::Interrupted.
 #pragma once
 
@@ -62,6 +69,14 @@ class Interrupted : public std::runtime_error {
 /// Called only from the thread that called the algorithm, never concurrently.
 using Logger = std::function<void(const std::string&)>;
 
+/// How to run an algorithm: its random seed, its threads and where its
+/// progress lines go. Every public function takes one.
+struct RunOptions {
+  std::uint64_t seed = 0;  ///< random seed (the same seed gives the same result on any thread count)
+  int n_threads = 0;       ///< threads (<= 0: OpenMP's default)
+  Logger log;              ///< progress lines, or empty
+};
+
 /// Distance evaluations per phase, counted the way the papers count them: one
 /// d(x, c) between a point and a center is one evaluation, also when it comes
 /// out of a matrix product. Evaluating the final labels/quality on the full
@@ -73,6 +88,13 @@ struct DistanceCounts {
   std::int64_t evaluation = 0;  ///< final labels and quantization error on the full data
   /// Cost of the algorithm itself: coreset + seeding + iterations.
   std::int64_t algorithm() const { return coreset + seeding + iterations; }
+  DistanceCounts& operator+=(const DistanceCounts& o) {
+    coreset += o.coreset;
+    seeding += o.seeding;
+    iterations += o.iterations;
+    evaluation += o.evaluation;
+    return *this;
+  }
 };
 
 /// Wall time per phase, in seconds (steady clock).
@@ -83,13 +105,36 @@ struct PhaseTimes {
   double evaluation = 0.0;
   /// Time of the algorithm itself: coreset + seeding + iterations.
   double algorithm() const { return coreset + seeding + iterations; }
+  PhaseTimes& operator+=(const PhaseTimes& o) {
+    coreset += o.coreset;
+    seeding += o.seeding;
+    iterations += o.iterations;
+    evaluation += o.evaluation;
+    return *this;
+  }
 };
 
-/// Cost of a seeding run (k-means++ or AFK-MC^2).
-struct SeedingStats {
-  std::int64_t n_distance_evals = 0;  ///< point-to-center distances evaluated
-  double seconds = 0.0;               ///< wall time
+/// What every result reports: its cost per phase. A building block fills its
+/// own phase (a coreset `coreset`, a seeding `seeding`, Lloyd or EM
+/// `iterations`); a pipeline adds up the phases it ran.
+struct PhaseCosts {
+  DistanceCounts n_distance_evals;
+  PhaseTimes timings;  ///< wall time per phase, in seconds (steady clock)
+  PhaseCosts& operator+=(const PhaseCosts& o) {
+    n_distance_evals += o.n_distance_evals;
+    timings += o.timings;
+    return *this;
+  }
 };
+
+/// The result of an iterative algorithm (Lloyd, EM).
+struct IterationResult : PhaseCosts {
+  int n_iter = 0;          ///< iterations run
+  bool converged = false;  ///< stopped by its convergence rule (not by max_iter)
+};
+
+/// Cost of a seeding run (k-means++ or AFK-MC^2): phase `seeding`.
+struct SeedingStats : PhaseCosts {};
 
 /// Library version "major.minor.patch" (from CMakeLists.txt).
 const char* version();

@@ -27,23 +27,25 @@
 namespace vcgmm {
 
 struct KMeansPlusPlusParams {
-  index_t n_clusters = 8;   ///< number of centers C, 1 <= C <= n
-  int n_local_trials = 1;   ///< candidates per step L >= 1 (1: plain D^2 sampling)
-  std::uint64_t seed = 0;   ///< random seed
-  int n_threads = 0;        ///< threads (<= 0: OpenMP's default)
+  int n_local_trials = 1;  ///< candidates per step L >= 1 (1: plain D^2 sampling)
 };
 
 /// Chooses C centers among the rows of X by (weighted) D^2 sampling.
 ///
-/// @param centers  OUT (C, d) row-major: the chosen rows
-/// @param indices  OUT (C,) their row indices, or nullptr
+/// @param data        IN  (n, d) points and optional weights
+/// @param n_clusters  IN  C, 1 <= C <= n
+/// @param centers     OUT (C, d) row-major: the chosen rows
+/// @param indices     OUT (C,) their row indices, or nullptr
 template <typename T>
-SeedingStats kmeans_plusplus(const DataView<T>& data, const KMeansPlusPlusParams& params,
+SeedingStats kmeans_plusplus(const DataView<T>& data, index_t n_clusters,
+                             const KMeansPlusPlusParams& params, const RunOptions& run,
                              T* centers, index_t* indices);
 
-extern template SeedingStats kmeans_plusplus<float>(const DataView<float>&,
-                                                    const KMeansPlusPlusParams&, float*, index_t*);
-extern template SeedingStats kmeans_plusplus<double>(const DataView<double>&,
-                                                     const KMeansPlusPlusParams&, double*, index_t*);
+extern template SeedingStats kmeans_plusplus<float>(const DataView<float>&, index_t,
+                                                    const KMeansPlusPlusParams&, const RunOptions&,
+                                                    float*, index_t*);
+extern template SeedingStats kmeans_plusplus<double>(const DataView<double>&, index_t,
+                                                     const KMeansPlusPlusParams&,
+                                                     const RunOptions&, double*, index_t*);
 
 }  // namespace vcgmm

@@ -6,7 +6,7 @@
 //
 //   mu   = weighted mean of X
 //   q(x) = 1/2 w(x)/sum(w) + 1/2 w(x) d(x, mu)^2 / sum_x' w(x') d(x', mu)^2
-//   draw m = n_prime indices i.i.d. (with replacement) from q;
+//   draw m = coreset_size indices i.i.d. (with replacement) from q;
 //   each draw gets the weight gamma = w(x) / (m q(x)).
 // sum(gamma) is an unbiased estimate of sum(w), and sum(gamma f(x)) of
 // sum(w f(x)) for any f. If all points coincide with mu, q = w / sum(w).
@@ -18,7 +18,7 @@
 // not depend on the thread count.
 // Use when: n is large and a weighted sample of a few thousand to a few
 // hundred thousand points should stand in for X (k-means, vc-GMM).
-// Do not use for: tiny n_prime relative to the number of clusters.
+// Do not use for: a coreset_size tiny relative to the number of clusters.
 #pragma once
 
 #include <cstdint>
@@ -27,31 +27,23 @@
 
 namespace vcgmm {
 
-struct LightweightCoresetParams {
-  index_t n_prime = 0;       ///< coreset size m >= 1 (number of i.i.d. draws)
-  std::uint64_t seed = 0;    ///< random seed
-  int n_threads = 0;         ///< threads (<= 0: OpenMP's default)
-};
+/// Cost of a coreset construction: phase `coreset` (n distance evaluations,
+/// one to the mean per point).
+struct CoresetStats : PhaseCosts {};
 
-struct CoresetStats {
-  std::int64_t n_distance_evals = 0;  ///< n (one distance to the mean per point)
-  double seconds = 0.0;               ///< wall time
-};
-
-/// Draws a lightweight coreset of `params.n_prime` points.
+/// Draws a lightweight coreset of `coreset_size` points.
 ///
-/// @param data     IN  (n, d) points, optional weights w > 0
-/// @param indices  OUT (n_prime,) row indices into X, sorted ascending
-/// @param weights  OUT (n_prime,) coreset weights gamma
+/// @param data          IN  (n, d) points, optional weights w > 0
+/// @param coreset_size  IN  m >= 1, the number of i.i.d. draws
+/// @param indices       OUT (m,) row indices into X, sorted ascending
+/// @param weights       OUT (m,) coreset weights gamma
 template <typename T>
-CoresetStats lightweight_coreset(const DataView<T>& data, const LightweightCoresetParams& params,
-                                 index_t* indices, double* weights);
+CoresetStats lightweight_coreset(const DataView<T>& data, index_t coreset_size,
+                                 const RunOptions& run, index_t* indices, double* weights);
 
-extern template CoresetStats lightweight_coreset<float>(const DataView<float>&,
-                                                        const LightweightCoresetParams&, index_t*,
-                                                        double*);
-extern template CoresetStats lightweight_coreset<double>(const DataView<double>&,
-                                                         const LightweightCoresetParams&, index_t*,
-                                                         double*);
+extern template CoresetStats lightweight_coreset<float>(const DataView<float>&, index_t,
+                                                        const RunOptions&, index_t*, double*);
+extern template CoresetStats lightweight_coreset<double>(const DataView<double>&, index_t,
+                                                         const RunOptions&, index_t*, double*);
 
 }  // namespace vcgmm

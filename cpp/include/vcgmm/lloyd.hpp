@@ -34,17 +34,12 @@ struct LloydParams {
   int max_iter = 300;          ///< maximum number of iterations >= 1
   double tol = 1e-4;           ///< relative change of Q that counts as converged (>= 0; 0: run to a fixed point or max_iter)
   bool relocate_empty = true;  ///< move empty clusters onto far points
-  int n_threads = 0;           ///< threads (<= 0: OpenMP's default)
-  Logger log;                  ///< per-iteration progress, or empty
 };
 
-struct LloydResult {
+/// Phase `iterations` of the costs: n C distance evaluations per iteration.
+struct LloydResult : IterationResult {
   std::vector<double> objective;  ///< Q_t of every iteration's assignment step
-  int n_iter = 0;                 ///< iterations run
-  bool converged = false;         ///< stopped by tol or a fixed point (not by max_iter)
   index_t n_relocated = 0;        ///< empty clusters relocated, summed over iterations
-  std::int64_t n_distance_evals = 0;
-  double seconds = 0.0;
 };
 
 /// Runs weighted Lloyd iterations from the given centers.
@@ -54,10 +49,11 @@ struct LloydResult {
 /// @param centers     IN/OUT (C, d) row-major: initial centers, replaced by the final ones
 template <typename T>
 LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams& params,
-                  T* centers);
+                  const RunOptions& run, T* centers);
 
-extern template LloydResult lloyd<float>(const DataView<float>&, index_t, const LloydParams&, float*);
+extern template LloydResult lloyd<float>(const DataView<float>&, index_t, const LloydParams&,
+                                         const RunOptions&, float*);
 extern template LloydResult lloyd<double>(const DataView<double>&, index_t, const LloydParams&,
-                                          double*);
+                                          const RunOptions&, double*);
 
 }  // namespace vcgmm

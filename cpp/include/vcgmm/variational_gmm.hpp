@@ -57,24 +57,19 @@
 namespace vcgmm {
 
 struct VariationalGmmParams {
-  int G = 5;               ///< neighbourhood size G >= 1 (C' = G); clamped to C
+  int G = 5;               ///< neighbourhood size G >= 1 (C' = G); clamped to C (then exact EM)
   bool plus1 = false;      ///< add one random cluster to every search space ("G = 3+1")
   int n_init_estep = 0;    ///< extra E-steps before the first M-step (>= 0)
   double tol = 1e-4;       ///< relative change of the free energy that stops (0: run to max_iter)
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
-  std::uint64_t seed = 0;  ///< random seed (initial K(n) and G_c, "+1" draws)
-  int n_threads = 0;       ///< threads (<= 0: OpenMP's default)
-  Logger log;              ///< per-iteration progress, or empty
 };
 
-struct VariationalGmmResult {
+/// Phase `iterations` of the costs: sum_n |S(n)| over all E-steps.
+struct VariationalGmmResult : IterationResult {
+  int G = 0;                             ///< effective G (params.G clamped to C)
   double sigma2 = 0.0;                   ///< final shared variance
   std::vector<double> free_energy;       ///< F of every iteration's E-step (eq. 10)
   std::vector<std::int64_t> estep_distance_evals;  ///< sum_n |S(n)| of every E-step (initial ones first)
-  int n_iter = 0;                        ///< iterations run (E-step + M-step)
-  bool converged = false;                ///< stopped by tol (not by max_iter)
-  std::int64_t n_distance_evals = 0;     ///< total over all E-steps
-  double seconds = 0.0;
 };
 
 /// The var-GMM-S loop as an object, for step-by-step use and inspection
@@ -84,11 +79,12 @@ struct VariationalGmmResult {
 template <typename T>
 class VariationalGmm {
  public:
-  /// @param data          (N, D) points and optional weights (coreset weights for vc-GMM)
-  /// @param n_components  C, 1 <= C <= N
-  /// @param means         (C, D) initial means (copied)
+  /// @param data          IN (N, D) points and optional weights (coreset weights for vc-GMM)
+  /// @param n_components  IN C, 1 <= C <= N
+  /// @param means         IN (C, D) initial means (copied)
+  /// @param run           IN seed (initial K(n) and G_c, "+1" draws), threads, progress
   VariationalGmm(const DataView<T>& data, index_t n_components, const T* means,
-                 const VariationalGmmParams& params);
+                 const VariationalGmmParams& params, const RunOptions& run);
   ~VariationalGmm();
   VariationalGmm(const VariationalGmm&) = delete;
   VariationalGmm& operator=(const VariationalGmm&) = delete;

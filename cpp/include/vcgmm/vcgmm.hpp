@@ -5,6 +5,7 @@
 //   kmeans_plusplus.hpp      D^2 seeding (Arthur & Vassilvitskii 2007)
 //   afkmc2.hpp               AFK-MC^2 seeding (Bachem et al. 2016)
 //   lloyd.hpp                weighted Lloyd iterations
+//   pipeline.hpp             what the one-call pipelines share (params, buffers)
 //   kmeans.hpp               the k-means++ and LWCS baselines in one call
 //   variational_gmm.hpp      the truncated variational EM loop (var-GMM-S)
 //   vc_gmm.hpp               vc-GMM / var-GMM-S in one call (the headline)
@@ -23,5 +24,6 @@
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
 #include "vcgmm/lloyd.hpp"
+#include "vcgmm/pipeline.hpp"
 #include "vcgmm/variational_gmm.hpp"
 #include "vcgmm/vc_gmm.hpp"

@@ -23,6 +23,24 @@
 namespace vcgmm {
 namespace detail {
 
+// Task sizes. Part of the determinism contract: changing one changes the
+// order of floating-point sums (and the random streams keyed by task), so
+// results change with it -- but never with the number of threads.
+
+/// Rows per task of the streaming passes over all points (means, coreset
+/// masses, AFK-MC^2's proposal).
+constexpr index_t kStreamChunk = 16384;
+/// Rows per task of k-means++'s passes (one per center: smaller tasks).
+constexpr index_t kSeedingChunk = 4096;
+/// Clusters per task of Lloyd's center update.
+constexpr index_t kLloydClustersPerTask = 16;
+/// Points per task of the variational E-step (also keys the "+1" streams).
+constexpr index_t kEStepPointsPerTask = 512;
+/// Clusters per task of the variational neighbourhood update and M-step.
+constexpr index_t kEMClustersPerTask = 64;
+// (The blocked scan's row blocks and center tiles, 256 x 512, live with
+// CenterTiles in center_tiles.hpp.)
+
 /// Number of threads to use: n_threads if positive, else OpenMP's default
 /// (never changes global OpenMP state). Always 1 without OpenMP.
 int resolve_threads(int n_threads);

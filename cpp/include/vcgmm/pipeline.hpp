@@ -1,0 +1,67 @@
+// vcgmm: the parameters, buffers and result every one-call pipeline shares.
+//
+// A pipeline (fit_kmeans, fit_vcgmm, and each algorithm added after them) runs
+// the same stages around its own iterations:
+//
+//   1. coreset    (optional) a lightweight coreset of `coreset_size` weighted
+//                 points stands in for X (lightweight_coreset.hpp);
+//   2. seeding    k-means++, AFK-MC^2 or the caller's centers, on the points
+//                 fitted (kmeans_plusplus.hpp, afkmc2.hpp);
+//   3. iterations the algorithm itself (Lloyd, truncated variational EM, ...);
+//   4. evaluation (optional) exact labels and quantization error of ALL n
+//                 points with the final centers (assignment.hpp), reported as
+//                 its own phase: it is not part of the algorithm's cost.
+//
+// Each algorithm's params struct derives from PipelineParams and adds one
+// nested struct of its own (KMeansParams::lloyd, VcgmmParams::em), the way
+// faiss' Clustering derives from ClusteringParameters: a parameter has one
+// home, and nothing is copied between structs.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "vcgmm/afkmc2.hpp"
+#include "vcgmm/common.hpp"
+#include "vcgmm/kmeans_plusplus.hpp"
+
+namespace vcgmm {
+
+enum class SeedingMethod {
+  kmeans_plusplus,  ///< D^2 sampling (kmeans_plusplus.hpp)
+  afkmc2,           ///< AFK-MC^2 (afkmc2.hpp)
+  given,            ///< the caller's centers (FitBuffers::init_centers)
+};
+
+struct SeedingParams {
+  SeedingMethod method = SeedingMethod::afkmc2;
+  KMeansPlusPlusParams kmeans_plusplus;  ///< used when method == kmeans_plusplus
+  Afkmc2Params afkmc2;                   ///< used when method == afkmc2
+};
+
+struct PipelineParams {
+  index_t n_clusters = 8;     ///< C >= 1 (the mixture's n_components)
+  index_t coreset_size = 0;   ///< N' >= C: fit on a lightweight coreset; 0: on all points
+  SeedingParams seeding;
+  bool evaluate = false;      ///< inertia on all points (always done when labels are asked for)
+  RunOptions run;             ///< seed, threads, progress
+};
+
+/// The caller-owned buffers of a pipeline. Only `centers` is required.
+template <typename T>
+struct FitBuffers {
+  const T* init_centers = nullptr;      ///< IN  (C, d) when seeding.method == given
+  T* centers = nullptr;                 ///< OUT (C, d) the final centers
+  std::int32_t* labels = nullptr;       ///< OUT (n,) exact nearest final center of every point, or nullptr
+  index_t* coreset_indices = nullptr;   ///< OUT (coreset_size,) or nullptr
+  double* coreset_weights = nullptr;    ///< OUT (coreset_size,) or nullptr
+};
+
+/// What every pipeline reports besides its iterations' own results.
+struct EvaluationResult {
+  /// sum_i w_i min_c ||x_i - c||^2 over all n points with the final centers,
+  /// when evaluated (params.evaluate or labels asked for); NaN otherwise.
+  double inertia = NAN;
+};
+
+}  // namespace vcgmm

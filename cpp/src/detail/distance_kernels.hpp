@@ -1,0 +1,180 @@
+// Internal: Eigen types and the distance kernels every algorithm shares.
+//
+// squared_distance computes ||a - b||^2 in T with 64-byte lanes in a fixed
+// order (so every instruction-set build rounds the same way);
+// squared_distance_exact accumulates in double (quality measures); the
+// add_scaled_* helpers accumulate weighted sums of rows in double.
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "vcgmm/common.hpp"
+
+namespace vcgmm {
+namespace detail {
+
+template <typename T>
+using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using ConstRowMap = Eigen::Map<const RowMatrix<T>>;
+template <typename T>
+using RowMap = Eigen::Map<RowMatrix<T>>;
+template <typename T>
+using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+template <typename T>
+using ConstVectorMap = Eigen::Map<const Vector<T>>;
+template <typename T>
+using VectorMap = Eigen::Map<Vector<T>>;
+
+#if defined(__GNUC__) || defined(__clang__)
+/// 64-byte vectors (GCC/Clang vector extensions): compiled to AVX-512, AVX2
+/// or SSE2 instructions by each build, with the same lane layout everywhere.
+template <typename T>
+struct Lanes;
+template <>
+struct Lanes<float> {
+  typedef float V __attribute__((vector_size(64)));
+  typedef float H __attribute__((vector_size(32)));
+  static constexpr int n = 16;
+};
+template <>
+struct Lanes<double> {
+  typedef double V __attribute__((vector_size(64)));
+  typedef double H __attribute__((vector_size(32)));
+  static constexpr int n = 8;
+};
+
+/// Sum of the lanes by halving, in registers (a fixed tree, not a serial chain).
+inline float sum_lanes16(Lanes<float>::V v) {
+  typedef float V8 __attribute__((vector_size(32)));
+  typedef float V4 __attribute__((vector_size(16)));
+  const V8 a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+               __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+  const V4 b = __builtin_shufflevector(a, a, 0, 1, 2, 3) + __builtin_shufflevector(a, a, 4, 5, 6, 7);
+  return (b[0] + b[2]) + (b[1] + b[3]);
+}
+inline double sum_lanes8(Lanes<double>::V v) {
+  typedef double V4 __attribute__((vector_size(32)));
+  typedef double V2 __attribute__((vector_size(16)));
+  const V4 a = __builtin_shufflevector(v, v, 0, 1, 2, 3) + __builtin_shufflevector(v, v, 4, 5, 6, 7);
+  const V2 b = __builtin_shufflevector(a, a, 0, 1) + __builtin_shufflevector(a, a, 2, 3);
+  return b[0] + b[1];
+}
+template <typename T>
+inline T sum_lanes(const typename Lanes<T>::V& v);
+template <>
+inline float sum_lanes<float>(const Lanes<float>::V& v) {
+  return sum_lanes16(v);
+}
+template <>
+inline double sum_lanes<double>(const Lanes<double>::V& v) {
+  return sum_lanes8(v);
+}
+
+/// ||a - b||^2 for two rows of length d, computed in T: 64-byte lanes over
+/// the leading multiple of the lane count, then the tail; summed in a fixed
+/// order (independent of alignment and of the instruction set's width).
+template <typename T>
+inline T squared_distance(const T* a, const T* b, index_t d) {
+  using V = typename Lanes<T>::V;
+  using H = typename Lanes<T>::H;
+  constexpr index_t L = Lanes<T>::n;
+  V acc = {};
+  index_t k = 0;
+  for (; k + L <= d; k += L) {
+    V va, vb;
+    __builtin_memcpy(&va, a + k, sizeof(V));
+    __builtin_memcpy(&vb, b + k, sizeof(V));
+    const V t = va - vb;
+    acc += t * t;
+  }
+  T sum = sum_lanes<T>(acc);
+  if (k + L / 2 <= d) {  // one half-width step of the tail
+    H ha, hb;
+    __builtin_memcpy(&ha, a + k, sizeof(H));
+    __builtin_memcpy(&hb, b + k, sizeof(H));
+    const H t = ha - hb;
+    const H t2 = t * t;
+    T part = T(0);
+    for (int i = 0; i < L / 2; ++i) part += t2[i];
+    sum += part;
+    k += L / 2;
+  }
+  T tail[4] = {T(0), T(0), T(0), T(0)};
+  for (index_t j = 0; k < d; ++k, ++j) {
+    const T t = a[k] - b[k];
+    tail[j & 3] += t * t;
+  }
+  return sum + ((tail[0] + tail[1]) + (tail[2] + tail[3]));
+}
+#else
+/// ||a - b||^2 for two rows of length d, computed in T (vectorized).
+template <typename T>
+inline T squared_distance(const T* a, const T* b, index_t d) {
+  return (ConstVectorMap<T>(a, d) - ConstVectorMap<T>(b, d)).squaredNorm();
+}
+#endif
+
+/// ||a - b||^2 accumulated in double: the exact value used for quality
+/// measurements (quantization error, inertia), immune to the cancellation of
+/// the GEMM expansion. Fixed summation order, like squared_distance.
+template <typename T>
+inline double squared_distance_exact(const T* a, const T* b, index_t d) {
+#if defined(__GNUC__) || defined(__clang__)
+  typedef double V8 __attribute__((vector_size(64)));
+  typedef T In8 __attribute__((vector_size(8 * sizeof(T))));
+  V8 acc = {};
+  index_t k = 0;
+  for (; k + 8 <= d; k += 8) {
+    In8 va, vb;
+    __builtin_memcpy(&va, a + k, sizeof(In8));
+    __builtin_memcpy(&vb, b + k, sizeof(In8));
+    const V8 t = __builtin_convertvector(va, V8) - __builtin_convertvector(vb, V8);
+    acc += t * t;
+  }
+  double tail = 0.0;
+  for (; k < d; ++k) {
+    const double t = static_cast<double>(a[k]) - static_cast<double>(b[k]);
+    tail += t * t;
+  }
+  return sum_lanes8(acc) + tail;
+#else
+  return (ConstVectorMap<T>(a, d).template cast<double>() -
+          ConstVectorMap<T>(b, d).template cast<double>())
+      .squaredNorm();
+#endif
+}
+
+/// acc[j] += a * x[j] for j < d, in double (a plain loop: the compiler
+/// vectorizes the conversion and the FMA; the order per element is fixed).
+template <typename T>
+inline void add_scaled_to_double(double* acc, double a, const T* x, index_t d) {
+  for (index_t j = 0; j < d; ++j) acc[j] += a * static_cast<double>(x[j]);
+}
+
+/// acc[j] += a * (x[j] - center[j]) for j < d, in double (vectorized like
+/// add_scaled_to_double). Accumulating about a center (the data mean) keeps
+/// means of constant data exact and second moments well conditioned.
+template <typename T>
+inline void add_scaled_difference_to_double(double* acc, double a, const T* x, const double* center,
+                                            index_t d) {
+  for (index_t j = 0; j < d; ++j) acc[j] += a * (static_cast<double>(x[j]) - center[j]);
+}
+
+/// A per-thread scratch matrix reused across calls (no allocation per task).
+template <typename T, int Tag = 0>
+RowMatrix<T>& scratch_matrix(index_t rows, index_t cols) {
+  thread_local RowMatrix<T> m;
+  if (m.rows() < rows || m.cols() < cols) {
+    m.resize(std::max<index_t>(rows, m.rows()), std::max<index_t>(cols, m.cols()));
+  }
+  return m;
+}
+
+}  // namespace detail
+}  // namespace vcgmm

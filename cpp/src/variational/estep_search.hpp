@@ -1,0 +1,122 @@
+// Internal (variational loop): the per-point search of the E-step.
+//
+// For each point n: the search space S(n) = union of G_c over c in K(n)
+// (deduplicated; with "+1" one uniformly random cluster more), the squared
+// distances to the means in S(n), the new K(n) = the G nearest (ties: lower
+// cluster index), and, unless deferred until sigma^2 is known, the
+// responsibilities and the point's free-energy term. The search space is
+// recorded for the neighbourhood statistics (not with G == C).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "detail/distance_kernels.hpp"
+#include "detail/random.hpp"
+#include "variational/neighbourhood_statistics.hpp"
+#include "variational/truncation_sets.hpp"
+
+namespace vcgmm {
+namespace detail {
+
+/// What one task of the E-step sums (combined in task order by the loop).
+struct EStepSums {
+  double lse = 0.0;         // sum_n w_n logsumexp term (not when deferred)
+  double min_sum = 0.0;     // sum_n w_n min_{c in S(n)} d_c(n) (eq. 12)
+  std::int64_t evals = 0;   // sum_n |S(n)|
+};
+
+template <typename T>
+class EStepSearch {
+ public:
+  EStepSearch(const DataView<T>& data, const T* means, TruncationSets& sets,
+              NeighbourhoodStatistics* stats, bool plus1, double sigma2, bool defer_resp)
+      : data_(data), means_(means), sets_(sets), stats_(stats), plus1_(plus1), sigma2_(sigma2),
+        defer_resp_(defer_resp) {}
+
+  /// Points [p0, p1) of the block starting at b0; `rng` is the task's "+1" stream.
+  EStepSums run(index_t p0, index_t p1, index_t b0, Rng& rng) const {
+    const index_t C = sets_.C, D = data_.d;
+    const int G = sets_.G;
+    const index_t max_cand = sets_.full ? C : stats_->stride();
+    std::vector<std::int32_t> cand(max_cand);
+    std::vector<double> d2(max_cand);
+    std::vector<index_t> mark(sets_.full ? 0 : C, -1);
+    EStepSums sums;
+    for (index_t n = p0; n < p1; ++n) {
+      const index_t m = search_space(n, rng, cand.data(), mark.data());
+      const T* y = data_.row(n);
+      std::int32_t* kn = sets_.k_of(n);
+      double* rn = sets_.resp_of(n);
+      int kept = 0;
+      for (index_t j = 0; j < m; ++j) {
+        d2[j] = static_cast<double>(squared_distance(y, &means_[cand[j] * D], D));
+        kept = keep_nearest(kn, rn, G, kept, cand[j], d2[j]);
+      }
+      sums.evals += m;
+      sums.min_sum += data_.weight(n) * rn[0];
+      if (!defer_resp_) sums.lse += data_.weight(n) * point_responsibilities(rn, G, sigma2_);
+      if (!sets_.full) stats_->record(n - b0, cand.data(), d2.data(), m, kn[0]);
+    }
+    return sums;
+  }
+
+ private:
+  // S(n) into cand (returns |S(n)|); mark[c] == n flags c as already in S(n).
+  index_t search_space(index_t n, Rng& rng, std::int32_t* cand, index_t* mark) const {
+    const index_t C = sets_.C;
+    const int G = sets_.G;
+    index_t m = 0;
+    if (sets_.full) {
+      for (index_t c = 0; c < C; ++c) cand[m++] = static_cast<std::int32_t>(c);
+      return m;
+    }
+    const std::int32_t* kn = sets_.k_of(n);
+    for (int g = 0; g < G; ++g) {
+      const std::int32_t* gc = sets_.g_of(kn[g]);
+      for (int h = 0; h < G; ++h) {
+        const std::int32_t c = gc[h];
+        if (mark[c] != n) {
+          mark[c] = n;
+          cand[m++] = c;
+        }
+      }
+    }
+    if (plus1_) {
+      const auto c = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(C)));
+      if (mark[c] != n) {
+        mark[c] = n;
+        cand[m++] = c;
+      }
+    }
+    return m;
+  }
+
+  // Inserts (c, dc) into the sorted G nearest kept so far (kn, rn), sorted by
+  // insertion (ties: lower cluster index); G is small, so this beats a heap.
+  // Returns the new number kept.
+  static int keep_nearest(std::int32_t* kn, double* rn, int G, int kept, std::int32_t c,
+                          double dc) {
+    if (kept == G && !(dc < rn[G - 1] || (dc == rn[G - 1] && c < kn[G - 1]))) return kept;
+    int pos = kept < G ? kept++ : G - 1;
+    while (pos > 0 && (dc < rn[pos - 1] || (dc == rn[pos - 1] && c < kn[pos - 1]))) {
+      rn[pos] = rn[pos - 1];
+      kn[pos] = kn[pos - 1];
+      --pos;
+    }
+    rn[pos] = dc;
+    kn[pos] = c;
+    return kept;
+  }
+
+  const DataView<T>& data_;
+  const T* means_;
+  TruncationSets& sets_;
+  NeighbourhoodStatistics* stats_;
+  bool plus1_;
+  double sigma2_;
+  bool defer_resp_;
+};
+
+}  // namespace detail
+}  // namespace vcgmm

@@ -1,0 +1,78 @@
+// Internal (variational loop): the M-step accumulator.
+//
+// Every task owns a contiguous range of clusters and scans all points in
+// order, accumulating the (point, cluster) pairs of its own clusters. So each
+// cluster's sums are taken in ascending point order on one thread (results do
+// not depend on the thread count, whatever the ownership), the rows stream
+// sequentially, and the accumulators exist once (no per-thread C x D copies).
+//
+// Per cluster: mass m_c, first moment about ybar and the weighted sum of
+// ||y - ybar||^2 (precomputed per point), so that
+//   sum_n w s ||y_n - mu_c||^2 = sum w s ||y_n - ybar||^2 - m_c ||mu_c - ybar||^2
+// gives sigma^2 without another pass over the distances. Centering on ybar
+// keeps that difference well conditioned for data far from 0 and the means
+// of constant data exact.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "detail/distance_kernels.hpp"
+#include "detail/parallel.hpp"
+#include "variational/data_moments.hpp"
+#include "variational/truncation_sets.hpp"
+
+namespace vcgmm {
+namespace detail {
+
+/// New means (a cluster of zero mass keeps its mean) from the
+/// responsibilities in `sets`; returns sum_n sum_{c in K(n)} w s ||y_n - mu_c||^2
+/// with the new means.
+template <typename T>
+double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMoments& moments,
+              int n_threads, T* means) {
+  const index_t N = data.n, D = data.d, C = sets.C;
+  const int G = sets.G;
+  const int n_owners = static_cast<int>(std::min<index_t>(resolve_threads(n_threads), C));
+  RowMatrix<double> acc = RowMatrix<double>::Zero(C, D);
+  std::vector<double> mass(C, 0.0), second(C, 0.0);
+  parallel_for(n_owners, n_owners, [&](index_t owner) {
+    const std::int32_t c0 = static_cast<std::int32_t>(C * owner / n_owners);
+    const std::int32_t c1 = static_cast<std::int32_t>(C * (owner + 1) / n_owners);
+    for (index_t n = 0; n < N; ++n) {
+      const std::int32_t* kn = sets.k_of(n);
+      const double* rn = sets.resp_of(n);
+      const double wn = data.weight(n);
+      for (int g = 0; g < G; ++g) {
+        const std::int32_t c = kn[g];
+        if (c < c0 || c >= c1) continue;
+        const double ws = wn * rn[g];
+        if (ws == 0.0) continue;
+        add_scaled_difference_to_double(acc.data() + c * D, ws, data.row(n), moments.ybar.data(), D);
+        mass[c] += ws;
+        second[c] += ws * moments.yc2[n];
+      }
+    }
+  }, 4.0 * static_cast<double>(N) * G * D / n_owners);
+
+  const index_t n_tasks = n_chunks(C, kEMClustersPerTask);
+  std::vector<double> task_var(n_tasks, 0.0);
+  parallel_for(n_tasks, n_threads, [&](index_t t) {
+    const index_t c0 = t * kEMClustersPerTask, c1 = std::min(C, c0 + kEMClustersPerTask);
+    double var = 0.0;
+    for (index_t c = c0; c < c1; ++c) {
+      if (!(mass[c] > 0.0)) continue;  // zero mass: the mean stays
+      auto mu = acc.row(c);
+      mu /= mass[c];  // mu_c - ybar
+      VectorMap<T>(&means[c * D], D) = (mu.transpose() + moments.ybar).template cast<T>();
+      var += std::max(0.0, second[c] - mass[c] * mu.squaredNorm());
+    }
+    task_var[t] = var;
+  }, 4.0 * kEMClustersPerTask * D);
+  double var = 0.0;
+  for (double v : task_var) var += v;
+  return var;
+}
+
+}  // namespace detail
+}  // namespace vcgmm

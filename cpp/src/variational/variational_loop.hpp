@@ -1,0 +1,64 @@
+// Internal (variational loop): the driver of truncated variational EM, built
+// from its parts -- DataMoments (data_moments.hpp), TruncationSets
+// (truncation_sets.hpp), NeighbourhoodStatistics (neighbourhood_statistics.hpp),
+// EStepSearch (estep_search.hpp) and m_step (mstep.hpp). The public
+// vcgmm::VariationalGmm checks its arguments and wraps this; fit_vcgmm uses
+// it directly. Specification: vcgmm/variational_gmm.hpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "variational/data_moments.hpp"
+#include "variational/neighbourhood_statistics.hpp"
+#include "variational/truncation_sets.hpp"
+#include "vcgmm/variational_gmm.hpp"
+
+namespace vcgmm {
+namespace detail {
+
+template <typename T>
+class VariationalLoop {
+ public:
+  /// Arguments are not checked (see VariationalGmm).
+  VariationalLoop(const DataView<T>& data, index_t C, const T* means,
+                  const VariationalGmmParams& params, const RunOptions& run);
+
+  double e_step(bool estimate_sigma);
+  void m_step();
+  double free_energy() const;
+  VariationalGmmResult fit();
+
+  index_t n_components() const { return sets_.C; }
+  int G() const { return sets_.G; }
+  const T* means() const { return means_.data(); }
+  double sigma2() const { return sigma2_; }
+  const std::int32_t* truncation_sets() const { return sets_.K.data(); }
+  const std::int32_t* neighbourhoods() const { return sets_.Gc.data(); }
+  std::int64_t n_distance_evals() const { return n_evals_; }
+
+ private:
+  double log_normaliser() const;
+  double deferred_responsibilities();
+  void log_iteration(int it, double F, double change, double seconds) const;
+
+  DataView<T> data_;
+  VariationalGmmParams params_;
+  RunOptions run_;
+  std::vector<T> means_;   // (C, D)
+  TruncationSets sets_;
+  DataMoments moments_;
+  std::unique_ptr<NeighbourhoodStatistics> stats_;  // null with G == C
+  double sigma2_ = 0.0;
+  bool has_sigma_ = false;
+  bool has_resp_ = false;
+  std::int64_t n_evals_ = 0;
+  std::vector<std::int64_t> estep_evals_;  // one entry per E-step (also keys the "+1" streams)
+};
+
+extern template class VariationalLoop<float>;
+extern template class VariationalLoop<double>;
+
+}  // namespace detail
+}  // namespace vcgmm

@@ -1,0 +1,79 @@
+"""Exact nearest-center assignment and the quantization error, at any C."""
+
+from __future__ import annotations
+
+from ._loader import core as _core
+from ._run import check_n_threads
+from ._validation import as_data, check_centers, check_sample_weight
+
+__all__ = ["assign", "quantization_error", "nearest_centers"]
+
+
+def nearest_centers(X, centers, sample_weight=None, *, n_threads=None, labels=True):
+    """(labels or None, quantization error) of validated X and centers (X's
+    dtype): the one place Python calls the core's blocked assignment."""
+    labels, _, objective = _core.assign_nearest(X, sample_weight, centers, labels, False,
+                                                check_n_threads(n_threads))
+    return labels, float(objective)
+
+
+def quantization_error(X, centers, sample_weight=None, *, n_threads=None):
+    """Weighted quantization error ``sum_n w_n min_c ||x_n - c||^2``, exact.
+
+    Blocked and multithreaded: the nearest center comes from matrix products
+    (``||x||^2 - 2 x.c + ||c||^2``), the distance to it is then recomputed
+    directly and summed in double precision.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Data.
+    centers : array-like of shape (n_clusters, n_features)
+        Cluster centers (converted to X's dtype).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Strictly positive weights; None means all ones.
+    n_threads : int, default=None
+        Threads to use; None or -1 means all available.
+
+    Returns
+    -------
+    float
+        The quantization error (``inertia`` in scikit-learn's terms).
+
+    Examples
+    --------
+    >>> import vcgmm
+    >>> vcgmm.quantization_error([[0.0], [1.0], [3.0]], [[0.5], [3.0]])
+    0.5
+    """
+    X = as_data(X)
+    centers = check_centers(centers, X)
+    w = check_sample_weight(sample_weight, X)
+    return nearest_centers(X, centers, w, n_threads=n_threads, labels=False)[1]
+
+
+def assign(X, centers, *, n_threads=None):
+    """Index of the nearest center of every row of X (exact; ties: lowest index).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Data.
+    centers : array-like of shape (n_clusters, n_features)
+        Cluster centers (converted to X's dtype).
+    n_threads : int, default=None
+        Threads to use; None or -1 means all available.
+
+    Returns
+    -------
+    labels : ndarray of shape (n_samples,), dtype int32
+
+    Examples
+    --------
+    >>> import vcgmm
+    >>> vcgmm.assign([[0.0], [1.0], [3.0]], [[0.5], [3.0]]).tolist()
+    [0, 0, 1]
+    """
+    X = as_data(X)
+    centers = check_centers(centers, X)
+    return nearest_centers(X, centers, n_threads=n_threads)[0]

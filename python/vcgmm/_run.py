@@ -1,0 +1,116 @@
+"""How to run: the threads, random seed and progress output of every call.
+
+The three parameters every estimator and function shares (``n_threads``,
+``random_state``, ``verbose``) and their conversion to the core's
+``RunOptions`` (seed, threads, progress callback). One owner: the tables of
+the algorithm families include :data:`RUN_PARAMS`.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ._loader import core as _core
+from ._logging import progress_callback
+from ._params import INT32_MAX, Boolean, Constraint, Param
+
+__all__ = ["RUN_PARAMS", "run_options", "check_n_threads", "seed_from", "available_threads"]
+
+
+class Threads(Constraint):
+    """None or -1 (all available threads) or a positive integer."""
+
+    def accepts(self, value):
+        if value is None:
+            return True
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            return False
+        return int(value) == -1 or 1 <= int(value) <= INT32_MAX
+
+    def normalise(self, value):
+        return None if value is None or int(value) == -1 else int(value)
+
+    def error(self, value, name):
+        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+            return ValueError(f"{name} must be a positive integer, -1 or None, got {value}.")
+        return TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__}).")
+
+    def parse(self, text):
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"expected a positive integer or -1 (all), got {text!r}") from None
+
+    def describe(self):
+        return "a positive integer, -1 or None"
+
+
+class RandomState(Constraint):
+    """None, an integer seed in [0, 2^32) or a numpy RandomState."""
+
+    def accepts(self, value):
+        if value is None or isinstance(value, np.random.RandomState):
+            return True
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            return False
+        return 0 <= int(value) < 2**32
+
+    def error(self, value, name):
+        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+            return ValueError(f"{name} must be in [0, 2^32), got {value}.")
+        return TypeError(f"{name} must be None, an integer or a numpy RandomState, got {value!r}.")
+
+    def parse(self, text):
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"expected an integer seed, got {text!r}") from None
+
+    def describe(self):
+        return "None, an integer in [0, 2^32) or a numpy RandomState"
+
+
+RUN_PARAMS = (
+    Param("n_threads", Threads(), None,
+          "threads (default: all available, i.e. OpenMP's default, which OMP_NUM_THREADS "
+          "sets); results do not depend on it", target=None, cli="--threads"),
+    Param("random_state", RandomState(), None,
+          "random seed (default: a fresh random seed)", target=None, cli="--seed"),
+    Param("verbose", Boolean(), False,
+          "log every phase and iteration to the 'vcgmm' logger", target=None, cli=None),
+)
+
+
+def check_n_threads(n_threads):
+    """The core's thread count: 0 (all) for None or -1, else the positive count."""
+    n_threads = Threads().check(n_threads, "n_threads")
+    return 0 if n_threads is None else n_threads
+
+
+def seed_from(random_state):
+    """A 63-bit seed for the C++ core from a scikit-learn style random_state."""
+    rng = check_random_state(random_state)
+    return int(rng.randint(0, np.iinfo(np.int64).max, dtype=np.int64))
+
+
+def run_options(n_threads=None, random_state=None, verbose=False):
+    """The core's RunOptions from validated run parameters."""
+    run = _core.RunOptions()
+    run.n_threads = check_n_threads(n_threads)
+    run.seed = seed_from(random_state)
+    log = progress_callback(Boolean().check(verbose, "verbose"))
+    if log is not None:
+        run.log = log
+    return run
+
+
+def available_threads():
+    """Number of CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1

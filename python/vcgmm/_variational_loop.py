@@ -1,0 +1,112 @@
+"""The var-GMM-S variational loop, step by step (research, tests)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._loader import core as _core
+from ._run import run_options
+from ._validation import as_data, check_centers, check_sample_weight
+from ._vcgmm import VCGMM_PARAMS
+
+__all__ = ["VariationalLoop"]
+
+_D = VCGMM_PARAMS.defaults
+
+
+class VariationalLoop:
+    """The var-GMM-S variational loop, step by step (for research and tests).
+
+    Wraps the C++ object that :func:`fit_vargmm` runs, so that the free
+    energy, the truncation sets K(n) and the neighbourhoods G_c can be
+    inspected between steps. X (and the weights) are kept referenced, not copied.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Points (for vc-GMM: the coreset points).
+    means : array-like of shape (C, n_features)
+        Initial means.
+    G : int, default=5
+        Neighbourhood size (clamped to C).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Strictly positive weights (coreset weights); None means all ones.
+    plus1, n_init_estep, tol, max_iter, random_state, n_threads
+        As in :func:`fit_vcgmm`.
+
+    Examples
+    --------
+    >>> loop = VariationalLoop(X, means, G=5)              # doctest: +SKIP
+    >>> F1 = loop.e_step(); loop.m_step()                  # doctest: +SKIP
+    >>> loop.free_energy() <= loop.e_step()                # doctest: +SKIP
+    True
+    """
+
+    def __init__(self, X, means, G=_D["G"], *, sample_weight=None, plus1=_D["plus1"],
+                 n_init_estep=_D["n_init_estep"], tol=_D["tol"], max_iter=_D["max_iter"],
+                 random_state=None, n_threads=None):
+        X = as_data(X)
+        means = check_centers(means, X, name="means")
+        if means.shape[0] > X.shape[0]:
+            raise ValueError(f"means has {means.shape[0]} rows but X only {X.shape[0]} samples.")
+        w = check_sample_weight(sample_weight, X)
+        values = VCGMM_PARAMS.validate({"G": G, "plus1": plus1, "n_init_estep": n_init_estep,
+                                        "tol": tol, "max_iter": max_iter})
+        params = VCGMM_PARAMS.to_core(values).em
+        cls = _core.VariationalLoop32 if X.dtype == np.float32 else _core.VariationalLoop64
+        self._loop = cls(X, w, means, params, run_options(n_threads, random_state))
+
+    def e_step(self, estimate_sigma=False):
+        """One variational E-step; returns the free energy with the new K(n)
+        and the current parameters. ``estimate_sigma`` re-estimates sigma^2 by
+        eq. 12 first (always done before sigma^2 is known)."""
+        return self._loop.e_step(bool(estimate_sigma))
+
+    def m_step(self):
+        """Means and sigma^2 from the responsibilities of the last E-step."""
+        self._loop.m_step()
+
+    def free_energy(self):
+        """Free energy of the current K(n) and parameters (changes nothing)."""
+        return self._loop.free_energy()
+
+    def fit(self):
+        """Run the loop to convergence; returns a dict (``free_energy`` trace,
+        ``n_iter``, ``converged``, ``sigma2``, ``G``, ``estep_distance_evals``,
+        ``n_distance_evals``, ``timings``)."""
+        r = self._loop.fit()
+        return {
+            "free_energy": r.free_energy, "n_iter": int(r.n_iter), "converged": bool(r.converged),
+            "sigma2": float(r.sigma2), "G": int(r.G), "estep_distance_evals": r.estep_distance_evals,
+            "n_distance_evals": r.n_distance_evals, "timings": r.timings,
+        }
+
+    @property
+    def means(self):
+        """Current means, shape (C, n_features) (a copy)."""
+        return self._loop.means
+
+    @property
+    def sigma2(self):
+        """Current shared variance (0 before the first E-step)."""
+        return self._loop.sigma2
+
+    @property
+    def G(self):
+        """Effective neighbourhood size (G clamped to C)."""
+        return self._loop.G
+
+    @property
+    def truncation_sets(self):
+        """K(n) of every point, shape (n_samples, G), nearest cluster first (a copy)."""
+        return self._loop.truncation_sets
+
+    @property
+    def neighbourhoods(self):
+        """G_c of every cluster, shape (C, G), c itself first (a copy)."""
+        return self._loop.neighbourhoods
+
+    @property
+    def n_distance_evals(self):
+        """Distance evaluations of all E-steps so far."""
+        return self._loop.n_distance_evals
