@@ -92,7 +92,7 @@ def _fit_lwcs(n_prime, X, setting, seed):
 
 
 def _fit_variational(G, plus1, n_prime, X, setting, seed):
-    from ._vcgmm_estimator import VCGMM
+    from ._vcgmm import VCGMM
 
     return VCGMM(
         setting.n_clusters,
@@ -250,7 +250,7 @@ def run_demo(X, rows, setting, *, repeats=1, out=print, quantization_error=None)
     :func:`vcgmm.quantization_error`.
     """
     if quantization_error is None:
-        from ._functions import quantization_error
+        from ._assignment import quantization_error
     seeds = [setting.seed + r for r in range(repeats)]
     results = []
     for i, row in enumerate(rows, 1):

@@ -19,9 +19,10 @@ __all__ = ["KMeans", "lloyd", "KMEANS_PARAMS"]
 #: Lloyd's own parameters (also those of :func:`lloyd`).
 LLOYD_PARAMS = (
     Param("tol", Real(0.0), CORE,
-          "stop when the relative change of the quantization error falls below this",
+          "stop when the relative change of the objective (Lloyd: quantization error; "
+          "EM: free energy) falls below this",
           target="lloyd.tol", cli="--tol"),
-    Param("max_iter", Integer(1, INT32_MAX), CORE, "maximum number of Lloyd iterations",
+    Param("max_iter", Integer(1, INT32_MAX), CORE, "maximum number of iterations (Lloyd or EM)",
           target="lloyd.max_iter", cli="--max-iter"),
     Param("relocate_empty", Boolean(), CORE,
           "move empty clusters onto the points farthest from their centers",

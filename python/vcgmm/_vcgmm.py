@@ -42,9 +42,10 @@ VCGMM_PARAMS = ParamTable(
         Param("n_init_estep", Integer(0, INT32_MAX), CORE,
               "extra E-steps before the first M-step", target="em.n_init_estep"),
         Param("tol", Real(0.0), CORE,
-              "stop when the relative change of the free energy falls below this",
+              "stop when the relative change of the objective (Lloyd: quantization error; "
+              "EM: free energy) falls below this",
               target="em.tol", cli="--tol"),
-        Param("max_iter", Integer(1, INT32_MAX), CORE, "maximum number of EM iterations",
+        Param("max_iter", Integer(1, INT32_MAX), CORE, "maximum number of iterations (Lloyd or EM)",
               target="em.max_iter", cli="--max-iter"),
         *RUN_PARAMS,
     ],

@@ -4,10 +4,10 @@ Usage errors and bad input end with one line ``vcgmm: error: ...`` on stderr
 and exit status 2, like argparse's own errors; the messages of the library's
 ValueError/TypeError are passed through unchanged.
 
-Adding an algorithm to ``vcgmm fit`` takes one function
-``(args, n_samples) -> (estimator, description)`` and one entry in
-:data:`ALGORITHMS` (plus :data:`ALGORITHM_OPTIONS` if it uses
-algorithm-specific options).
+Adding an algorithm to ``vcgmm fit`` takes one entry in :data:`ALGORITHMS`
+(its estimator family and the parameters it fixes); its flags, their types,
+checks, defaults and help text come from the family's parameter table
+(``_params`` of the estimator; see ``vcgmm._params``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,12 @@ import secrets
 import sys
 import time
 import warnings
+from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
+
+from ._params import Boolean
 
 __all__ = ["main", "build_parser", "ALGORITHMS"]
 
@@ -32,94 +36,166 @@ class CLIError(Exception):
 
 # --------------------------------------------------------------------------- fit
 
-def _default_coreset_size(n_samples, n_clusters):
-    # The library's default (vcgmm.default_coreset_size): 64 coreset points
-    # per cluster, at least 2^12, at most the data; the same for lwcs and
-    # vcgmm so that the two compare at equal N'.
-    from ._vcgmm import default_coreset_size
+@dataclass(frozen=True)
+class Algorithm:
+    """An ``--algo`` choice: an estimator family with some parameters fixed.
 
-    return default_coreset_size(n_samples, n_clusters)
+    ``estimator`` is the estimator class (its ``_params`` table gives the
+    flags that apply), ``fixed`` the parameters the choice sets itself (their
+    flags do not apply), ``defaults`` the family defaults it replaces,
+    ``unused`` parameters of the family it does not use (their flags do not
+    apply), ``summary`` one line for ``--help`` and ``describe(est, n)`` what
+    the fit will do, for the report.
+    """
 
-
-def _resolve_max_iter(args, default):
-    """--max-iter, or the algorithm's own default (300 Lloyd, 1000 EM iterations)."""
-    if args.max_iter is None:
-        args.max_iter = default
-    return args.max_iter
-
-
-def _make_kmeanspp(args, n_samples):
-    from . import KMeans
-
-    est = KMeans(args.clusters, max_iter=_resolve_max_iter(args, 300), tol=args.tol,
-                 random_state=args.seed, n_threads=args.threads, verbose=args.verbose)
-    return est, "k-means++ seeding (D^2 sampling) + Lloyd iterations on all data"
+    estimator: str
+    fixed: dict
+    summary: str
+    describe: Callable
+    defaults: dict = field(default_factory=dict)
+    unused: tuple = ()
 
 
-def _make_lwcs(args, n_samples):
-    from . import KMeans
+def _estimator_class(name):
+    import vcgmm
 
-    m = args.coreset_size
-    if m is None:
-        m = _default_coreset_size(n_samples, args.clusters)
-        origin = "default min(n, max(4096, 64*C))"
-    else:
-        origin = "--coreset-size"
-    chain = 20 if args.chain_length is None else args.chain_length
-    est = KMeans(args.clusters, init="afk-mc2", coreset_size=m, chain_length=chain,
-                 max_iter=_resolve_max_iter(args, 300), tol=args.tol, random_state=args.seed,
-                 n_threads=args.threads, verbose=args.verbose)
-    return est, (f"lightweight coreset of N'={m:,} points ({origin}) + AFK-MC^2 seeding "
-                 f"(chain length {chain}) + weighted Lloyd on the coreset")
+    return getattr(vcgmm, name)
 
 
-def _variational(args, n_samples, coreset):
-    from . import VCGMM
-
-    G = 5 if args.G is None else args.G
-    chain = 20 if args.chain_length is None else args.chain_length
-    if coreset:
-        m = args.coreset_size
-        origin = "--coreset-size"
-        if m is None:
-            m = _default_coreset_size(n_samples, args.clusters)
-            origin = "default min(n, max(4096, 64*C))"
-    else:
-        m = None
-    est = VCGMM(args.clusters, G=G, coreset_size=m, plus1=bool(args.plus1), chain_length=chain,
-                max_iter=_resolve_max_iter(args, 1000), tol=args.tol, random_state=args.seed,
-                n_threads=args.threads, verbose=args.verbose)
-    g_text = f"G={G}{'+1' if args.plus1 else ''}"
-    if coreset:
-        return est, (f"vc-GMM: lightweight coreset of N'={m:,} points ({origin}) + AFK-MC^2 "
-                     f"seeding (chain length {chain}) + truncated variational EM ({g_text})")
-    return est, (f"var-GMM-S: AFK-MC^2 seeding (chain length {chain}) + truncated "
-                 f"variational EM ({g_text}) on all data")
+def _chain_text(est):
+    return f"AFK-MC^2 seeding (chain length {est.chain_length})"
 
 
-def _make_vcgmm(args, n_samples):
-    return _variational(args, n_samples, coreset=True)
+def _coreset_text(est, n_samples):
+    from ._coreset import resolve_coreset_size
+
+    count = getattr(est, est._count_param)
+    m = resolve_coreset_size(est.coreset_size, n_samples, count)
+    origin = "default min(n, max(4096, 64*C))" if est.coreset_size == "auto" else "--coreset-size"
+    return f"lightweight coreset of N'={m:,} points ({origin})"
 
 
-def _make_vargmm(args, n_samples):
-    return _variational(args, n_samples, coreset=False)
+def _g_text(est):
+    return f"G={est.G}{'+1' if est.plus1 else ''}"
 
 
-#: algorithm name -> function (args, n_samples) -> (unfitted estimator, description)
+#: algorithm name -> Algorithm
 ALGORITHMS = {
-    "kmeans++": _make_kmeanspp,
-    "lwcs": _make_lwcs,
-    "vcgmm": _make_vcgmm,
-    "vargmm": _make_vargmm,
+    "kmeans++": Algorithm(
+        "KMeans", {"init": "k-means++", "coreset_size": None},
+        "k-means++ seeding (D^2 sampling) + Lloyd iterations on all data (the papers' "
+        "baseline; exact but O(N C D) per iteration)",
+        lambda est, n: "k-means++ seeding (D^2 sampling) + Lloyd iterations on all data",
+        unused=("chain_length",)),
+    "lwcs": Algorithm(
+        "KMeans", {"init": "afk-mc2"},
+        "lightweight coreset of M weighted points + AFK-MC^2 seeding + weighted Lloyd "
+        "on the coreset",
+        lambda est, n: (f"{_coreset_text(est, n)} + {_chain_text(est)} + weighted Lloyd "
+                        "on the coreset"),
+        defaults={"coreset_size": "auto"}),
+    "vcgmm": Algorithm(
+        "VCGMM", {},
+        "vc-GMM: lightweight coreset + AFK-MC^2 + truncated variational EM with "
+        "neighbourhoods of G clusters, O(M G^2 D) per iteration (the headline)",
+        lambda est, n: (f"vc-GMM: {_coreset_text(est, n)} + {_chain_text(est)} + truncated "
+                        f"variational EM ({_g_text(est)})")),
+    "vargmm": Algorithm(
+        "VCGMM", {"coreset_size": None},
+        "var-GMM-S: the same EM on all data (no coreset)",
+        lambda est, n: (f"var-GMM-S: {_chain_text(est)} + truncated variational EM "
+                        f"({_g_text(est)}) on all data")),
 }
 
-#: options that only some algorithms use: option dest -> algorithms using it
-ALGORITHM_OPTIONS = {
-    "coreset_size": ("lwcs", "vcgmm"),
-    "chain_length": ("lwcs", "vcgmm", "vargmm"),
-    "G": ("vcgmm", "vargmm"),
-    "plus1": ("vcgmm", "vargmm"),
-}
+# The estimator argument each command-line-only name stands for.
+_COUNT_PARAMS = ("n_clusters", "n_components")
+
+
+def _flag_params():
+    """Command-line flags from the families' tables: dest -> (Param, {algo: default})."""
+    flags = {}
+    for algo, spec in ALGORITHMS.items():
+        table = _estimator_class(spec.estimator)._params
+        for p in table:
+            if not p.flags or p.name in spec.fixed or p.name in spec.unused:
+                continue
+            dest = "clusters" if p.name in _COUNT_PARAMS else p.name
+            entry = flags.setdefault(dest, (p, {}))
+            entry[1][algo] = spec.defaults.get(p.name, table.defaults[p.name])
+    return flags
+
+
+def _flag_type(param, flag):
+    def parse(text):
+        try:
+            return param.constraint.check(param.constraint.parse(text), flag)
+        except (TypeError, ValueError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def _default_text(defaults):
+    values = {}
+    for algo, value in defaults.items():
+        values.setdefault(repr(value) if isinstance(value, str) else str(value), []).append(algo)
+    if len(values) == 1:
+        return next(iter(values))
+    return ", ".join(f"{v} for {'/'.join(algos)}" for v, algos in values.items())
+
+
+def _add_family_flags(parser):
+    for dest, (param, defaults) in _flag_params().items():
+        if dest == "clusters":
+            continue
+        if param.name in ("random_state", "n_threads"):
+            continue  # --seed and --threads: the command line's own defaults, below
+        flags = param.flags
+        if isinstance(param.constraint, Boolean):
+            parser.add_argument(*flags, dest=dest, action="store_true", default=None,
+                                help=f"{param.help} ({'/'.join(defaults)})")
+            continue
+        parser.add_argument(
+            *flags, dest=dest, type=_flag_type(param, flags[0]), default=None,
+            metavar=dest.upper().replace("_", "-") if len(dest) > 1 else dest,
+            help=f"{param.help} (--algo {'/'.join(defaults)}; default: {_default_text(defaults)})")
+
+
+def _add_run_flags(parser, seed_help, seed_default=None):
+    """--seed and --threads, checked by the run parameters' constraints."""
+    from ._run import RUN_PARAMS
+
+    run = {p.name: p for p in RUN_PARAMS}
+    parser.add_argument("--seed", type=_flag_type(run["random_state"], "--seed"),
+                        default=seed_default, metavar="S", help=seed_help)
+    parser.add_argument("--threads", type=_flag_type(run["n_threads"], "--threads"),
+                        default=None, metavar="T",
+                        help="threads (default: all available; OMP_NUM_THREADS limits "
+                             "them); results do not depend on it")
+
+
+def _make_estimator(args, n_samples):
+    spec = ALGORITHMS[args.algo]
+    cls = _estimator_class(spec.estimator)
+    table = cls._params
+    kwargs = {**spec.defaults, **spec.fixed}
+    unused = []
+    for dest, (param, defaults) in _flag_params().items():
+        value = getattr(args, dest, None)
+        if value is None or dest == "clusters":
+            continue
+        if args.algo not in defaults:
+            unused.append(param.flags[0])
+        else:
+            kwargs[param.name] = value
+    if unused:
+        raise CLIError(f"{', '.join(unused)} does not apply to --algo {args.algo}")
+    count = next(name for name in _COUNT_PARAMS if name in table)
+    kwargs[count] = args.clusters
+    kwargs.update(random_state=args.seed, n_threads=args.threads, verbose=args.verbose)
+    est = cls(**kwargs)
+    return est, spec.describe(est, n_samples)
+
 
 _OUTPUT_EXTENSIONS = (".npy", ".csv", ".txt")
 
@@ -149,7 +225,7 @@ def _save(path, array):
 
 
 def _threads_text(n_threads):
-    from ._validation import available_threads
+    from ._run import available_threads
 
     if n_threads is None or n_threads == -1:
         return f"all ({available_threads()})"
@@ -185,11 +261,6 @@ def _print_phases(est, out):
 def _cmd_fit(args):
     from ._io import open_data
 
-    unused = [dest for dest, algos in ALGORITHM_OPTIONS.items()
-              if getattr(args, dest) is not None and args.algo not in algos]
-    if unused:
-        flags = ", ".join("--" + dest.replace("_", "-") for dest in unused)
-        raise CLIError(f"{flags} does not apply to --algo {args.algo}")
     _check_output_path(args.out, "--out")
     _check_output_path(args.labels_out, "--labels-out")
     if args.seed is None:
@@ -210,7 +281,7 @@ def _cmd_fit(args):
     if args.verbose and not X.flags.c_contiguous:
         notes.append("the data are not C-contiguous; the library copies them to C order once")
 
-    est, description = ALGORITHMS[args.algo](args, n)
+    est, description = _make_estimator(args, n)
     out = print
     kind = "memory-mapped" if isinstance(X, np.memmap) else "in memory"
     out(f"data        : {args.data}" + (f" [{args.key}]" if args.key else ""))
@@ -219,7 +290,7 @@ def _cmd_fit(args):
         for note in notes:
             out(f"              note: {note}")
     out(f"algorithm   : {args.algo}: {description}")
-    out(f"parameters  : C={args.clusters}, max_iter={args.max_iter}, tol={args.tol:g}, "
+    out(f"parameters  : C={args.clusters}, max_iter={est.max_iter}, tol={est.tol:g}, "
         f"seed={args.seed}{seed_note}, threads={_threads_text(args.threads)}")
     sys.stdout.flush()
 
@@ -231,16 +302,11 @@ def _cmd_fit(args):
     for w in caught:
         print(f"{PROG}: warning: {w.message}", file=sys.stderr)
 
-    if hasattr(est, "inertia_"):
-        q = float(est.inertia_)
-    else:
-        from ._functions import quantization_error
-
-        q = float(quantization_error(X, est.cluster_centers_, n_threads=args.threads))
+    q = float(est.inertia_)
     converged = getattr(est, "converged_", None)
     out(f"iterations  : {est.n_iter_}"
         + ("" if converged is None else (" (converged)" if converged else
-                                        f" (NOT converged: reached --max-iter {args.max_iter})")))
+                                        f" (NOT converged: reached --max-iter {est.max_iter})")))
     relocated = getattr(est, "n_relocated_", 0)
     if relocated:
         out(f"relocated   : {relocated} empty clusters moved to far points")
@@ -344,7 +410,7 @@ def _cmd_demo(args):
                    "(+- standard error of the mean)." if args.repeats > 1 else
                    f"One run per row (seed {args.seed}); eta and the times vary from run "
                    "to run: --repeats R gives means and standard errors.")
-    from ._validation import available_threads
+    from ._run import available_threads
 
     n_threads = available_threads() if args.threads in (None, -1) else args.threads
     print(_wrap(_demo.EXPLANATION.format(
@@ -366,7 +432,7 @@ def _cmd_info(args):
 
     import vcgmm
 
-    from ._validation import available_threads
+    from ._run import available_threads
 
     build = vcgmm.show_build()
     features = build.get("cpu_features", {})
@@ -397,40 +463,22 @@ def _positive_int(text):
     return value
 
 
-def _threads(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}") from None
-    if value == -1 or value >= 1:
-        return value
-    raise argparse.ArgumentTypeError(f"expected a positive integer or -1 (all), got {text!r}")
-
-
-def _nonnegative_float(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not np.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text!r}")
-    return value
-
-
-def _seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"the seed must be in [0, 2^32), got {text!r}")
-    return value
-
-
 def _version():
     from . import __version__
 
     return __version__
+
+
+def _algorithms_help():
+    import textwrap
+
+    width = max(len(name) for name in ALGORITHMS) + 2
+    lines = []
+    for name, spec in ALGORITHMS.items():
+        text = textwrap.wrap(spec.summary, 78 - width - 2)
+        lines.append(f"  {name.ljust(width)}{text[0]}")
+        lines.extend(" " * (width + 2) + t for t in text[1:])
+    return "\n".join(lines) + "\n"
 
 
 def build_parser():
@@ -448,46 +496,20 @@ def build_parser():
         description="Cluster the rows of a data file and report quality and cost per phase.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=(
-            "algorithms:\n"
-            "  kmeans++  k-means++ seeding (D^2 sampling) + Lloyd iterations on all data\n"
-            "            (the papers' baseline; exact but O(N C D) per iteration)\n"
-            "  lwcs      lightweight coreset of M weighted points + AFK-MC^2 seeding +\n"
-            "            weighted Lloyd on the coreset; --coreset-size defaults to\n"
-            "            M = min(n, max(4096, 64*C))\n"
-            "  vcgmm     vc-GMM: lightweight coreset (same default M) + AFK-MC^2 +\n"
-            "            truncated variational EM with neighbourhoods of G clusters,\n"
-            "            O(M G^2 D) per iteration, independent of N and C (the headline)\n"
-            "  vargmm    var-GMM-S: the same EM on all data (no coreset)\n"
-            "\n"
+            "algorithms:\n" + _algorithms_help() + "\n"
             "data files: .npy (memory-mapped), .npz (one array, --key; memory-mapped\n"
             "when stored uncompressed), .csv/.tsv/.txt (delimiter guessed, header row\n"
             "skipped if not numeric)."
         ),
     )
     fit.add_argument("data", metavar="DATA", help="data file (.npy, .npz, .csv, .tsv, .txt)")
-    fit.add_argument("-C", "--clusters", type=_positive_int, required=True, metavar="N",
-                     help="number of clusters")
+    count = _flag_params()["clusters"][0]
+    fit.add_argument(*count.flags, dest="clusters", type=_flag_type(count, "-C"), required=True,
+                     metavar="N", help="number of clusters C")
     fit.add_argument("--algo", choices=list(ALGORITHMS), default="kmeans++",
                      help="algorithm (default: %(default)s; see below)")
-    fit.add_argument("--coreset-size", type=_positive_int, default=None, metavar="M",
-                     help="coreset size for --algo lwcs/vcgmm (default: min(n, max(4096, 64*C)))")
-    fit.add_argument("-G", type=_positive_int, default=None, metavar="G",
-                     help="neighbourhood size for --algo vcgmm/vargmm (default: 5)")
-    fit.add_argument("--plus1", action="store_true", default=None,
-                     help="vcgmm/vargmm: add one random cluster to every search space")
-    fit.add_argument("--chain-length", type=_positive_int, default=None, metavar="m",
-                     help="AFK-MC^2 Markov chain length for --algo lwcs/vcgmm/vargmm "
-                          "(default: 20)")
-    fit.add_argument("--max-iter", type=_positive_int, default=None,
-                     help="maximum Lloyd/EM iterations (default: 300 for kmeans++ and lwcs, "
-                          "1000 for vcgmm and vargmm)")
-    fit.add_argument("--tol", type=_nonnegative_float, default=1e-4,
-                     help="stop when the relative change of the objective falls below this "
-                          "(default: %(default)s)")
-    fit.add_argument("--seed", type=_seed, default=None, metavar="S",
-                     help="random seed (default: drawn at random and printed)")
-    fit.add_argument("--threads", type=_threads, default=None, metavar="T",
-                     help="threads (default: all available); results do not depend on it")
+    _add_family_flags(fit)
+    _add_run_flags(fit, seed_help="random seed (default: drawn at random and printed)")
     fit.add_argument("--dtype", choices=["float32", "float64"], default=None,
                      help="convert the data to this type (default: float32 stays float32, "
                           "anything else becomes float64)")
@@ -521,10 +543,7 @@ def build_parser():
     demo.add_argument("--repeats", type=_positive_int, default=1, metavar="R",
                       help="runs per row with seeds S..S+R-1; the table shows means and "
                            "standard errors (default: 1)")
-    demo.add_argument("--threads", type=_threads, default=None, metavar="T",
-                      help="threads (default: all available)")
-    demo.add_argument("--seed", type=_seed, default=0, metavar="S",
-                      help="random seed (default: %(default)s)")
+    _add_run_flags(demo, seed_help="random seed (default: %(default)s)", seed_default=0)
     demo.add_argument("--quick", action="store_true",
                       help="tiny setting for smoke tests: stride 8, C=100, N' in 2^11, 2^13")
     demo.set_defaults(func=_cmd_demo)
