@@ -16,104 +16,125 @@ namespace vcgmm {
 
 namespace detail {
 
+namespace {
+
+constexpr index_t kChunk = kSeedingChunk;
+
+/// One D^2-sampling run: the distances to the nearest chosen center, their
+/// chunk sums (the potential), the draws.
+template <typename T>
+class DSquaredSampling {
+ public:
+  DSquaredSampling(const DataView<T>& data, const RunOptions& run)
+      : data_(data), run_(run), n_tasks_(n_chunks(data.n, kChunk)), rng_(run.seed, Stream::kmeans_plusplus),
+        w_chunk_(n_tasks_, 0.0), pot_chunk_(n_tasks_, 0.0) {
+    for (index_t t = 0; t < n_tasks_; ++t) {
+      const index_t r0 = t * kChunk, r1 = std::min(data.n, r0 + kChunk);
+      if (!data.w) {
+        w_chunk_[t] = static_cast<double>(r1 - r0);
+      } else {
+        for (index_t i = r0; i < r1; ++i) w_chunk_[t] += data.w[i];
+      }
+    }
+  }
+
+  /// A row drawn with probability proportional to its weight.
+  index_t draw_by_weight() {
+    return sample_by_chunks(rng_.uniform(), w_chunk_, kChunk, data_.n,
+                            [&](index_t i) { return data_.weight(i); });
+  }
+
+  /// A row drawn with probability proportional to w min_c d^2 (by weight
+  /// when every point sits on a center).
+  index_t draw_candidate() {
+    double total = 0.0;
+    for (double p : pot_chunk_) total += p;
+    if (!(total > 0.0)) return draw_by_weight();
+    return sample_by_chunks(rng_.uniform(), pot_chunk_, kChunk, data_.n,
+                            [&](index_t i) { return data_.weight(i) * min_d2_[i]; });
+  }
+
+  /// Takes center c into the distances and the potential (one pass).
+  void add_center(const T* c, SeedingStats* stats) {
+    const index_t n = data_.n, d = data_.d;
+    if (min_d2_.empty()) min_d2_.assign(n, std::numeric_limits<double>::infinity());
+    parallel_for(n_tasks_, run_.n_threads, [&](index_t t) {
+      const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
+      double pot = 0.0;
+      for (index_t i = r0; i < r1; ++i) {
+        const double di = static_cast<double>(squared_distance(data_.row(i), c, d));
+        if (di < min_d2_[i]) min_d2_[i] = di;
+        pot += data_.weight(i) * min_d2_[i];
+      }
+      pot_chunk_[t] = pot;
+    }, 3.0 * kChunk * d);
+    stats->n_distance_evals.seeding += n;
+  }
+
+  /// Greedy step: of L candidates, the one whose addition leaves the
+  /// smallest potential (one pass over X for all of them).
+  index_t best_of(index_t L, SeedingStats* stats) {
+    const index_t n = data_.n, d = data_.d;
+    std::vector<index_t> cand(L);
+    for (index_t l = 0; l < L; ++l) cand[l] = draw_candidate();
+    cand_pot_chunk_.resize(n_tasks_ * L);
+    parallel_for(n_tasks_, run_.n_threads, [&](index_t t) {
+      const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
+      for (index_t l = 0; l < L; ++l) {
+        const T* c = data_.row(cand[l]);
+        double pot = 0.0;
+        for (index_t i = r0; i < r1; ++i) {
+          const double di = static_cast<double>(squared_distance(data_.row(i), c, d));
+          pot += data_.weight(i) * std::min(min_d2_[i], di);
+        }
+        cand_pot_chunk_[t * L + l] = pot;
+      }
+    }, 3.0 * kChunk * d * L);
+    stats->n_distance_evals.seeding += L * n;
+    index_t best = 0;
+    double best_pot = std::numeric_limits<double>::infinity();
+    for (index_t l = 0; l < L; ++l) {
+      double pot = 0.0;
+      for (index_t t = 0; t < n_tasks_; ++t) pot += cand_pot_chunk_[t * L + l];
+      if (pot < best_pot) {
+        best_pot = pot;
+        best = l;
+      }
+    }
+    return cand[best];
+  }
+
+ private:
+  const DataView<T>& data_;
+  const RunOptions& run_;
+  index_t n_tasks_;
+  Rng rng_;
+  std::vector<double> w_chunk_;        // sum of w per chunk
+  std::vector<double> pot_chunk_;      // sum of w min_d2 per chunk
+  std::vector<double> min_d2_;         // squared distance to the nearest chosen center
+  std::vector<double> cand_pot_chunk_; // (n_tasks, L) potentials after each candidate
+};
+
+}  // namespace
+
 template <typename T>
 SeedingStats kmeans_plusplus(const DataView<T>& data, index_t n_clusters,
                              const KMeansPlusPlusParams& params, const RunOptions& run,
                              T* centers, index_t* indices) {
-  constexpr index_t kChunk = kSeedingChunk;
   Stopwatch clock;
-  const index_t n = data.n, d = data.d, C = n_clusters;
-  const index_t L = params.n_local_trials;
-  const index_t n_tasks = n_chunks(n, kChunk);
-  Rng rng(run.seed, Stream::kmeans_plusplus);
+  const index_t d = data.d, L = params.n_local_trials;
   SeedingStats stats;
-
-  std::vector<double> w_chunk(n_tasks, 0.0);
-  for (index_t t = 0; t < n_tasks; ++t) {
-    const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
-    if (!data.w) {
-      w_chunk[t] = static_cast<double>(r1 - r0);
-    } else {
-      for (index_t i = r0; i < r1; ++i) w_chunk[t] += data.w[i];
-    }
-  }
-  auto by_weight = [&](index_t i) { return data.weight(i); };
-
+  DSquaredSampling<T> sampling(data, run);
   auto take = [&](index_t k, index_t row) {
     std::memcpy(centers + k * d, data.row(row), sizeof(T) * d);
     if (indices) indices[k] = row;
   };
-  take(0, sample_by_chunks(rng.uniform(), w_chunk, kChunk, n, by_weight));
-  if (C == 1) {
-    stats.timings.seeding = clock.seconds();
-    return stats;
-  }
-
-  // min_d2[i]: squared distance of x_i to its nearest chosen center;
-  // pot_chunk[t]: sum of w min_d2 over chunk t.
-  std::vector<double> min_d2(n, std::numeric_limits<double>::infinity());
-  std::vector<double> pot_chunk(n_tasks, 0.0);
-  auto add_center = [&](const T* c) {
-    parallel_for(n_tasks, run.n_threads, [&](index_t t) {
-      const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
-      double pot = 0.0;
-      for (index_t i = r0; i < r1; ++i) {
-        const double di = static_cast<double>(squared_distance(data.row(i), c, d));
-        if (di < min_d2[i]) min_d2[i] = di;
-        pot += data.weight(i) * min_d2[i];
-      }
-      pot_chunk[t] = pot;
-    }, 3.0 * kChunk * d);
-    stats.n_distance_evals.seeding += n;
-  };
-  auto by_potential = [&](index_t i) { return data.weight(i) * min_d2[i]; };
-  auto draw_candidate = [&]() -> index_t {
-    double total = 0.0;
-    for (double p : pot_chunk) total += p;
-    if (!(total > 0.0)) {  // every point sits on a center: draw by weight
-      return sample_by_chunks(rng.uniform(), w_chunk, kChunk, n, by_weight);
-    }
-    return sample_by_chunks(rng.uniform(), pot_chunk, kChunk, n, by_potential);
-  };
-
-  add_center(centers);
-  std::vector<index_t> cand(L);
-  std::vector<double> cand_pot_chunk(L > 1 ? n_tasks * L : 0);
-  for (index_t k = 1; k < C; ++k) {
+  take(0, sampling.draw_by_weight());
+  if (n_clusters > 1) sampling.add_center(centers, &stats);
+  for (index_t k = 1; k < n_clusters; ++k) {
     check_interrupt();
-    index_t chosen;
-    if (L == 1) {
-      chosen = draw_candidate();
-    } else {
-      for (index_t l = 0; l < L; ++l) cand[l] = draw_candidate();
-      // Potential after adding each candidate, in one pass over X.
-      parallel_for(n_tasks, run.n_threads, [&](index_t t) {
-        const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
-        for (index_t l = 0; l < L; ++l) {
-          const T* c = data.row(cand[l]);
-          double pot = 0.0;
-          for (index_t i = r0; i < r1; ++i) {
-            const double di = static_cast<double>(squared_distance(data.row(i), c, d));
-            pot += data.weight(i) * std::min(min_d2[i], di);
-          }
-          cand_pot_chunk[t * L + l] = pot;
-        }
-      }, 3.0 * kChunk * d * L);
-      stats.n_distance_evals.seeding += L * n;
-      index_t best = 0;
-      double best_pot = std::numeric_limits<double>::infinity();
-      for (index_t l = 0; l < L; ++l) {
-        double pot = 0.0;
-        for (index_t t = 0; t < n_tasks; ++t) pot += cand_pot_chunk[t * L + l];
-        if (pot < best_pot) {
-          best_pot = pot;
-          best = l;
-        }
-      }
-      chosen = cand[best];
-    }
-    take(k, chosen);
-    if (k + 1 < C) add_center(centers + k * d);
+    take(k, L == 1 ? sampling.draw_candidate() : sampling.best_of(L, &stats));
+    if (k + 1 < n_clusters) sampling.add_center(centers + k * d, &stats);
   }
   stats.timings.seeding = clock.seconds();
   return stats;

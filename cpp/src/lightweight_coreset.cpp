@@ -14,68 +14,75 @@ namespace vcgmm {
 
 namespace detail {
 
+namespace {
+
+/// The sampling distribution q(x) = a w(x) + b w(x) d(x, mu)^2 of the
+/// coreset, from the two passes over the data, and its mass per chunk.
+struct CoresetDistribution {
+  double a = 0.0, b = 0.0;
+  std::vector<double> d2;           // (n,) d(x, mu)^2
+  std::vector<double> chunk_start;  // (n_chunks + 1,) prefix of the chunk masses
+  double total() const { return chunk_start.back(); }
+};
+
 template <typename T>
-CoresetStats lightweight_coreset(const DataView<T>& data, index_t coreset_size,
-                                 const RunOptions& run, index_t* indices, double* weights) {
-  Stopwatch clock;
-  const index_t n = data.n, d = data.d, m = coreset_size;
+CoresetDistribution coreset_distribution(const DataView<T>& data, int n_threads) {
+  const index_t n = data.n, d = data.d;
   const index_t n_tasks = n_chunks(n, kStreamChunk);
-
   // Pass 1: weighted mean.
-  const WeightedMean pass1 = weighted_mean(data, run.n_threads);
-  const double w_total = pass1.w_total;
+  const WeightedMean pass1 = weighted_mean(data, n_threads);
   const Vector<T> mu_t = pass1.mean.template cast<T>();
-
   // Pass 2: d(x, mu)^2 per point and per-chunk sums of w d^2.
-  std::vector<double> d2(n);
+  CoresetDistribution q;
+  q.d2.resize(n);
   std::vector<double> part_wd2(n_tasks);
-  parallel_for(n_tasks, run.n_threads, [&](index_t t) {
+  parallel_for(n_tasks, n_threads, [&](index_t t) {
     const index_t r0 = t * kStreamChunk, r1 = std::min(n, r0 + kStreamChunk);
     double s = 0.0;
     for (index_t i = r0; i < r1; ++i) {
-      d2[i] = static_cast<double>(squared_distance(data.row(i), mu_t.data(), d));
-      s += data.weight(i) * d2[i];
+      q.d2[i] = static_cast<double>(squared_distance(data.row(i), mu_t.data(), d));
+      s += data.weight(i) * q.d2[i];
     }
     part_wd2[t] = s;
   }, 3.0 * kStreamChunk * d);
   double wd2_total = 0.0;
   for (index_t t = 0; t < n_tasks; ++t) wd2_total += part_wd2[t];
-
-  // q(x) = a w(x) + b w(x) d2(x); all points at mu -> uniform-by-weight.
-  const double a = wd2_total > 0.0 ? 0.5 / w_total : 1.0 / w_total;
-  const double b = wd2_total > 0.0 ? 0.5 / wd2_total : 0.0;
-  auto q = [&](index_t i) { return data.weight(i) * (a + b * d2[i]); };
-
-  // Chunk masses and their prefix (the top level of the inversion).
-  std::vector<double> chunk_start(n_tasks + 1, 0.0);
+  // All points at mu -> uniform-by-weight.
+  q.a = wd2_total > 0.0 ? 0.5 / pass1.w_total : 1.0 / pass1.w_total;
+  q.b = wd2_total > 0.0 ? 0.5 / wd2_total : 0.0;
+  q.chunk_start.assign(n_tasks + 1, 0.0);
   for (index_t t = 0; t < n_tasks; ++t) {
-    chunk_start[t + 1] = chunk_start[t] + a * pass1.chunk_weight[t] + b * part_wd2[t];
+    q.chunk_start[t + 1] = q.chunk_start[t] + q.a * pass1.chunk_weight[t] + q.b * part_wd2[t];
   }
-  const double total = chunk_start[n_tasks];
+  return q;
+}
 
-  // m i.i.d. uniforms on [0, total), sorted: inverting the CDF with sorted
-  // uniforms gives the same multiset of draws as m independent inversions.
+/// m i.i.d. draws from q: m uniforms on [0, total), sorted (inverting the
+/// CDF with sorted uniforms gives the same multiset of draws as m independent
+/// inversions); each chunk resolves the uniforms falling into its mass.
+template <typename T>
+void draw_coreset(const DataView<T>& data, const CoresetDistribution& q, index_t m,
+                  const RunOptions& run, index_t* indices, double* weights) {
+  const index_t n = data.n, n_tasks = n_chunks(n, kStreamChunk);
+  auto qi_of = [&](index_t i) { return data.weight(i) * (q.a + q.b * q.d2[i]); };
   std::vector<double> u(m);
-  {
-    Rng rng(run.seed, Stream::coreset);
-    for (index_t k = 0; k < m; ++k) u[k] = rng.uniform() * total;
-    std::sort(u.begin(), u.end());
-  }
-  // Each chunk resolves the uniforms falling into its mass interval.
+  Rng rng(run.seed, Stream::coreset);
+  for (index_t k = 0; k < m; ++k) u[k] = rng.uniform() * q.total();
+  std::sort(u.begin(), u.end());
   std::vector<index_t> first_draw(n_tasks + 1);
   for (index_t t = 0; t <= n_tasks; ++t) {
     first_draw[t] = t == n_tasks ? m
-                                 : std::lower_bound(u.begin(), u.end(), chunk_start[t]) - u.begin();
+                                 : std::lower_bound(u.begin(), u.end(), q.chunk_start[t]) - u.begin();
   }
   parallel_for(n_tasks, run.n_threads, [&](index_t t) {
     index_t k = first_draw[t];
     const index_t k_end = first_draw[t + 1];
     if (k == k_end) return;
     const index_t r0 = t * kStreamChunk, r1 = std::min(n, r0 + kStreamChunk);
-    double cum = chunk_start[t];
+    double cum = q.chunk_start[t];
     index_t last_positive = r0;
     for (index_t i = r0; i < r1 && k < k_end; ++i) {
-      const double qi = q(i);
+      const double qi = qi_of(i);
       if (qi <= 0.0) continue;
       last_positive = i;
       cum += qi;
@@ -88,12 +95,21 @@ CoresetStats lightweight_coreset(const DataView<T>& data, index_t coreset_size,
     // Rounding may leave the last uniforms just above the chunk's running sum.
     for (; k < k_end; ++k) {
       indices[k] = last_positive;
-      weights[k] = data.weight(last_positive) / (static_cast<double>(m) * q(last_positive));
+      weights[k] = data.weight(last_positive) / (static_cast<double>(m) * qi_of(last_positive));
     }
   }, 10.0 * kStreamChunk);
+}
 
+}  // namespace
+
+template <typename T>
+CoresetStats lightweight_coreset(const DataView<T>& data, index_t coreset_size,
+                                 const RunOptions& run, index_t* indices, double* weights) {
+  Stopwatch clock;
+  const CoresetDistribution q = coreset_distribution(data, run.n_threads);
+  draw_coreset(data, q, coreset_size, run, indices, weights);
   CoresetStats stats;
-  stats.n_distance_evals.coreset = n;
+  stats.n_distance_evals.coreset = data.n;
   stats.timings.coreset = clock.seconds();
   return stats;
 }

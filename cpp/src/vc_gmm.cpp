@@ -1,7 +1,6 @@
 #include "vcgmm/vc_gmm.hpp"
 
 #include <cstring>
-#include <memory>
 
 #include "detail/parallel.hpp"
 #include "detail/pipeline_stages.hpp"
@@ -13,26 +12,20 @@ namespace vcgmm {
 template <typename T>
 VcgmmResult fit_vcgmm(const DataView<T>& data, const VcgmmParams& params,
                       const FitBuffers<T>& buffers) {
-  const char* name = params.coreset_size > 0 ? "vc-GMM" : "var-GMM-S";
   // Everything is checked up front, so bad parameters never waste a coreset
   // or a seeding.
   detail::require_pipeline(data, params, buffers, "fit_vcgmm");
   detail::require_variational_params(params.em, "fit_vcgmm");
-  PhaseCosts stages;
-  VcgmmResult result;
-  {
-    const std::unique_ptr<detail::FitData<T>> fit_data =
-        detail::prepare_fit(data, params, buffers, name, &stages);
-    detail::Stopwatch clock;  // the loop's set-up (data moments, initial sets) counts as EM time
-    detail::VariationalLoop<T> em(fit_data->view(), params.n_clusters, buffers.centers, params.em,
-                                  params.run);
-    static_cast<VariationalGmmResult&>(result) = em.fit();
-    std::memcpy(buffers.centers, em.means(), sizeof(T) * params.n_clusters * data.d);
-    result.timings.iterations = clock.seconds();
-  }
-  result.inertia = detail::evaluate_fit(data, params, buffers, name, &stages);
-  result += stages;
-  return result;
+  const char* name = params.coreset_size > 0 ? "vc-GMM" : "var-GMM-S";
+  return detail::run_pipeline<VcgmmResult>(
+      data, params, buffers, name, [&](const DataView<T>& fit, VcgmmResult* result) {
+        detail::Stopwatch clock;  // the loop's set-up (data moments, initial sets) is EM time too
+        detail::VariationalLoop<T> em(fit, params.n_clusters, buffers.centers, params.em,
+                                      params.run);
+        static_cast<VariationalGmmResult&>(*result) = em.fit();
+        std::memcpy(buffers.centers, em.means(), sizeof(T) * params.n_clusters * data.d);
+        result->timings.iterations = clock.seconds();
+      });
 }
 
 template VcgmmResult fit_vcgmm<float>(const DataView<float>&, const VcgmmParams&,

@@ -118,5 +118,25 @@ double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitB
   return q;
 }
 
+/// A whole pipeline around `iterate`: coreset and seeding (prepare_fit),
+/// then `result = iterate(points to fit)` -- the algorithm's own iterations,
+/// starting from buffers.centers and leaving the final centers there, with
+/// its result type's `iterations` phase filled -- then the evaluation on all
+/// points (evaluate_fit). The phases' costs are added to the result. The
+/// points to fit (a coreset copy) are released before the evaluation.
+template <typename Result, typename T, typename Iterate>
+Result run_pipeline(const DataView<T>& data, const PipelineParams& p, const FitBuffers<T>& buffers,
+                    const char* name, Iterate&& iterate) {
+  PhaseCosts stages;
+  Result result;
+  {
+    const std::unique_ptr<FitData<T>> fit_data = prepare_fit(data, p, buffers, name, &stages);
+    iterate(fit_data->view(), &result);
+  }
+  result.inertia = evaluate_fit(data, p, buffers, name, &stages);
+  result += stages;
+  return result;
+}
+
 }  // namespace detail
 }  // namespace vcgmm
