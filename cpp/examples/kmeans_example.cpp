@@ -68,7 +68,7 @@ double distance(const float* a, const float* b) {
 
 void print_costs(const char* name, const vcgmm::KMeansResult& r) {
   const vcgmm::DistanceCounts& n = r.n_distance_evals;
-  const vcgmm::PhaseTimes& t = r.seconds;
+  const vcgmm::PhaseTimes& t = r.timings;
   std::printf("%s: %d Lloyd iterations (%s), inertia %.6g\n", name, r.n_iter,
               r.converged ? "converged" : "max_iter reached", r.inertia);
   std::printf("  %-11s %15s %10s\n", "phase", "distances", "seconds");
@@ -92,27 +92,33 @@ int main() {
   const vcgmm::DataView<float> view{data.x.data(), kN, kD, nullptr};
 
   // --- The LWCS baseline -------------------------------------------------------
+  // KMeansParams = the pipeline's parameters (clusters, coreset, seeding,
+  // evaluation, run options) + the Lloyd iterations' own (lwcs.lloyd).
   vcgmm::KMeansParams lwcs;
   lwcs.n_clusters = kBlobs;
-  lwcs.coreset_size = 4000;               // fit on 4,000 weighted points instead of 200,000
-  lwcs.init = vcgmm::KMeansInit::afkmc2;  // Markov-chain approximation of D^2 seeding
+  lwcs.coreset_size = 4000;  // fit on 4,000 weighted points instead of 200,000
+  lwcs.seeding.method = vcgmm::SeedingMethod::afkmc2;  // Markov-chain approximation of D^2 seeding
   // The papers use short chains (2..20) with thousands of clusters, where a
   // seed landing in an already-covered cluster costs little. With 8 blobs
   // every seed counts: Bachem et al.'s default of 200 makes missing a blob
   // vanishingly unlikely and still costs only m C^2 / 2 = 6,400 distances.
-  lwcs.chain_length = 200;
-  lwcs.tol = 1e-4;    // stop when the objective improves by less than 0.01 %
-  lwcs.seed = 2024;   // same seed, same result -- whatever the thread count
-  lwcs.n_threads = 0; // 0: all threads OpenMP offers
+  lwcs.seeding.afkmc2.chain_length = 200;
+  lwcs.lloyd.tol = 1e-4;  // stop when the objective improves by less than 0.01 %
+  lwcs.run.seed = 2024;   // same seed, same result -- whatever the thread count
+  lwcs.run.n_threads = 0; // 0: all threads OpenMP offers
+  // lwcs.evaluate is true by default for k-means: inertia on all points.
 
-  // Outputs go into caller-owned buffers sized beforehand.
+  // Outputs go into caller-owned buffers sized beforehand; only `centers` is
+  // required (init_centers is read only with SeedingMethod::given, and the
+  // coreset's indices and weights are written only when asked for).
   std::vector<float> centers(kBlobs * kD);
   std::vector<std::int32_t> labels(kN);
+  vcgmm::FitBuffers<float> out;
+  out.centers = centers.data();
+  out.labels = labels.data();  // nearest fitted center of every point
   vcgmm::KMeansResult fit;
   try {
-    fit = vcgmm::fit_kmeans(view, lwcs, /*init_centers=*/static_cast<const float*>(nullptr),
-                            centers.data(), labels.data(), /*coreset_indices=*/nullptr,
-                            /*coreset_weights=*/nullptr);
+    fit = vcgmm::fit_kmeans(view, lwcs, out);
   } catch (const vcgmm::InvalidArgument& e) {  // a violated precondition, e.g. coreset_size < C
     std::fprintf(stderr, "invalid argument: %s\n", e.what());
     return EXIT_FAILURE;
@@ -122,11 +128,11 @@ int main() {
   // --- The k-means++ baseline, for comparison --------------------------------
   vcgmm::KMeansParams kmpp = lwcs;
   kmpp.coreset_size = 0;  // all points
-  kmpp.init = vcgmm::KMeansInit::kmeans_plusplus;
+  kmpp.seeding.method = vcgmm::SeedingMethod::kmeans_plusplus;
   std::vector<float> kmpp_centers(kBlobs * kD);
-  const vcgmm::KMeansResult ref =
-      vcgmm::fit_kmeans(view, kmpp, static_cast<const float*>(nullptr), kmpp_centers.data(),
-                        nullptr, nullptr, nullptr);
+  vcgmm::FitBuffers<float> kmpp_out;
+  kmpp_out.centers = kmpp_centers.data();  // no labels: evaluate = true still gives the inertia
+  const vcgmm::KMeansResult ref = vcgmm::fit_kmeans(view, kmpp, kmpp_out);
   print_costs("k-means++ (D^2 seeding + Lloyd on all points)", ref);
   std::printf("LWCS used %.1fx fewer distance evaluations; relative inertia %+.3g%%\n",
               double(ref.n_distance_evals.algorithm()) / double(fit.n_distance_evals.algorithm()),

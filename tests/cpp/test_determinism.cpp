@@ -48,8 +48,9 @@ TEST_CASE_TEMPLATE("lightweight_coreset does not depend on the thread count", T,
       std::vector<index_t> idx(m);
       std::vector<double> w(m);
       const vcgmm::CoresetStats s = vcgmm::lightweight_coreset(
-          data.view(weighted), vcgmm::LightweightCoresetParams{m, 77, nt}, idx.data(), w.data());
-      CHECK(s.n_distance_evals == kN);
+          data.view(weighted), m, run_options(77, nt), idx.data(), w.data());
+      CHECK(s.n_distance_evals.coreset == kN);
+      CHECK(s.n_distance_evals.algorithm() == kN);  // no other phase
       if (idx_ref.empty()) {
         idx_ref = idx;
         w_ref = w;
@@ -77,10 +78,11 @@ TEST_CASE_TEMPLATE("kmeans_plusplus does not depend on the thread count", T, flo
         CAPTURE(nt);
         std::vector<T> centers(C * kD);
         std::vector<index_t> idx(C);
-        const vcgmm::SeedingStats s = vcgmm::kmeans_plusplus(
-            data.view(weighted), vcgmm::KMeansPlusPlusParams{C, trials, 5, nt}, centers.data(),
-            idx.data());
-        CHECK(s.n_distance_evals == (C - 1) * (trials == 1 ? 1 : trials + 1) * kN);
+        const vcgmm::SeedingStats s =
+            vcgmm::kmeans_plusplus(data.view(weighted), C, vcgmm::KMeansPlusPlusParams{trials},
+                                   run_options(5, nt), centers.data(), idx.data());
+        CHECK(s.n_distance_evals.seeding == (C - 1) * (trials == 1 ? 1 : trials + 1) * kN);
+        CHECK(s.n_distance_evals.algorithm() == s.n_distance_evals.seeding);
         if (c_ref.empty()) {
           c_ref = centers;
           i_ref = idx;
@@ -107,9 +109,11 @@ TEST_CASE_TEMPLATE("afkmc2 does not depend on the thread count (C > 256 center b
         CAPTURE(nt);
         std::vector<T> centers(C * kD);
         std::vector<index_t> idx(C);
-        const vcgmm::SeedingStats s = vcgmm::afkmc2(
-            data.view(weighted), vcgmm::Afkmc2Params{C, chain, 9, nt}, centers.data(), idx.data());
-        CHECK(s.n_distance_evals == kN + chain * C * (C - 1) / 2);
+        const vcgmm::SeedingStats s =
+            vcgmm::afkmc2(data.view(weighted), C, vcgmm::Afkmc2Params{chain}, run_options(9, nt),
+                          centers.data(), idx.data());
+        CHECK(s.n_distance_evals.seeding == kN + chain * C * (C - 1) / 2);
+        CHECK(s.n_distance_evals.algorithm() == s.n_distance_evals.seeding);
         if (c_ref.empty()) {
           c_ref = centers;
           i_ref = idx;
@@ -146,8 +150,8 @@ TEST_CASE_TEMPLATE("assign_nearest and lloyd do not depend on the thread count",
       vcgmm::LloydParams lp;
       lp.max_iter = 15;
       lp.tol = 0.0;
-      lp.n_threads = nt;
-      const vcgmm::LloydResult r = vcgmm::lloyd(data.view(weighted), C, lp, centers.data());
+      const vcgmm::LloydResult r =
+          vcgmm::lloyd(data.view(weighted), C, lp, run_options(0, nt), centers.data());
       if (c_ref.empty()) {
         l_ref = labels;
         d_ref = min_d2;
@@ -164,7 +168,7 @@ TEST_CASE_TEMPLATE("assign_nearest and lloyd do not depend on the thread count",
         CHECK(r.n_iter == r_ref.n_iter);
         CHECK(r.converged == r_ref.converged);
         CHECK(r.n_relocated == r_ref.n_relocated);
-        CHECK(r.n_distance_evals == r_ref.n_distance_evals);
+        CHECK(r.n_distance_evals.iterations == r_ref.n_distance_evals.iterations);
       }
     }
   }
@@ -173,14 +177,14 @@ TEST_CASE_TEMPLATE("assign_nearest and lloyd do not depend on the thread count",
 TEST_CASE_TEMPLATE("fit_kmeans does not depend on the thread count", T, float, double) {
   const Data<T> data;
   struct Setup {
-    vcgmm::KMeansInit init;
+    vcgmm::SeedingMethod method;
     index_t coreset_size;
     index_t C;
   };
   const Setup setups[] = {
-      {vcgmm::KMeansInit::kmeans_plusplus, 0, 20},  // the "k-means++" baseline
-      {vcgmm::KMeansInit::afkmc2, 6000, 300},       // the "LWCS" baseline
-      {vcgmm::KMeansInit::kmeans_plusplus, 3000, 25},
+      {vcgmm::SeedingMethod::kmeans_plusplus, 0, 20},  // the "k-means++" baseline
+      {vcgmm::SeedingMethod::afkmc2, 6000, 300},       // the "LWCS" baseline
+      {vcgmm::SeedingMethod::kmeans_plusplus, 3000, 25},
   };
   for (const Setup& s : setups) {
     for (bool weighted : {false, true}) {
@@ -196,20 +200,21 @@ TEST_CASE_TEMPLATE("fit_kmeans does not depend on the thread count", T, float, d
         CAPTURE(nt);
         vcgmm::KMeansParams p;
         p.n_clusters = s.C;
-        p.init = s.init;
+        p.seeding.method = s.method;
         p.coreset_size = s.coreset_size;
-        p.chain_length = 5;
-        p.max_iter = 8;
-        p.seed = 314;
-        p.n_threads = nt;
+        p.seeding.afkmc2.chain_length = 5;
+        p.lloyd.max_iter = 8;
+        p.run.seed = 314;
+        p.run.n_threads = nt;
         std::vector<T> centers(s.C * kD);
         std::vector<std::int32_t> labels(kN);
         std::vector<index_t> ci(s.coreset_size);
         std::vector<double> cw(s.coreset_size);
-        const vcgmm::KMeansResult r =
-            vcgmm::fit_kmeans(data.view(weighted), p, static_cast<const T*>(nullptr), centers.data(),
-                              labels.data(), s.coreset_size ? ci.data() : nullptr,
-                              s.coreset_size ? cw.data() : nullptr);
+        const vcgmm::KMeansResult r = vcgmm::fit_kmeans(
+            data.view(weighted), p,
+            vcgmm::FitBuffers<T>{nullptr, centers.data(), labels.data(),
+                                 s.coreset_size ? ci.data() : nullptr,
+                                 s.coreset_size ? cw.data() : nullptr});
         if (c_ref.empty()) {
           c_ref = centers;
           l_ref = labels;

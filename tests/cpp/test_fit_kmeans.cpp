@@ -45,9 +45,11 @@ Fit<T> run(const vcgmm::DataView<T>& data, const vcgmm::KMeansParams& p,
   f.labels.assign(data.n, -7);
   f.coreset_indices.assign(p.coreset_size, -1);
   f.coreset_weights.assign(p.coreset_size, -1.0);
-  f.result = vcgmm::fit_kmeans(data, p, init_centers, f.centers.data(), f.labels.data(),
-                               p.coreset_size ? f.coreset_indices.data() : nullptr,
-                               p.coreset_size ? f.coreset_weights.data() : nullptr);
+  f.result = vcgmm::fit_kmeans(
+      data, p,
+      vcgmm::FitBuffers<T>{init_centers, f.centers.data(), f.labels.data(),
+                           p.coreset_size ? f.coreset_indices.data() : nullptr,
+                           p.coreset_size ? f.coreset_weights.data() : nullptr});
   return f;
 }
 
@@ -64,11 +66,11 @@ void check_evaluation(const vcgmm::DataView<T>& data, const Fit<T>& f) {
 }
 
 void check_times(const vcgmm::KMeansResult& r) {
-  CHECK(r.seconds.coreset >= 0.0);
-  CHECK(r.seconds.seeding >= 0.0);
-  CHECK(r.seconds.iterations >= 0.0);
-  CHECK(r.seconds.evaluation >= 0.0);
-  CHECK(r.seconds.algorithm() == r.seconds.coreset + r.seconds.seeding + r.seconds.iterations);
+  CHECK(r.timings.coreset >= 0.0);
+  CHECK(r.timings.seeding >= 0.0);
+  CHECK(r.timings.iterations >= 0.0);
+  CHECK(r.timings.evaluation >= 0.0);
+  CHECK(r.timings.algorithm() == r.timings.coreset + r.timings.seeding + r.timings.iterations);
 }
 
 }  // namespace
@@ -82,10 +84,10 @@ TEST_CASE_TEMPLATE("fit_kmeans k-means++ baseline: bookkeeping and composition",
       const index_t C = 15;
       vcgmm::KMeansParams p;
       p.n_clusters = C;
-      p.init = vcgmm::KMeansInit::kmeans_plusplus;
-      p.n_local_trials = trials;
-      p.seed = 17;
-      p.n_threads = 2;
+      p.seeding.method = vcgmm::SeedingMethod::kmeans_plusplus;
+      p.seeding.kmeans_plusplus.n_local_trials = trials;
+      p.run.seed = 17;
+      p.run.n_threads = 2;
       const vcgmm::DataView<T> data = fx.view(weighted);
       const Fit<T> f = run(data, p);
       const vcgmm::KMeansResult& r = f.result;
@@ -103,12 +105,12 @@ TEST_CASE_TEMPLATE("fit_kmeans k-means++ baseline: bookkeeping and composition",
 
       // The pipeline is k-means++ followed by Lloyd, nothing else.
       std::vector<T> c(C * kD);
-      vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{C, trials, 17, 1}, c.data(), nullptr);
+      vcgmm::kmeans_plusplus(data, C, vcgmm::KMeansPlusPlusParams{trials}, run_options(17, 1),
+                             c.data(), nullptr);
       vcgmm::LloydParams lp;
-      lp.max_iter = p.max_iter;
-      lp.tol = p.tol;
-      lp.n_threads = 1;
-      const vcgmm::LloydResult lr = vcgmm::lloyd(data, C, lp, c.data());
+      lp.max_iter = p.lloyd.max_iter;
+      lp.tol = p.lloyd.tol;
+      const vcgmm::LloydResult lr = vcgmm::lloyd(data, C, lp, run_options(0, 1), c.data());
       CHECK(bitwise_equal(c, f.centers));
       CHECK(bitwise_equal(lr.objective, r.objective));
       CHECK(lr.n_iter == r.n_iter);
@@ -128,11 +130,11 @@ TEST_CASE_TEMPLATE("fit_kmeans LWCS baseline: bookkeeping and composition", T, f
     const int chain = 7;
     vcgmm::KMeansParams p;
     p.n_clusters = C;
-    p.init = vcgmm::KMeansInit::afkmc2;
+    p.seeding.method = vcgmm::SeedingMethod::afkmc2;
     p.coreset_size = m;
-    p.chain_length = chain;
-    p.seed = 23;
-    p.n_threads = 2;
+    p.seeding.afkmc2.chain_length = chain;
+    p.run.seed = 23;
+    p.run.n_threads = 2;
     const vcgmm::DataView<T> data = fx.view(weighted);
     const Fit<T> f = run(data, p);
     const vcgmm::KMeansResult& r = f.result;
@@ -148,7 +150,7 @@ TEST_CASE_TEMPLATE("fit_kmeans LWCS baseline: bookkeeping and composition", T, f
     // The coreset outputs are lightweight_coreset's with the same seed.
     std::vector<index_t> idx(m);
     std::vector<double> gamma(m);
-    vcgmm::lightweight_coreset(data, vcgmm::LightweightCoresetParams{m, 23, 1}, idx.data(), gamma.data());
+    vcgmm::lightweight_coreset(data, m, run_options(23, 1), idx.data(), gamma.data());
     CHECK(idx == f.coreset_indices);
     CHECK(bitwise_equal(gamma, f.coreset_weights));
 
@@ -156,12 +158,11 @@ TEST_CASE_TEMPLATE("fit_kmeans LWCS baseline: bookkeeping and composition", T, f
     const std::vector<T> rows = gather_rows(fx.x, kD, idx);
     const vcgmm::DataView<T> coreset{rows.data(), m, kD, gamma.data()};
     std::vector<T> c(C * kD);
-    vcgmm::afkmc2(coreset, vcgmm::Afkmc2Params{C, chain, 23, 1}, c.data(), nullptr);
+    vcgmm::afkmc2(coreset, C, vcgmm::Afkmc2Params{chain}, run_options(23, 1), c.data(), nullptr);
     vcgmm::LloydParams lp;
-    lp.max_iter = p.max_iter;
-    lp.tol = p.tol;
-    lp.n_threads = 1;
-    const vcgmm::LloydResult lr = vcgmm::lloyd(coreset, C, lp, c.data());
+    lp.max_iter = p.lloyd.max_iter;
+    lp.tol = p.lloyd.tol;
+    const vcgmm::LloydResult lr = vcgmm::lloyd(coreset, C, lp, run_options(0, 1), c.data());
     CHECK(bitwise_equal(c, f.centers));
     CHECK(bitwise_equal(lr.objective, r.objective));
     CHECK(lr.n_relocated == r.n_relocated);
@@ -176,10 +177,10 @@ TEST_CASE_TEMPLATE("fit_kmeans with given centers is lloyd from them", T, float,
   const std::vector<T> init = gather_rows(fx.x, kD, rows);
   vcgmm::KMeansParams p;
   p.n_clusters = C;
-  p.init = vcgmm::KMeansInit::given;
-  p.max_iter = 50;
-  p.tol = 1e-6;
-  p.seed = 99;
+  p.seeding.method = vcgmm::SeedingMethod::given;
+  p.lloyd.max_iter = 50;
+  p.lloyd.tol = 1e-6;
+  p.run.seed = 99;
   const vcgmm::DataView<T> data = fx.view(true);
   const Fit<T> f = run(data, p, init.data());
   CHECK(f.result.n_distance_evals.seeding == 0);
@@ -189,7 +190,7 @@ TEST_CASE_TEMPLATE("fit_kmeans with given centers is lloyd from them", T, float,
   vcgmm::LloydParams lp;
   lp.max_iter = 50;
   lp.tol = 1e-6;
-  const vcgmm::LloydResult lr = vcgmm::lloyd(data, C, lp, c.data());
+  const vcgmm::LloydResult lr = vcgmm::lloyd(data, C, lp, vcgmm::RunOptions{}, c.data());
   CHECK(bitwise_equal(c, f.centers));
   CHECK(bitwise_equal(lr.objective, f.result.objective));
   CHECK(f.result.n_distance_evals.iterations == static_cast<std::int64_t>(lr.n_iter) * kN * C);
@@ -201,17 +202,42 @@ TEST_CASE("fit_kmeans without evaluation reports no inertia and no evaluation co
   vcgmm::KMeansParams p;
   p.n_clusters = 10;
   p.coreset_size = 800;
-  p.init = vcgmm::KMeansInit::afkmc2;
+  p.seeding.method = vcgmm::SeedingMethod::afkmc2;
   p.evaluate = false;
   std::vector<T> centers(10 * kD);
-  const vcgmm::KMeansResult r =
-      vcgmm::fit_kmeans(fx.view(false), p, static_cast<const T*>(nullptr), centers.data(), nullptr,
-                        nullptr, nullptr);
+  vcgmm::FitBuffers<T> buffers;
+  buffers.centers = centers.data();
+  const vcgmm::KMeansResult r = vcgmm::fit_kmeans(fx.view(false), p, buffers);
   CHECK(std::isnan(r.inertia));
   CHECK(r.n_distance_evals.evaluation == 0);
-  CHECK(r.seconds.evaluation == 0.0);
+  CHECK(r.timings.evaluation == 0.0);
   CHECK(r.n_distance_evals.coreset == kN);
   for (T v : centers) CHECK(std::isfinite(v));
+}
+
+TEST_CASE_TEMPLATE("fit_kmeans writes labels whenever a labels buffer is given", T, float, double) {
+  // evaluate = false, but labels asked for: the evaluation runs anyway, its
+  // labels and inertia describe the returned centers and its cost is counted.
+  const Fixture<T> fx;
+  const index_t C = 10;
+  vcgmm::KMeansParams p;
+  p.n_clusters = C;
+  p.coreset_size = 800;
+  p.seeding.method = vcgmm::SeedingMethod::afkmc2;
+  p.evaluate = false;
+  p.run.seed = 3;
+  const vcgmm::DataView<T> data = fx.view(true);
+  const Fit<T> f = run(data, p);
+  CHECK(f.result.n_distance_evals.evaluation == kN * C);
+  check_times(f.result);
+  check_evaluation(data, f);
+  // The fit itself does not depend on `evaluate`.
+  p.evaluate = true;
+  const Fit<T> g = run(data, p);
+  CHECK(bitwise_equal(f.centers, g.centers));
+  CHECK(f.labels == g.labels);
+  CHECK(bitwise_equal(f.result.inertia, g.result.inertia));
+  CHECK(bitwise_equal(f.result.objective, g.result.objective));
 }
 
 TEST_CASE("fit_kmeans logs every phase") {
@@ -220,12 +246,13 @@ TEST_CASE("fit_kmeans logs every phase") {
   vcgmm::KMeansParams p;
   p.n_clusters = 6;
   p.coreset_size = 500;
-  p.init = vcgmm::KMeansInit::afkmc2;
+  p.seeding.method = vcgmm::SeedingMethod::afkmc2;
   std::vector<std::string> lines;
-  p.log = [&lines](const std::string& s) { lines.push_back(s); };
+  p.run.log = [&lines](const std::string& s) { lines.push_back(s); };
   std::vector<T> centers(6 * kD);
-  const vcgmm::KMeansResult r = vcgmm::fit_kmeans(fx.view(false), p, static_cast<const T*>(nullptr),
-                                                  centers.data(), nullptr, nullptr, nullptr);
+  vcgmm::FitBuffers<T> buffers;
+  buffers.centers = centers.data();
+  const vcgmm::KMeansResult r = vcgmm::fit_kmeans(fx.view(false), p, buffers);
   // coreset + seeding + one per Lloyd iteration + evaluation
   CHECK(lines.size() == static_cast<size_t>(r.n_iter) + 3);
   REQUIRE(!lines.empty());

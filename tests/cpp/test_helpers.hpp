@@ -139,6 +139,14 @@ std::vector<T> gather_rows(const std::vector<T>& x, index_t d, const std::vector
   return out;
 }
 
+/// How to run a call: a seed and a thread count, no progress logger.
+inline vcgmm::RunOptions run_options(std::uint64_t seed, int n_threads) {
+  vcgmm::RunOptions run;
+  run.seed = seed;
+  run.n_threads = n_threads;
+  return run;
+}
+
 /// Restores "no interrupt callback" on scope exit, also when a CHECK throws.
 struct InterruptCallbackGuard {
   explicit InterruptCallbackGuard(vcgmm::InterruptCallback cb) { vcgmm::set_interrupt_callback(cb); }

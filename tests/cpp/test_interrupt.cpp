@@ -53,8 +53,8 @@ struct LongLloyd {
     vcgmm::LloydParams p;
     p.max_iter = 1000000;
     p.tol = 0.0;
-    p.n_threads = n_threads;
-    return vcgmm::lloyd(vcgmm::DataView<float>{x.data(), n, d, nullptr}, C, p, centers.data());
+    return vcgmm::lloyd(vcgmm::DataView<float>{x.data(), n, d, nullptr}, C, p,
+                        run_options(0, n_threads), centers.data());
   }
 };
 
@@ -94,7 +94,7 @@ TEST_CASE("a long lloyd run throws vcgmm::Interrupted when the callback says so"
   p.max_iter = 2;
   const vcgmm::LloydResult r =
       vcgmm::lloyd(vcgmm::DataView<float>{small.x.data(), 3000, LongLloyd::d, nullptr}, 30, p,
-                   small.centers.data());
+                   vcgmm::RunOptions{}, small.centers.data());
   CHECK(r.n_iter == 2);
 }
 
@@ -105,14 +105,14 @@ TEST_CASE("fit_kmeans is interruptible in its seeding and iterations") {
   std::vector<float> centers(C * d);
   vcgmm::KMeansParams p;
   p.n_clusters = C;
-  p.init = vcgmm::KMeansInit::kmeans_plusplus;
-  p.n_threads = 2;
+  p.seeding.method = vcgmm::SeedingMethod::kmeans_plusplus;
+  p.run.n_threads = 2;
   reset_callback_state(2);
   {
     InterruptCallbackGuard guard(&stop_after_a_few_calls);
-    CHECK_THROWS_AS(vcgmm::fit_kmeans(vcgmm::DataView<float>{x.data(), n, d, nullptr}, p,
-                                      static_cast<const float*>(nullptr), centers.data(), nullptr,
-                                      nullptr, nullptr),
+    vcgmm::FitBuffers<float> buffers;
+    buffers.centers = centers.data();
+    CHECK_THROWS_AS(vcgmm::fit_kmeans(vcgmm::DataView<float>{x.data(), n, d, nullptr}, p, buffers),
                     vcgmm::Interrupted);
   }
   CHECK(g_calls == 2);
@@ -125,16 +125,17 @@ TEST_CASE("a callback that never asks to stop changes nothing") {
   const std::vector<double> x = blobs<double>(n, d, 20, 10.0, 1.0, 403);
   vcgmm::KMeansParams p;
   p.n_clusters = C;
-  p.seed = 5;
+  p.run.seed = 5;
   std::vector<double> a(C * d), b(C * d);
   const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
-  const vcgmm::KMeansResult ra =
-      vcgmm::fit_kmeans(data, p, static_cast<const double*>(nullptr), a.data(), nullptr, nullptr, nullptr);
+  vcgmm::FitBuffers<double> out_a, out_b;
+  out_a.centers = a.data();
+  out_b.centers = b.data();
+  const vcgmm::KMeansResult ra = vcgmm::fit_kmeans(data, p, out_a);
   reset_callback_state(1 << 30);
   {
     InterruptCallbackGuard guard(&stop_after_a_few_calls);
-    const vcgmm::KMeansResult rb = vcgmm::fit_kmeans(data, p, static_cast<const double*>(nullptr),
-                                                     b.data(), nullptr, nullptr, nullptr);
+    const vcgmm::KMeansResult rb = vcgmm::fit_kmeans(data, p, out_b);
     CHECK(bitwise_equal(ra.objective, rb.objective));
   }
   CHECK(bitwise_equal(a, b));

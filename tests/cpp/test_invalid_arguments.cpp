@@ -45,27 +45,33 @@ TEST_CASE_TEMPLATE("data views: empty, null or badly weighted data are rejected 
   std::vector<index_t> idx(10);
   std::vector<double> gw(10);
   std::vector<std::int32_t> labels(kN);
+  const vcgmm::RunOptions run = run_options(0, 1);
 
   // Every entry point, applied to a data view.
   auto each_entry_point = [&](const vcgmm::DataView<T>& data, const char* what) {
     CAPTURE(what);
-    CHECK_THROWS_AS(vcgmm::lightweight_coreset(data, vcgmm::LightweightCoresetParams{10, 0, 1},
-                                               idx.data(), gw.data()),
+    CHECK_THROWS_AS(vcgmm::lightweight_coreset(data, 10, run, idx.data(), gw.data()),
                     InvalidArgument);
-    CHECK_THROWS_AS(vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{2, 1, 0, 1},
+    CHECK_THROWS_AS(vcgmm::kmeans_plusplus(data, 2, vcgmm::KMeansPlusPlusParams{1}, run,
                                            centers.data(), idx.data()),
                     InvalidArgument);
     CHECK_THROWS_AS(
-        vcgmm::afkmc2(data, vcgmm::Afkmc2Params{2, 5, 0, 1}, centers.data(), idx.data()),
+        vcgmm::afkmc2(data, 2, vcgmm::Afkmc2Params{5}, run, centers.data(), idx.data()),
         InvalidArgument);
     CHECK_THROWS_AS(vcgmm::assign_nearest(data, centers.data(), 2, labels.data(), nullptr, 1),
                     InvalidArgument);
     CHECK_THROWS_AS(vcgmm::quantization_error(data, centers.data(), 2, 1), InvalidArgument);
-    CHECK_THROWS_AS(vcgmm::lloyd(data, 2, vcgmm::LloydParams{}, centers.data()), InvalidArgument);
+    CHECK_THROWS_AS(vcgmm::lloyd(data, 2, vcgmm::LloydParams{}, run, centers.data()),
+                    InvalidArgument);
+    const vcgmm::FitBuffers<T> buffers{nullptr, centers.data(), labels.data(), nullptr, nullptr};
     vcgmm::KMeansParams p;
     p.n_clusters = 2;
-    CHECK_THROWS_AS(vcgmm::fit_kmeans(data, p, static_cast<const T*>(nullptr), centers.data(),
-                                      labels.data(), nullptr, nullptr),
+    CHECK_THROWS_AS(vcgmm::fit_kmeans(data, p, buffers), InvalidArgument);
+    vcgmm::VcgmmParams vp;
+    vp.n_clusters = 2;
+    CHECK_THROWS_AS(vcgmm::fit_vcgmm(data, vp, buffers), InvalidArgument);
+    CHECK_THROWS_AS(vcgmm::VariationalGmm<T>(data, 2, centers.data(), vcgmm::VariationalGmmParams{},
+                                             run),
                     InvalidArgument);
   };
 
@@ -88,55 +94,51 @@ TEST_CASE_TEMPLATE("samplers reject bad parameters", T, float, double) {
   std::vector<T> centers((kN + 1) * kD);
   std::vector<index_t> idx(kN + 1);
   std::vector<double> gw(kN + 1);
+  const vcgmm::RunOptions run = run_options(0, 1);
 
   // lightweight_coreset
   for (index_t m : {0, -3}) {
-    CHECK_THROWS_WITH_AS(vcgmm::lightweight_coreset(data, vcgmm::LightweightCoresetParams{m, 0, 1},
-                                                    idx.data(), gw.data()),
-                         doctest::Contains("n_prime"), InvalidArgument);
+    CHECK_THROWS_WITH_AS(vcgmm::lightweight_coreset(data, m, run, idx.data(), gw.data()),
+                         doctest::Contains("coreset_size"), InvalidArgument);
   }
-  CHECK_THROWS_AS(vcgmm::lightweight_coreset(data, vcgmm::LightweightCoresetParams{5, 0, 1}, nullptr,
-                                             gw.data()),
-                  InvalidArgument);
-  CHECK_THROWS_AS(vcgmm::lightweight_coreset(data, vcgmm::LightweightCoresetParams{5, 0, 1},
-                                             idx.data(), nullptr),
-                  InvalidArgument);
+  CHECK_THROWS_AS(vcgmm::lightweight_coreset(data, 5, run, nullptr, gw.data()), InvalidArgument);
+  CHECK_THROWS_AS(vcgmm::lightweight_coreset(data, 5, run, idx.data(), nullptr), InvalidArgument);
 
   // kmeans_plusplus
   for (index_t C : {index_t(0), index_t(-1), kN + 1}) {
     CAPTURE(C);
-    CHECK_THROWS_WITH_AS(vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{C, 1, 0, 1},
+    CHECK_THROWS_WITH_AS(vcgmm::kmeans_plusplus(data, C, vcgmm::KMeansPlusPlusParams{1}, run,
                                                 centers.data(), idx.data()),
                          doctest::Contains("n_clusters"), InvalidArgument);
     CHECK_THROWS_WITH_AS(
-        vcgmm::afkmc2(data, vcgmm::Afkmc2Params{C, 5, 0, 1}, centers.data(), idx.data()),
+        vcgmm::afkmc2(data, C, vcgmm::Afkmc2Params{5}, run, centers.data(), idx.data()),
         doctest::Contains("n_clusters"), InvalidArgument);
   }
   for (int trials : {0, -2}) {
-    CHECK_THROWS_WITH_AS(vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{3, trials, 0, 1},
+    CHECK_THROWS_WITH_AS(vcgmm::kmeans_plusplus(data, 3, vcgmm::KMeansPlusPlusParams{trials}, run,
                                                 centers.data(), idx.data()),
                          doctest::Contains("n_local_trials"), InvalidArgument);
   }
-  CHECK_THROWS_AS(vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{3, 1, 0, 1}, static_cast<T*>(nullptr),
-                                         idx.data()),
+  CHECK_THROWS_AS(vcgmm::kmeans_plusplus(data, 3, vcgmm::KMeansPlusPlusParams{1}, run,
+                                         static_cast<T*>(nullptr), idx.data()),
                   InvalidArgument);
 
   // afkmc2
   for (int chain : {0, -1}) {
     CHECK_THROWS_WITH_AS(
-        vcgmm::afkmc2(data, vcgmm::Afkmc2Params{3, chain, 0, 1}, centers.data(), idx.data()),
+        vcgmm::afkmc2(data, 3, vcgmm::Afkmc2Params{chain}, run, centers.data(), idx.data()),
         doctest::Contains("chain_length"), InvalidArgument);
   }
-  CHECK_THROWS_AS(vcgmm::afkmc2(data, vcgmm::Afkmc2Params{3, 5, 0, 1}, static_cast<T*>(nullptr), idx.data()),
+  CHECK_THROWS_AS(vcgmm::afkmc2(data, 3, vcgmm::Afkmc2Params{5}, run, static_cast<T*>(nullptr),
+                                idx.data()),
                   InvalidArgument);
 
   // The boundaries themselves are valid: C = n, C = 1, m = 1, chain_length = 1.
-  CHECK_NOTHROW(vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{kN, 1, 0, 1}, centers.data(),
-                                       idx.data()));
-  CHECK_NOTHROW(vcgmm::afkmc2(data, vcgmm::Afkmc2Params{kN, 1, 0, 1}, centers.data(), idx.data()));
-  CHECK_NOTHROW(vcgmm::afkmc2(data, vcgmm::Afkmc2Params{1, 1, 0, 1}, centers.data(), idx.data()));
-  CHECK_NOTHROW(vcgmm::lightweight_coreset(data, vcgmm::LightweightCoresetParams{1, 0, 1}, idx.data(),
-                                           gw.data()));
+  CHECK_NOTHROW(vcgmm::kmeans_plusplus(data, kN, vcgmm::KMeansPlusPlusParams{1}, run,
+                                       centers.data(), idx.data()));
+  CHECK_NOTHROW(vcgmm::afkmc2(data, kN, vcgmm::Afkmc2Params{1}, run, centers.data(), idx.data()));
+  CHECK_NOTHROW(vcgmm::afkmc2(data, 1, vcgmm::Afkmc2Params{1}, run, centers.data(), idx.data()));
+  CHECK_NOTHROW(vcgmm::lightweight_coreset(data, 1, run, idx.data(), gw.data()));
 }
 
 TEST_CASE_TEMPLATE("assignment and lloyd reject bad parameters", T, float, double) {
@@ -157,30 +159,33 @@ TEST_CASE_TEMPLATE("assignment and lloyd reject bad parameters", T, float, doubl
                   InvalidArgument);
 
   const vcgmm::LloydParams ok;
+  const vcgmm::RunOptions run = run_options(0, 1);
   for (index_t C : {index_t(0), index_t(-2), kN + 1}) {
     CAPTURE(C);
-    CHECK_THROWS_WITH_AS(vcgmm::lloyd(data, C, ok, centers.data()), doctest::Contains("n_clusters"),
+    CHECK_THROWS_WITH_AS(vcgmm::lloyd(data, C, ok, run, centers.data()),
+                         doctest::Contains("n_clusters"),
                          InvalidArgument);
   }
-  CHECK_THROWS_AS(vcgmm::lloyd(data, 3, ok, static_cast<T*>(nullptr)), InvalidArgument);
+  CHECK_THROWS_AS(vcgmm::lloyd(data, 3, ok, run, static_cast<T*>(nullptr)), InvalidArgument);
   for (int max_iter : {0, -1}) {
     vcgmm::LloydParams p;
     p.max_iter = max_iter;
-    CHECK_THROWS_WITH_AS(vcgmm::lloyd(data, 3, p, centers.data()), doctest::Contains("max_iter"),
+    CHECK_THROWS_WITH_AS(vcgmm::lloyd(data, 3, p, run, centers.data()),
+                         doctest::Contains("max_iter"),
                          InvalidArgument);
   }
   for (double tol : {-1e-9, -1.0, kNaN, kInf}) {
     CAPTURE(tol);
     vcgmm::LloydParams p;
     p.tol = tol;
-    CHECK_THROWS_WITH_AS(vcgmm::lloyd(data, 3, p, centers.data()), doctest::Contains("tol"),
+    CHECK_THROWS_WITH_AS(vcgmm::lloyd(data, 3, p, run, centers.data()), doctest::Contains("tol"),
                          InvalidArgument);
   }
   // tol = 0 is valid (run to a fixed point or max_iter).
   vcgmm::LloydParams zero_tol;
   zero_tol.tol = 0.0;
   zero_tol.max_iter = 3;
-  CHECK_NOTHROW(vcgmm::lloyd(data, 3, zero_tol, centers.data()));
+  CHECK_NOTHROW(vcgmm::lloyd(data, 3, zero_tol, run, centers.data()));
 }
 
 TEST_CASE_TEMPLATE("fit_kmeans rejects bad parameters", T, float, double) {
@@ -189,17 +194,19 @@ TEST_CASE_TEMPLATE("fit_kmeans rejects bad parameters", T, float, double) {
   std::vector<T> centers((kN + 1) * kD);
   std::vector<std::int32_t> labels(kN);
   auto fit = [&](const vcgmm::KMeansParams& p, const T* init = nullptr, T* out = nullptr) {
-    return vcgmm::fit_kmeans(data, p, init, out ? out : centers.data(), labels.data(), nullptr,
-                             nullptr);
+    return vcgmm::fit_kmeans(data, p,
+                             vcgmm::FitBuffers<T>{init, out ? out : centers.data(), labels.data(),
+                                                  nullptr, nullptr});
   };
-  auto base = [](vcgmm::KMeansInit init, index_t coreset) {
+  auto base = [](vcgmm::SeedingMethod init, index_t coreset) {
     vcgmm::KMeansParams p;
     p.n_clusters = 4;
-    p.init = init;
+    p.seeding.method = init;
     p.coreset_size = coreset;
     return p;
   };
-  for (vcgmm::KMeansInit init : {vcgmm::KMeansInit::kmeans_plusplus, vcgmm::KMeansInit::afkmc2}) {
+  for (vcgmm::SeedingMethod init :
+       {vcgmm::SeedingMethod::kmeans_plusplus, vcgmm::SeedingMethod::afkmc2}) {
     for (index_t coreset : {0, 20}) {
       CAPTURE(static_cast<int>(init));
       CAPTURE(coreset);
@@ -210,34 +217,34 @@ TEST_CASE_TEMPLATE("fit_kmeans rejects bad parameters", T, float, double) {
         CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("n_clusters"), InvalidArgument);
       }
       vcgmm::KMeansParams p = base(init, coreset);
-      CHECK_THROWS_AS(vcgmm::fit_kmeans(data, p, static_cast<const T*>(nullptr),
-                                        static_cast<T*>(nullptr), labels.data(), nullptr, nullptr),
-                      InvalidArgument);
-      p.max_iter = 0;
+      const vcgmm::FitBuffers<T> no_centers{nullptr, nullptr, labels.data(), nullptr, nullptr};
+      CHECK_THROWS_WITH_AS(vcgmm::fit_kmeans(data, p, no_centers), doctest::Contains("centers"),
+                           InvalidArgument);
+      p.lloyd.max_iter = 0;
       CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("max_iter"), InvalidArgument);
       p = base(init, coreset);
-      p.tol = -0.5;
+      p.lloyd.tol = -0.5;
       CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("tol"), InvalidArgument);
-      p.tol = kNaN;
+      p.lloyd.tol = kNaN;
       CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("tol"), InvalidArgument);
     }
   }
   // coreset_size must be 0 or >= n_clusters.
   for (index_t coreset : {1, 3, -1}) {
     CAPTURE(coreset);
-    CHECK_THROWS_WITH_AS(fit(base(vcgmm::KMeansInit::afkmc2, coreset)),
+    CHECK_THROWS_WITH_AS(fit(base(vcgmm::SeedingMethod::afkmc2, coreset)),
                          doctest::Contains("coreset_size"), InvalidArgument);
   }
-  CHECK_NOTHROW(fit(base(vcgmm::KMeansInit::afkmc2, 4)));  // = n_clusters: allowed
+  CHECK_NOTHROW(fit(base(vcgmm::SeedingMethod::afkmc2, 4)));  // = n_clusters: allowed
   // Seeding parameters of the seeding actually used.
-  vcgmm::KMeansParams p = base(vcgmm::KMeansInit::afkmc2, 20);
-  p.chain_length = 0;
+  vcgmm::KMeansParams p = base(vcgmm::SeedingMethod::afkmc2, 20);
+  p.seeding.afkmc2.chain_length = 0;
   CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("chain_length"), InvalidArgument);
-  p = base(vcgmm::KMeansInit::kmeans_plusplus, 0);
-  p.n_local_trials = 0;
+  p = base(vcgmm::SeedingMethod::kmeans_plusplus, 0);
+  p.seeding.kmeans_plusplus.n_local_trials = 0;
   CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("n_local_trials"), InvalidArgument);
-  // init == given needs the centers.
-  p = base(vcgmm::KMeansInit::given, 0);
+  // seeding.method == given needs the centers.
+  p = base(vcgmm::SeedingMethod::given, 0);
   CHECK_THROWS_WITH_AS(fit(p, nullptr), doctest::Contains("init_centers"), InvalidArgument);
   std::vector<T> init(4 * kD, T(0));
   CHECK_NOTHROW(fit(p, init.data()));

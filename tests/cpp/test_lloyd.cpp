@@ -16,14 +16,16 @@ using namespace vcgmm_test;
 
 namespace {
 
-vcgmm::LloydParams params(int max_iter, double tol, bool relocate = true, int n_threads = 2) {
+vcgmm::LloydParams params(int max_iter, double tol, bool relocate = true) {
   vcgmm::LloydParams p;
   p.max_iter = max_iter;
   p.tol = tol;
   p.relocate_empty = relocate;
-  p.n_threads = n_threads;
   return p;
 }
+
+// Every run below uses two threads (no seed: Lloyd draws no random numbers).
+const vcgmm::RunOptions kRun = run_options(0, 2);
 
 // Objective slack for "non-increasing": the update rounds the double means to T.
 template <typename T>
@@ -44,7 +46,7 @@ TEST_CASE_TEMPLATE("lloyd on the 1-D toy {0, 1, 10, 11}", T, float, double) {
 
   SUBCASE("two iterations") {
     std::vector<T> c = {0, 1};
-    const vcgmm::LloydResult r = vcgmm::lloyd(data, 2, params(2, 0.0), c.data());
+    const vcgmm::LloydResult r = vcgmm::lloyd(data, 2, params(2, 0.0), kRun, c.data());
     CHECK(c[0] == T(0.5));
     CHECK(c[1] == T(10.5));
     CHECK(r.n_iter == 2);
@@ -52,20 +54,21 @@ TEST_CASE_TEMPLATE("lloyd on the 1-D toy {0, 1, 10, 11}", T, float, double) {
     REQUIRE(r.objective.size() == 2);
     CHECK(r.objective[0] == 181.0);
     CHECK(r.objective[1] == doctest::Approx(194.0 / 9.0).epsilon(eps));
-    CHECK(r.n_distance_evals == 2 * 4 * 2);
+    CHECK(r.n_distance_evals.iterations == 2 * 4 * 2);
+    CHECK(r.n_distance_evals.algorithm() == r.n_distance_evals.iterations);
     CHECK(r.n_relocated == 0);
   }
   SUBCASE("to convergence") {
     std::vector<T> c = {0, 1};
-    const vcgmm::LloydResult r = vcgmm::lloyd(data, 2, params(300, 1e-4), c.data());
+    const vcgmm::LloydResult r = vcgmm::lloyd(data, 2, params(300, 1e-4), kRun, c.data());
     CHECK(c[0] == T(0.5));
     CHECK(c[1] == T(10.5));
     CHECK(r.n_iter == 3);
     CHECK(r.converged);
     REQUIRE(r.objective.size() == 3);
     CHECK(r.objective[2] == 1.0);
-    CHECK(r.n_distance_evals == 3 * 4 * 2);
-    CHECK(r.seconds >= 0.0);
+    CHECK(r.n_distance_evals.iterations == 3 * 4 * 2);
+    CHECK(r.timings.iterations >= 0.0);
   }
   SUBCASE("weights move the means") {
     // w = {3, 1, 1, 1}: after it 1, c0 = 0 and c1 = 22/3; then labels
@@ -73,7 +76,8 @@ TEST_CASE_TEMPLATE("lloyd on the 1-D toy {0, 1, 10, 11}", T, float, double) {
     const std::vector<double> w = {3, 1, 1, 1};
     std::vector<T> c = {0, 1};
     const vcgmm::LloydResult r =
-        vcgmm::lloyd(vcgmm::DataView<T>{x.data(), 4, 1, w.data()}, 2, params(300, 0.0), c.data());
+        vcgmm::lloyd(vcgmm::DataView<T>{x.data(), 4, 1, w.data()}, 2, params(300, 0.0), kRun,
+                     c.data());
     CHECK(c[0] == T(0.25));
     CHECK(c[1] == T(10.5));
     CHECK(r.converged);
@@ -92,7 +96,7 @@ TEST_CASE("lloyd relocates empty clusters onto the farthest points") {
   const vcgmm::DataView<T> data{x.data(), 5, 1, nullptr};
 
   std::vector<T> c = {0, 1000, 2000};
-  const vcgmm::LloydResult r = vcgmm::lloyd(data, 3, params(300, 0.0, true), c.data());
+  const vcgmm::LloydResult r = vcgmm::lloyd(data, 3, params(300, 0.0, true), kRun, c.data());
   CHECK(c == std::vector<T>{1, 100, 3});
   CHECK(r.n_relocated == 2);
   CHECK(r.n_iter == 2);
@@ -101,7 +105,7 @@ TEST_CASE("lloyd relocates empty clusters onto the farthest points") {
 
   SUBCASE("relocate_empty = false keeps the empty centers") {
     std::vector<T> k = {0, 1000, 2000};
-    const vcgmm::LloydResult r2 = vcgmm::lloyd(data, 3, params(300, 0.0, false), k.data());
+    const vcgmm::LloydResult r2 = vcgmm::lloyd(data, 3, params(300, 0.0, false), kRun, k.data());
     CHECK(k[0] == doctest::Approx(106.0 / 5.0).epsilon(1e-15));
     CHECK(k[1] == 1000.0);
     CHECK(k[2] == 2000.0);
@@ -123,12 +127,12 @@ TEST_CASE_TEMPLATE("lloyd from a degenerate start: relocation, monotone objectiv
     const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
     std::vector<T> c(C * d);
     for (index_t k = 0; k < C; ++k) std::copy(x.begin(), x.begin() + d, c.begin() + k * d);
-    const vcgmm::LloydResult r = vcgmm::lloyd(data, C, params(1000, 0.0), c.data());
+    const vcgmm::LloydResult r = vcgmm::lloyd(data, C, params(1000, 0.0), kRun, c.data());
     CHECK(r.n_relocated >= C - 1);
     CHECK(r.converged);
     CHECK(r.n_iter < 1000);
     CHECK(r.objective.size() == static_cast<size_t>(r.n_iter));
-    CHECK(r.n_distance_evals == static_cast<std::int64_t>(r.n_iter) * n * C);
+    CHECK(r.n_distance_evals.iterations == static_cast<std::int64_t>(r.n_iter) * n * C);
     for (size_t t = 1; t < r.objective.size(); ++t) {
       CAPTURE(t);
       CHECK(r.objective[t] <= r.objective[t - 1] * (1.0 + monotone_slack<T>()));
@@ -143,7 +147,7 @@ TEST_CASE_TEMPLATE("lloyd from a degenerate start: relocation, monotone objectiv
     // Restarting from the final centers: one iteration to see the labels
     // (they start unknown), the second is the fixed point.
     std::vector<T> c2 = c;
-    const vcgmm::LloydResult r2 = vcgmm::lloyd(data, C, params(1000, 0.0), c2.data());
+    const vcgmm::LloydResult r2 = vcgmm::lloyd(data, C, params(1000, 0.0), kRun, c2.data());
     CHECK(r2.n_iter == 2);
     CHECK(r2.converged);
     CHECK(r2.n_relocated == 0);
@@ -161,7 +165,7 @@ TEST_CASE_TEMPLATE("lloyd stops exactly when the relative change drops below tol
   for (double tol : {1e-2, 1e-4}) {
     CAPTURE(tol);
     std::vector<T> c = init;
-    const vcgmm::LloydResult r = vcgmm::lloyd(data, C, params(500, tol), c.data());
+    const vcgmm::LloydResult r = vcgmm::lloyd(data, C, params(500, tol), kRun, c.data());
     REQUIRE(r.n_iter >= 3);
     REQUIRE(r.converged);
     const auto& q = r.objective;
@@ -179,11 +183,11 @@ TEST_CASE_TEMPLATE("lloyd stops exactly when the relative change drops below tol
   }
   SUBCASE("max_iter stops without convergence") {
     std::vector<T> c = init;
-    const vcgmm::LloydResult r = vcgmm::lloyd(data, C, params(1, 1e-4), c.data());
+    const vcgmm::LloydResult r = vcgmm::lloyd(data, C, params(1, 1e-4), kRun, c.data());
     CHECK(r.n_iter == 1);
     CHECK_FALSE(r.converged);
     CHECK(r.objective.size() == 1);
-    CHECK(r.n_distance_evals == n * C);
+    CHECK(r.n_distance_evals.iterations == n * C);
   }
 }
 
@@ -202,10 +206,11 @@ TEST_CASE("lloyd: integer weights equal repeated rows") {
   for (index_t k = 0; k < C; ++k) rows.push_back(k * 7);
   std::vector<T> cw = gather_rows(x, d, rows), cr = cw;
   const vcgmm::LloydResult a =
-      vcgmm::lloyd(vcgmm::DataView<T>{x.data(), n, d, w.data()}, C, params(100, 0.0), cw.data());
+      vcgmm::lloyd(vcgmm::DataView<T>{x.data(), n, d, w.data()}, C, params(100, 0.0), kRun,
+                   cw.data());
   const vcgmm::LloydResult b = vcgmm::lloyd(
       vcgmm::DataView<T>{rep.data(), static_cast<index_t>(rep.size()) / d, d, nullptr}, C,
-      params(100, 0.0), cr.data());
+      params(100, 0.0), kRun, cr.data());
   CHECK(a.n_iter == b.n_iter);
   REQUIRE(a.objective.size() == b.objective.size());
   for (size_t t = 0; t < a.objective.size(); ++t) {
@@ -221,7 +226,8 @@ TEST_CASE("lloyd with C = n puts every point on its own center") {
   std::vector<T> c(n * d);  // the points, in reverse order
   for (index_t i = 0; i < n; ++i) std::copy(x.begin() + i * d, x.begin() + (i + 1) * d, c.begin() + (n - 1 - i) * d);
   const vcgmm::LloydResult r =
-      vcgmm::lloyd(vcgmm::DataView<T>{x.data(), n, d, nullptr}, n, params(10, 1e-4), c.data());
+      vcgmm::lloyd(vcgmm::DataView<T>{x.data(), n, d, nullptr}, n, params(10, 1e-4), kRun,
+                   c.data());
   CHECK(r.objective.front() == 0.0);
   CHECK(r.objective.back() == 0.0);
   CHECK(r.converged);
@@ -234,9 +240,11 @@ TEST_CASE("lloyd logs one line per iteration from the calling thread") {
   const std::vector<T> x = {0, 1, 10, 11};
   std::vector<T> c = {0, 1};
   std::vector<std::string> lines;
-  vcgmm::LloydParams p = params(300, 1e-4);
-  p.log = [&lines](const std::string& line) { lines.push_back(line); };
-  const vcgmm::LloydResult r = vcgmm::lloyd(vcgmm::DataView<T>{x.data(), 4, 1, nullptr}, 2, p, c.data());
+  vcgmm::RunOptions run = kRun;
+  run.log = [&lines](const std::string& line) { lines.push_back(line); };
+  const vcgmm::LloydResult r =
+      vcgmm::lloyd(vcgmm::DataView<T>{x.data(), 4, 1, nullptr}, 2, params(300, 1e-4), run,
+                   c.data());
   CHECK(lines.size() == static_cast<size_t>(r.n_iter));
   for (const auto& line : lines) CHECK(line.find("objective") != std::string::npos);
 }

@@ -88,10 +88,9 @@ TEST_CASE_TEMPLATE("lightweight_coreset: sorted indices and weights w / (m q)", 
       std::vector<index_t> idx(m, -1);
       std::vector<double> gamma(m, -1.0);
       const vcgmm::CoresetStats stats = vcgmm::lightweight_coreset(
-          vcgmm::DataView<T>{x.data(), n, d, wp}, vcgmm::LightweightCoresetParams{m, 53, 2},
-          idx.data(), gamma.data());
-      CHECK(stats.n_distance_evals == n);
-      CHECK(stats.seconds >= 0.0);
+          vcgmm::DataView<T>{x.data(), n, d, wp}, m, run_options(53, 2), idx.data(), gamma.data());
+      CHECK(stats.n_distance_evals.coreset == n);
+      CHECK(stats.timings.coreset >= 0.0);
       CHECK(std::is_sorted(idx.begin(), idx.end()));
       CHECK(idx.front() >= 0);
       CHECK(idx.back() < n);
@@ -129,8 +128,8 @@ TEST_CASE_TEMPLATE("lightweight_coreset: identical points give uniform weights n
   const std::vector<T> x(n * d, static_cast<T>(1.5));
   std::vector<index_t> idx(m);
   std::vector<double> gamma(m);
-  vcgmm::lightweight_coreset(vcgmm::DataView<T>{x.data(), n, d, nullptr},
-                             vcgmm::LightweightCoresetParams{m, 3, 2}, idx.data(), gamma.data());
+  vcgmm::lightweight_coreset(vcgmm::DataView<T>{x.data(), n, d, nullptr}, m, run_options(3, 2),
+                             idx.data(), gamma.data());
   CHECK(std::is_sorted(idx.begin(), idx.end()));
   CHECK(idx.front() >= 0);
   CHECK(idx.back() < n);
@@ -160,8 +159,9 @@ TEST_CASE_TEMPLATE("kmeans_plusplus picks every distinct point once when C equal
         for (std::uint64_t seed = 0; seed < 5; ++seed) {
           std::vector<T> centers(P * d);
           std::vector<index_t> idx(P, -1);
-          const vcgmm::SeedingStats s = vcgmm::kmeans_plusplus(
-              data, vcgmm::KMeansPlusPlusParams{P, trials, seed, 2}, centers.data(), idx.data());
+          const vcgmm::SeedingStats s =
+              vcgmm::kmeans_plusplus(data, P, vcgmm::KMeansPlusPlusParams{trials},
+                                     run_options(seed, 2), centers.data(), idx.data());
           std::set<index_t> distinct;
           for (index_t k = 0; k < P; ++k) {
             REQUIRE(idx[k] >= 0);
@@ -172,7 +172,8 @@ TEST_CASE_TEMPLATE("kmeans_plusplus picks every distinct point once when C equal
                              x.begin() + idx[k] * d));
           }
           CHECK(distinct.size() == static_cast<size_t>(P));
-          CHECK(s.n_distance_evals == (P - 1) * (trials == 1 ? 1 : trials + 1) * n);
+          CHECK(s.n_distance_evals.seeding == (P - 1) * (trials == 1 ? 1 : trials + 1) * n);
+          CHECK(s.timings.seeding >= 0.0);
         }
       }
     }
@@ -187,7 +188,8 @@ TEST_CASE("kmeans_plusplus: more centers than distinct points, C = 1, indices op
   const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
   std::vector<T> centers(C * d);
   std::vector<index_t> idx(C, -1);
-  vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{C, 1, 4, 1}, centers.data(), idx.data());
+  vcgmm::kmeans_plusplus(data, C, vcgmm::KMeansPlusPlusParams{1}, run_options(4, 1), centers.data(),
+                         idx.data());
   // The first P centers exhaust the distinct points (potential > 0 first);
   // the rest are drawn by weight once the potential is 0 everywhere.
   std::set<index_t> first;
@@ -199,12 +201,14 @@ TEST_CASE("kmeans_plusplus: more centers than distinct points, C = 1, indices op
   }
   // Without the indices output, the same centers.
   std::vector<T> centers2(C * d);
-  vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{C, 1, 4, 2}, centers2.data(), nullptr);
+  vcgmm::kmeans_plusplus(data, C, vcgmm::KMeansPlusPlusParams{1}, run_options(4, 2),
+                         centers2.data(), nullptr);
   CHECK(bitwise_equal(centers, centers2));
   // C = 1 costs no distance evaluation.
-  const vcgmm::SeedingStats s1 =
-      vcgmm::kmeans_plusplus(data, vcgmm::KMeansPlusPlusParams{1, 1, 4, 2}, centers.data(), idx.data());
-  CHECK(s1.n_distance_evals == 0);
+  const vcgmm::SeedingStats s1 = vcgmm::kmeans_plusplus(
+      data, 1, vcgmm::KMeansPlusPlusParams{1}, run_options(4, 2), centers.data(), idx.data());
+  CHECK(s1.n_distance_evals.seeding == 0);
+  CHECK(s1.n_distance_evals.algorithm() == 0);
   CHECK(idx[0] >= 0);
   CHECK(idx[0] < n);
 }
@@ -224,8 +228,8 @@ TEST_CASE_TEMPLATE("afkmc2 returns rows of X named by its indices", T, float, do
         CAPTURE(chain);
         std::vector<T> centers(C * d);
         std::vector<index_t> idx(C, -1);
-        const vcgmm::SeedingStats s =
-            vcgmm::afkmc2(data, vcgmm::Afkmc2Params{C, chain, 83, 2}, centers.data(), idx.data());
+        const vcgmm::SeedingStats s = vcgmm::afkmc2(data, C, vcgmm::Afkmc2Params{chain},
+                                                    run_options(83, 2), centers.data(), idx.data());
         for (index_t k = 0; k < C; ++k) {
           REQUIRE(idx[k] >= 0);
           REQUIRE(idx[k] < n);
@@ -234,9 +238,11 @@ TEST_CASE_TEMPLATE("afkmc2 returns rows of X named by its indices", T, float, do
         }
         // One pass for the proposal (distances to c1), then m distances to
         // each of the k chosen centers at step k: n + m C (C - 1) / 2.
-        CHECK(s.n_distance_evals == (C == 1 ? 0 : n + static_cast<std::int64_t>(chain) * C * (C - 1) / 2));
+        CHECK(s.n_distance_evals.seeding ==
+              (C == 1 ? 0 : n + static_cast<std::int64_t>(chain) * C * (C - 1) / 2));
         std::vector<T> centers2(C * d);
-        vcgmm::afkmc2(data, vcgmm::Afkmc2Params{C, chain, 83, 1}, centers2.data(), nullptr);
+        vcgmm::afkmc2(data, C, vcgmm::Afkmc2Params{chain}, run_options(83, 1), centers2.data(),
+                      nullptr);
         CHECK(bitwise_equal(centers, centers2));
       }
     }
@@ -259,8 +265,8 @@ TEST_CASE_TEMPLATE("afkmc2 leaves zero-potential states: distinct points are all
     CAPTURE(seed);
     std::vector<T> centers(P * d);
     std::vector<index_t> idx(P);
-    vcgmm::afkmc2(vcgmm::DataView<T>{x.data(), n, d, nullptr}, vcgmm::Afkmc2Params{P, 200, seed, 2},
-                  centers.data(), idx.data());
+    vcgmm::afkmc2(vcgmm::DataView<T>{x.data(), n, d, nullptr}, P, vcgmm::Afkmc2Params{200},
+                  run_options(seed, 2), centers.data(), idx.data());
     std::set<index_t> distinct;
     for (index_t k = 0; k < P; ++k) distinct.insert(which[idx[k]]);
     CHECK(distinct.size() == static_cast<size_t>(P));

@@ -136,8 +136,7 @@ TEST_CASE_TEMPLATE("VariationalGmm with G = C is exact EM (double reference)", T
         ReferenceEm r = ref;
         vcgmm::VariationalGmmParams p;
         p.G = G;
-        p.n_threads = 2;
-        vcgmm::VariationalGmm<T> em(data, C, mu0.data(), p);
+        vcgmm::VariationalGmm<T> em(data, C, mu0.data(), p, run_options(0, 2));
         CHECK(em.G() == C);
         CHECK(em.sigma2() == 0.0);
         for (int it = 0; it < 6; ++it) {
@@ -187,9 +186,7 @@ TEST_CASE_TEMPLATE("an E-step never lowers the free energy (Prop. 1), nor does t
         vcgmm::VariationalGmmParams p;
         p.G = G;
         p.plus1 = plus1;
-        p.seed = 5;
-        p.n_threads = 2;
-        vcgmm::VariationalGmm<T> em(data, C, mu0.data(), p);
+        vcgmm::VariationalGmm<T> em(data, C, mu0.data(), p, run_options(5, 2));
         em.e_step();
         em.m_step();
         int changed = 0;
@@ -223,9 +220,9 @@ TEST_CASE_TEMPLATE("fit: the free-energy trace is non-decreasing and stops by to
       vcgmm::VariationalGmmParams p;
       p.G = 3;
       p.plus1 = plus1;
-      p.seed = seed;
       p.tol = 1e-5;
-      vcgmm::VariationalGmm<T> em(vcgmm::DataView<T>{x.data(), n, d, nullptr}, C, mu0.data(), p);
+      vcgmm::VariationalGmm<T> em(vcgmm::DataView<T>{x.data(), n, d, nullptr}, C, mu0.data(), p,
+                                  run_options(seed, 0));
       const vcgmm::VariationalGmmResult r = em.fit();
       REQUIRE(r.free_energy.size() == static_cast<size_t>(r.n_iter));
       REQUIRE(r.n_iter >= 3);
@@ -238,11 +235,15 @@ TEST_CASE_TEMPLATE("fit: the free-energy trace is non-decreasing and stops by to
       const double last = r.free_energy.back(), prev = r.free_energy[r.free_energy.size() - 2];
       CHECK(std::abs(last - prev) < p.tol * std::abs(last));
       CHECK(r.sigma2 == em.sigma2());
+      CHECK(r.G == em.G());
+      CHECK(r.G == 3);
       CHECK(r.estep_distance_evals.size() == static_cast<size_t>(r.n_iter));
       std::int64_t total = 0;
       for (std::int64_t e : r.estep_distance_evals) total += e;
-      CHECK(total == r.n_distance_evals);
+      CHECK(total == r.n_distance_evals.iterations);
       CHECK(total == em.n_distance_evals());
+      CHECK(r.n_distance_evals.algorithm() == r.n_distance_evals.iterations);
+      CHECK(r.timings.iterations >= 0.0);
     }
   }
 }
@@ -258,8 +259,8 @@ TEST_CASE_TEMPLATE("K(n) is sorted by distance, G_c starts with c, counts are |S
     vcgmm::VariationalGmmParams p;
     p.G = G;
     p.plus1 = plus1;
-    p.seed = 9;
-    vcgmm::VariationalGmm<T> em(vcgmm::DataView<T>{x.data(), n, d, nullptr}, C, mu0.data(), p);
+    vcgmm::VariationalGmm<T> em(vcgmm::DataView<T>{x.data(), n, d, nullptr}, C, mu0.data(), p,
+                                run_options(9, 0));
     for (int it = 0; it < 5; ++it) {
       CAPTURE(it);
       // |S(n)| = |union of G_c over c in K(n)|, from the sets BEFORE the E-step.
@@ -322,13 +323,14 @@ template <typename T>
 VcgmmRun<T> run_vcgmm(const vcgmm::DataView<T>& data, const vcgmm::VcgmmParams& p,
                       const T* init = nullptr) {
   VcgmmRun<T> out;
-  out.means.assign(p.n_components * data.d, T(0));
+  out.means.assign(p.n_clusters * data.d, T(0));
   out.labels.assign(data.n, -1);
   out.idx.assign(p.coreset_size, -1);
   out.weights.assign(p.coreset_size, -1.0);
-  out.r = vcgmm::fit_vcgmm(data, p, init, out.means.data(), out.labels.data(),
-                           p.coreset_size ? out.idx.data() : nullptr,
-                           p.coreset_size ? out.weights.data() : nullptr);
+  out.r = vcgmm::fit_vcgmm(data, p,
+                           vcgmm::FitBuffers<T>{init, out.means.data(), out.labels.data(),
+                                                p.coreset_size ? out.idx.data() : nullptr,
+                                                p.coreset_size ? out.weights.data() : nullptr});
   return out;
 }
 
@@ -368,17 +370,17 @@ TEST_CASE_TEMPLATE("fit_vcgmm and the loop do not depend on the thread count", T
       CAPTURE(plus1_and_weights);
       const vcgmm::DataView<T> data{x.data(), cs.n, d, plus1_and_weights ? w.data() : nullptr};
       vcgmm::VcgmmParams p;
-      p.n_components = C;
-      p.G = cs.G;
-      p.plus1 = plus1_and_weights;
+      p.n_clusters = C;
+      p.em.G = cs.G;
+      p.em.plus1 = plus1_and_weights;
       p.coreset_size = cs.coreset;
-      p.max_iter = 3;
-      p.tol = 0.0;
-      p.seed = 77;
+      p.em.max_iter = 3;
+      p.em.tol = 0.0;
+      p.run.seed = 77;
       VcgmmRun<T> ref;
       for (int nt : {1, 2, 3}) {
         CAPTURE(nt);
-        p.n_threads = nt;
+        p.run.n_threads = nt;
         VcgmmRun<T> run = run_vcgmm(data, p);
         CHECK(run.r.n_iter == 3);
         if (nt == 1) {
@@ -401,9 +403,8 @@ TEST_CASE_TEMPLATE("fit_vcgmm and the loop do not depend on the thread count", T
     vcgmm::VariationalGmmParams p;
     p.G = 30;
     p.plus1 = true;
-    p.seed = 3;
-    p.n_threads = nt;
-    vcgmm::VariationalGmm<T> em(vcgmm::DataView<T>{x.data(), n, d, nullptr}, C, mu0.data(), p);
+    vcgmm::VariationalGmm<T> em(vcgmm::DataView<T>{x.data(), n, d, nullptr}, C, mu0.data(), p,
+                                run_options(3, nt));
     double F = 0.0;
     for (int it = 0; it < 3; ++it) {
       F = em.e_step();
@@ -434,45 +435,45 @@ TEST_CASE_TEMPLATE("fit_vcgmm = lightweight coreset + AFK-MC2 on it + the loop",
     CAPTURE(weighted);
     const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
     vcgmm::VcgmmParams p;
-    p.n_components = C;
-    p.G = 3;
+    p.n_clusters = C;
+    p.em.G = 3;
     p.coreset_size = m;
-    p.chain_length = 7;
-    p.seed = 99;
-    p.n_threads = 2;
+    p.seeding.afkmc2.chain_length = 7;  // seeding.method: afkmc2, the default
+    p.run.seed = 99;
+    p.run.n_threads = 2;
     const VcgmmRun<T> run = run_vcgmm(data, p);
 
     // The pieces, by hand.
     std::vector<index_t> idx(m);
     std::vector<double> gamma(m);
-    const vcgmm::CoresetStats cs = vcgmm::lightweight_coreset(
-        data, vcgmm::LightweightCoresetParams{m, p.seed, 1}, idx.data(), gamma.data());
+    const vcgmm::CoresetStats cs =
+        vcgmm::lightweight_coreset(data, m, run_options(p.run.seed, 1), idx.data(), gamma.data());
     CHECK(idx == run.idx);
     CHECK(bitwise_equal(gamma, run.weights));
     const std::vector<T> y = gather_rows(x, d, idx);
     const vcgmm::DataView<T> core{y.data(), m, d, gamma.data()};
     std::vector<T> seeds(C * d);
     std::vector<index_t> seed_idx(C);
-    const vcgmm::SeedingStats ss = vcgmm::afkmc2(
-        core, vcgmm::Afkmc2Params{C, p.chain_length, p.seed, 1}, seeds.data(), seed_idx.data());
+    const vcgmm::SeedingStats ss =
+        vcgmm::afkmc2(core, C, vcgmm::Afkmc2Params{p.seeding.afkmc2.chain_length},
+                      run_options(p.run.seed, 1), seeds.data(), seed_idx.data());
     vcgmm::VariationalGmmParams vp;
-    vp.G = p.G;
-    vp.seed = p.seed;
-    vp.n_threads = 3;
-    vcgmm::VariationalGmm<T> em(core, C, seeds.data(), vp);
+    vp.G = p.em.G;
+    vcgmm::VariationalGmm<T> em(core, C, seeds.data(), vp, run_options(p.run.seed, 3));
     const vcgmm::VariationalGmmResult r = em.fit();
     CHECK(bitwise_equal(std::vector<T>(em.means(), em.means() + C * d), run.means));
     CHECK(bitwise_equal(r.free_energy, run.r.free_energy));
     CHECK(bitwise_equal(r.sigma2, run.r.sigma2));
     CHECK(r.n_iter == run.r.n_iter);
     CHECK(r.converged == run.r.converged);
+    CHECK(r.G == run.r.G);
 
     // Bookkeeping: the phases' distance counts, labels and inertia on all points.
-    CHECK(run.r.n_distance_evals.coreset == cs.n_distance_evals);
-    CHECK(cs.n_distance_evals == n);
-    CHECK(run.r.n_distance_evals.seeding == ss.n_distance_evals);
-    CHECK(ss.n_distance_evals == m + p.chain_length * C * (C - 1) / 2);
-    CHECK(run.r.n_distance_evals.iterations == r.n_distance_evals);
+    CHECK(run.r.n_distance_evals.coreset == cs.n_distance_evals.coreset);
+    CHECK(cs.n_distance_evals.coreset == n);
+    CHECK(run.r.n_distance_evals.seeding == ss.n_distance_evals.seeding);
+    CHECK(ss.n_distance_evals.seeding == m + p.seeding.afkmc2.chain_length * C * (C - 1) / 2);
+    CHECK(run.r.n_distance_evals.iterations == r.n_distance_evals.iterations);
     CHECK(run.r.n_distance_evals.evaluation == n * C);
     std::vector<std::int32_t> labels(n, -1);
     const double q = vcgmm::assign_nearest(data, run.means.data(), C, labels.data(), nullptr, 1).objective;
@@ -480,7 +481,7 @@ TEST_CASE_TEMPLATE("fit_vcgmm = lightweight coreset + AFK-MC2 on it + the loop",
     CHECK(bitwise_equal(q, run.r.inertia));
 
     // Given initial means: no seeding phase, same loop.
-    p.init = vcgmm::KMeansInit::given;
+    p.seeding.method = vcgmm::SeedingMethod::given;
     const VcgmmRun<T> given = run_vcgmm(data, p, seeds.data());
     CHECK(bitwise_equal(given.means, run.means));
     CHECK(given.r.n_distance_evals.seeding == 0);
@@ -494,19 +495,18 @@ TEST_CASE("fit_vcgmm with coreset_size = 0 is var-GMM-S: the loop on all points"
   const vcgmm::DataView<double> data{x.data(), n, d, w.data()};
   const std::vector<double> mu0 = initial_means(x, d, C, 73);
   vcgmm::VcgmmParams p;
-  p.n_components = C;
-  p.G = 4;
-  p.plus1 = true;
-  p.init = vcgmm::KMeansInit::given;
-  p.n_init_estep = 2;
-  p.seed = 8;
+  p.n_clusters = C;
+  p.em.G = 4;
+  p.em.plus1 = true;
+  p.seeding.method = vcgmm::SeedingMethod::given;
+  p.em.n_init_estep = 2;
+  p.run.seed = 8;
   const VcgmmRun<double> run = run_vcgmm(data, p, mu0.data());
   vcgmm::VariationalGmmParams vp;
   vp.G = 4;
   vp.plus1 = true;
   vp.n_init_estep = 2;
-  vp.seed = 8;
-  vcgmm::VariationalGmm<double> em(data, C, mu0.data(), vp);
+  vcgmm::VariationalGmm<double> em(data, C, mu0.data(), vp, run_options(8, 0));
   const vcgmm::VariationalGmmResult r = em.fit();
   CHECK(bitwise_equal(std::vector<double>(em.means(), em.means() + C * d), run.means));
   CHECK(bitwise_equal(r.free_energy, run.r.free_energy));
@@ -524,8 +524,9 @@ TEST_CASE_TEMPLATE("VariationalGmm and fit_vcgmm reject invalid arguments", T, f
   const std::vector<T> x = gaussian<T>(n, d, 81);
   const std::vector<T> mu0(x.begin(), x.begin() + C * d);
   const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  const vcgmm::RunOptions run;
   auto make = [&](vcgmm::VariationalGmmParams p, index_t c = 4) {
-    vcgmm::VariationalGmm<T> em(data, c, mu0.data(), p);
+    vcgmm::VariationalGmm<T> em(data, c, mu0.data(), p, run);
   };
   vcgmm::VariationalGmmParams ok;
   CHECK_NOTHROW(make(ok));
@@ -559,14 +560,14 @@ TEST_CASE_TEMPLATE("VariationalGmm and fit_vcgmm reject invalid arguments", T, f
   CHECK_THROWS_AS(make(ok, n + 1), InvalidArgument);
   {
     vcgmm::VariationalGmmParams p;
-    CHECK_THROWS_AS(vcgmm::VariationalGmm<T>(data, C, nullptr, p), InvalidArgument);
+    CHECK_THROWS_AS(vcgmm::VariationalGmm<T>(data, C, nullptr, p, run), InvalidArgument);
     CHECK_THROWS_AS(vcgmm::VariationalGmm<T>(vcgmm::DataView<T>{x.data(), 0, d, nullptr}, C,
-                                             mu0.data(), p),
+                                             mu0.data(), p, run),
                     InvalidArgument);
   }
   // Steps out of order.
   {
-    vcgmm::VariationalGmm<T> em(data, C, mu0.data(), ok);
+    vcgmm::VariationalGmm<T> em(data, C, mu0.data(), ok, run);
     CHECK_THROWS_AS(em.free_energy(), InvalidArgument);
     CHECK_THROWS_AS(em.m_step(), InvalidArgument);
     CHECK(std::isfinite(em.e_step()));
@@ -574,67 +575,76 @@ TEST_CASE_TEMPLATE("VariationalGmm and fit_vcgmm reject invalid arguments", T, f
     CHECK(std::isfinite(em.free_energy()));
   }
 
-  // fit_vcgmm: the same parameters, checked before any work.
+  // fit_vcgmm: the same parameters, checked before any work; every message
+  // starts with "fit_vcgmm:" and names the offending parameter.
   std::vector<T> means(C * d);
   auto fit = [&](vcgmm::VcgmmParams p, const T* init = nullptr) {
-    vcgmm::fit_vcgmm(data, p, init, means.data(), nullptr, nullptr, nullptr);
+    vcgmm::fit_vcgmm(data, p, vcgmm::FitBuffers<T>{init, means.data(), nullptr, nullptr, nullptr});
   };
   vcgmm::VcgmmParams fok;
-  fok.n_components = C;
+  fok.n_clusters = C;
   CHECK_NOTHROW(fit(fok));
   for (index_t bad : {index_t(1), C - 1}) {  // coreset_size in (0, C)
     auto p = fok;
     p.coreset_size = bad;
-    CHECK_THROWS_AS(fit(p), InvalidArgument);
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: coreset_size"), InvalidArgument);
   }
   {
     auto p = fok;
     p.coreset_size = C;  // the smallest valid coreset
     std::vector<index_t> idx(C);
     std::vector<double> gw(C);
-    CHECK_NOTHROW(vcgmm::fit_vcgmm(data, p, nullptr, means.data(), nullptr, idx.data(), gw.data()));
+    CHECK_NOTHROW(vcgmm::fit_vcgmm(
+        data, p, vcgmm::FitBuffers<T>{nullptr, means.data(), nullptr, idx.data(), gw.data()}));
   }
   {
     auto p = fok;
-    p.G = 0;
-    CHECK_THROWS_AS(fit(p), InvalidArgument);
+    p.em.G = 0;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: G"), InvalidArgument);
   }
   {
     auto p = fok;
-    p.max_iter = 0;
-    CHECK_THROWS_AS(fit(p), InvalidArgument);
+    p.em.max_iter = 0;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: max_iter"), InvalidArgument);
   }
   {
     auto p = fok;
-    p.tol = -1.0;
-    CHECK_THROWS_AS(fit(p), InvalidArgument);
+    p.em.tol = -1.0;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: tol"), InvalidArgument);
   }
   {
     auto p = fok;
-    p.n_init_estep = -3;
-    CHECK_THROWS_AS(fit(p), InvalidArgument);
+    p.em.n_init_estep = -3;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: n_init_estep"), InvalidArgument);
   }
   {
     auto p = fok;
-    p.chain_length = 0;
-    CHECK_THROWS_AS(fit(p), InvalidArgument);
+    p.seeding.afkmc2.chain_length = 0;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: chain_length"), InvalidArgument);
   }
   {
     auto p = fok;
-    p.n_components = 0;
-    CHECK_THROWS_AS(fit(p), InvalidArgument);
-    p.n_components = n + 1;
-    CHECK_THROWS_AS(fit(p), InvalidArgument);
+    p.seeding.method = vcgmm::SeedingMethod::kmeans_plusplus;
+    CHECK_NOTHROW(fit(p));
+    p.seeding.kmeans_plusplus.n_local_trials = 0;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: n_local_trials"), InvalidArgument);
   }
   {
     auto p = fok;
-    p.init = vcgmm::KMeansInit::given;
-    CHECK_THROWS_AS(fit(p, nullptr), InvalidArgument);
+    p.n_clusters = 0;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: n_clusters"), InvalidArgument);
+    p.n_clusters = n + 1;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: n_clusters"), InvalidArgument);
+  }
+  {
+    auto p = fok;
+    p.seeding.method = vcgmm::SeedingMethod::given;
+    CHECK_THROWS_WITH_AS(fit(p, nullptr), doctest::Contains("init_centers"), InvalidArgument);
     CHECK_NOTHROW(fit(p, mu0.data()));
   }
-  CHECK_THROWS_AS(vcgmm::fit_vcgmm(data, fok, nullptr, static_cast<T*>(nullptr), nullptr, nullptr,
-                                   nullptr),
-                  InvalidArgument);
+  const vcgmm::FitBuffers<T> no_means{nullptr, nullptr, nullptr, nullptr, nullptr};
+  CHECK_THROWS_WITH_AS(vcgmm::fit_vcgmm(data, fok, no_means), doctest::Contains("fit_vcgmm:"),
+                       InvalidArgument);
 }
 
 // ----------------------------------------------------------------------------
