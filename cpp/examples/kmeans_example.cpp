@@ -80,6 +80,50 @@ void print_costs(const char* name, const vcgmm::KMeansResult& r) {
               static_cast<long long>(n.evaluation), t.evaluation);
 }
 
+/// Every true blob recovered, and an inertia close to the true centers'.
+bool check_recovery(const Blobs& data, const vcgmm::DataView<float>& view,
+                    const std::vector<float>& centers, double inertia) {
+  bool ok = std::isfinite(inertia) && inertia > 0.0;
+  if (!ok) std::printf("FAIL: inertia %g is not a finite positive number\n", inertia);
+
+  // Every true blob center must have a fitted center nearby. A fitted center
+  // is a (coreset-weighted) mean of ~500 points of its blob, so it lands
+  // within ~0.1 spread of the truth; 0.5 spread is generous, while a missed
+  // blob leaves its nearest fitted center tens of spreads away.
+  std::printf("\n%-6s %-40s %s\n", "blob", "fitted center", "distance to true center");
+  for (vcgmm::index_t k = 0; k < kBlobs; ++k) {
+    const float* truth = data.centers.data() + k * kD;
+    vcgmm::index_t best = 0;
+    double best_dist = std::numeric_limits<double>::infinity();
+    for (vcgmm::index_t c = 0; c < kBlobs; ++c) {
+      const double dist = distance(truth, centers.data() + c * kD);
+      if (dist < best_dist) {
+        best_dist = dist;
+        best = c;
+      }
+    }
+    const float* f = centers.data() + best * kD;
+    std::printf("%-6lld (%8.3f, %8.3f, %8.3f, %8.3f)  %8.4f\n", static_cast<long long>(k), f[0], f[1],
+                f[2], f[3], best_dist);
+    if (!(best_dist < 0.5 * kSpread)) {
+      std::printf("FAIL: blob %lld was not recovered\n", static_cast<long long>(k));
+      ok = false;
+    }
+  }
+
+  // The true centers' inertia is about n d spread^2; recovered centers can
+  // only be a little worse on the data they were fitted to approximate.
+  const double true_inertia = vcgmm::quantization_error(view, data.centers.data(), kBlobs, 0);
+  std::printf("inertia: fitted %.6g, true centers %.6g (ratio %.4f)\n", inertia, true_inertia,
+              inertia / true_inertia);
+  if (!(inertia <= 1.02 * true_inertia)) {
+    std::printf("FAIL: inertia more than 2%% above that of the true centers\n");
+    ok = false;
+  }
+
+  return ok;
+}
+
 }  // namespace
 
 int main() {
@@ -139,44 +183,7 @@ int main() {
               100.0 * (fit.inertia - ref.inertia) / ref.inertia);
 
   // --- Is the answer right? ----------------------------------------------------
-  bool ok = std::isfinite(fit.inertia) && fit.inertia > 0.0;
-  if (!ok) std::printf("FAIL: inertia %g is not a finite positive number\n", fit.inertia);
-
-  // Every true blob center must have a fitted center nearby. A fitted center
-  // is a (coreset-weighted) mean of ~500 points of its blob, so it lands
-  // within ~0.1 spread of the truth; 0.5 spread is generous, while a missed
-  // blob leaves its nearest fitted center tens of spreads away.
-  std::printf("\n%-6s %-40s %s\n", "blob", "fitted center", "distance to true center");
-  for (vcgmm::index_t k = 0; k < kBlobs; ++k) {
-    const float* truth = data.centers.data() + k * kD;
-    vcgmm::index_t best = 0;
-    double best_dist = std::numeric_limits<double>::infinity();
-    for (vcgmm::index_t c = 0; c < kBlobs; ++c) {
-      const double dist = distance(truth, centers.data() + c * kD);
-      if (dist < best_dist) {
-        best_dist = dist;
-        best = c;
-      }
-    }
-    const float* f = centers.data() + best * kD;
-    std::printf("%-6lld (%8.3f, %8.3f, %8.3f, %8.3f)  %8.4f\n", static_cast<long long>(k), f[0], f[1],
-                f[2], f[3], best_dist);
-    if (!(best_dist < 0.5 * kSpread)) {
-      std::printf("FAIL: blob %lld was not recovered\n", static_cast<long long>(k));
-      ok = false;
-    }
-  }
-
-  // The true centers' inertia is about n d spread^2; recovered centers can
-  // only be a little worse on the data they were fitted to approximate.
-  const double true_inertia = vcgmm::quantization_error(view, data.centers.data(), kBlobs, 0);
-  std::printf("inertia: fitted %.6g, true centers %.6g (ratio %.4f)\n", fit.inertia, true_inertia,
-              fit.inertia / true_inertia);
-  if (!(fit.inertia <= 1.02 * true_inertia)) {
-    std::printf("FAIL: inertia more than 2%% above that of the true centers\n");
-    ok = false;
-  }
-
+  bool ok = check_recovery(data, view, centers, fit.inertia);
   // labels[i] is the index of the fitted center nearest to point i.
   vcgmm::index_t in_each[kBlobs] = {};
   for (std::int32_t l : labels) {

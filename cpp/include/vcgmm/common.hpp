@@ -31,15 +31,6 @@ namespace vcgmm {
 /// Index of a data point (row of X). Signed, 64 bit: N may exceed 2^31.
 using index_t = std::int64_t;
 
-/// T in a non-deduced context: lets callers pass nullptr for optional `T*`
-/// arguments (e.g. `fit_vcgmm(view, params, nullptr, means, ...)`).
-template <typename T>
-struct nondeduced {
-  using type = T;
-};
-template <typename T>
-using nondeduced_t = typename nondeduced<T>::type;
-
 /// Read-only view of a weighted data set: X of shape (n, d), row-major, and
 /// optional sample weights w of shape (n,).
 template <typename T>
