@@ -20,7 +20,11 @@ namespace detail {
 
 namespace {
 
-constexpr index_t kRound = 64;  // centers chosen per round (see choose_round)
+constexpr index_t kRound = 64;  // centers chosen per round at most (see choose_round)
+// Candidate rows buffered per round at most (64 MB of doubles): long chains
+// on wide data get rounds of fewer centers. The result does not depend on
+// the round size (same draws in the same order, exact distances either way).
+constexpr index_t kMaxRoundElements = index_t(1) << 23;
 
 /// One AFK-MC^2 run: the proposal, the chains, the chosen centers.
 template <typename T>
@@ -138,9 +142,11 @@ SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Par
   SeedingStats stats;
   Afkmc2Seeding<T> seeding(data, params.chain_length, run, centers, indices);
   seeding.start(n_clusters > 1, &stats);
-  for (index_t k0 = 1; k0 < n_clusters; k0 += kRound) {
+  const index_t round = std::clamp<index_t>(
+      kMaxRoundElements / (static_cast<index_t>(params.chain_length) * data.d), 1, kRound);
+  for (index_t k0 = 1; k0 < n_clusters; k0 += round) {
     check_interrupt();
-    seeding.choose_round(k0, std::min(n_clusters, k0 + kRound), &stats);
+    seeding.choose_round(k0, std::min(n_clusters, k0 + round), &stats);
   }
   stats.timings.seeding = clock.seconds();
   return stats;

@@ -29,7 +29,7 @@ template <typename T>
 struct LogLikelihoodHandler {
   using Partial = detail::NoPartial;
   struct Block {
-    double sum[detail::CenterTiles<T>::kRowBlock] = {};
+    double sum[detail::CenterTiles<T>::kMaxRowBlock] = {};
   };
   static constexpr bool kVisitsTiles = true;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "detail/partition.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
+#include "detail/weighted_moments.hpp"  // max_squared_norm
 
 namespace vcgmm {
 
@@ -19,9 +21,11 @@ namespace detail {
 
 namespace {
 
-/// Moves empty clusters onto the points farthest from their centers.
+/// Moves empty clusters onto the points farthest from their centers; never
+/// onto a point within rounding distance (d2_floor) of its center: that point
+/// already has a center, and moving one onto it gains nothing.
 index_t relocate_empty_clusters(const ClusterPartition& part, const double* min_d2, index_t n,
-                                index_t C, std::int32_t* labels) {
+                                index_t C, double d2_floor, std::int32_t* labels) {
   std::vector<index_t> empty;
   for (index_t c = 0; c < C; ++c) {
     if (part.size(c) == 0) empty.push_back(c);
@@ -36,7 +40,7 @@ index_t relocate_empty_clusters(const ClusterPartition& part, const double* min_
   index_t moved = 0;
   for (index_t e = 0; e < k; ++e) {
     const index_t p = far[e];
-    if (!(min_d2[p] > 0.0)) break;  // remaining points sit on their centers
+    if (!(min_d2[p] > d2_floor)) break;  // remaining points sit on their centers
     labels[p] = static_cast<std::int32_t>(empty[e]);
     ++moved;
   }
@@ -79,6 +83,16 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
   std::vector<std::int32_t> labels(n, -1);
   std::vector<double> min_d2(n);
   ClusterPartition part;
+  // Rounding size of a squared distance: a center is a mean rounded to T, so
+  // a point that coincides with it mathematically lies up to ~eps |x| away.
+  // Changes of Q below w_total times that are rounding noise, not progress
+  // (data with fewer distinct points than clusters would otherwise never
+  // converge: Q goes from 0 to 1e-32 and relocations fire forever).
+  const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+  const double d2_floor = (8.0 * eps) * (8.0 * eps) * max_squared_norm(data, run.n_threads);
+  double w_total = 0.0;
+  for (index_t i = 0; i < n; ++i) w_total += data.weight(i);
+  const double q_floor = d2_floor * w_total;
 
   for (int it = 1; it <= params.max_iter; ++it) {
     check_interrupt();
@@ -92,7 +106,7 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
     part.build(labels.data(), n, C);
     index_t moved = 0;
     if (params.relocate_empty) {
-      moved = relocate_empty_clusters(part, min_d2.data(), n, C, labels.data());
+      moved = relocate_empty_clusters(part, min_d2.data(), n, C, d2_floor, labels.data());
       if (moved > 0) part.build(labels.data(), n, C);
       result.n_relocated += moved;
     }
@@ -101,7 +115,8 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
 
     const double rel_change = std::abs(previous - Q) / Q;
     const bool fixed_point = stats.n_changed == 0 && moved == 0;
-    const bool small_change = it > 1 && (std::abs(previous - Q) <= params.tol * Q);
+    const bool small_change =
+        it > 1 && (std::abs(previous - Q) <= std::max(params.tol * Q, q_floor));
     char change[32] = "-";
     if (it > 1) std::snprintf(change, sizeof change, "%.3g", rel_change);
     log_line(run.log,

@@ -3,11 +3,35 @@
 #include <atomic>
 #include <chrono>
 
+#if defined(__GLIBCXX__) || defined(_LIBCPP_VERSION)
+#include <cxxabi.h>
+#define VCGMM_HAVE_FORCED_UNWIND 1
+#endif
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#define VCGMM_HAVE_ATFORK 1
+#endif
+
 namespace vcgmm {
 
 namespace {
 std::atomic<InterruptCallback> g_interrupt_callback{nullptr};
+
+// Fork safety. GNU OpenMP's thread pool does not survive fork(): a child
+// process that enters a parallel region after its parent started the pool
+// waits forever for threads that do not exist. So a child forked after the
+// pool started runs every region on one thread (results do not depend on
+// the thread count, only the time does).
+std::atomic<bool> g_pool_started{false};
+std::atomic<bool> g_forked_after_pool{false};
+
+#ifdef VCGMM_HAVE_ATFORK
+void on_fork_child() { g_forked_after_pool.store(g_pool_started.load()); }
+[[maybe_unused]] const int g_atfork_registered = pthread_atfork(nullptr, nullptr, &on_fork_child);
+#endif
 }  // namespace
+
+bool single_threaded_after_fork() { return g_forked_after_pool.load(); }
 
 void set_interrupt_callback(InterruptCallback callback) { g_interrupt_callback.store(callback); }
 
@@ -27,8 +51,13 @@ const char* compiled_arch() { return VCGMM_ARCH_NAME; }
 
 namespace detail {
 
+void note_pool_started() {
+  if (!g_pool_started.load(std::memory_order_relaxed)) g_pool_started.store(true);
+}
+
 int resolve_threads(int n_threads) {
 #ifdef _OPENMP
+  if (g_forked_after_pool.load(std::memory_order_relaxed)) return 1;
   if (n_threads > 0) return n_threads;
   int n = omp_get_max_threads();
   return n > 0 ? n : 1;
@@ -50,8 +79,14 @@ bool interrupt_requested() {
   last_poll = now;
   try {
     return callback();
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+  } catch (abi::__forced_unwind&) {
+    // A thread being cancelled (pthread_exit, as Python does to a daemon
+    // thread taking the GIL at exit) must unwind: swallowing it aborts.
+    throw;
+#endif
   } catch (...) {
-    return true;
+    return true;  // a failing callback stops the computation
   }
 }
 

@@ -158,11 +158,16 @@ VariationalGmmResult VariationalLoop<T>::fit() {
   Stopwatch clock;
   VariationalGmmResult result;
   double previous = NAN;
-  for (int it = 1; it <= params_.max_iter; ++it) {
+  // Initial E-steps count against max_iter (never more than max_iter - 1).
+  const int n_init = std::min(params_.n_init_estep, params_.max_iter - 1);
+  for (int it = 1; it <= params_.max_iter - n_init; ++it) {
     check_interrupt();
     double F;
     if (it == 1) {
-      for (int k = 0; k < params_.n_init_estep; ++k) e_step(true);
+      for (int k = 0; k < n_init; ++k) {
+        check_interrupt();
+        e_step(true);
+      }
       F = e_step(true);
     } else {
       F = e_step(false);

@@ -80,7 +80,12 @@ void bind_parameter_classes(py::module_& m) {
   params_class<vcgmm::RunOptions>(m, "RunOptions")
       .def_readwrite("seed", &vcgmm::RunOptions::seed)
       .def_readwrite("n_threads", &vcgmm::RunOptions::n_threads)
-      .def_readwrite("log", &vcgmm::RunOptions::log);
+      .def_property(
+          "log", [](const vcgmm::RunOptions& r) { return static_cast<bool>(r.log); },
+          [](vcgmm::RunOptions& r, std::function<void(const std::string&)> f) {
+            r.log = python_logger(std::move(f));
+          },
+          "Progress callable taking one line of text, or None (reads back as a bool).");
   params_class<vcgmm::KMeansPlusPlusParams>(m, "KMeansPlusPlusParams")
       .def_readwrite("n_local_trials", &vcgmm::KMeansPlusPlusParams::n_local_trials);
   params_class<vcgmm::Afkmc2Params>(m, "Afkmc2Params")

@@ -5,6 +5,7 @@
 #include "_core_bindings.hpp"
 #include "vcgmm/interrupt.hpp"
 
+
 namespace vcgmm_python {
 
 namespace {
@@ -13,8 +14,18 @@ namespace {
 // the GIL and lets Python run its signal handlers (Ctrl-C raises
 // KeyboardInterrupt, which stays pending until the binding rethrows it).
 bool python_interrupt_requested() {
-  py::gil_scoped_acquire gil;
-  return PyErr_CheckSignals() != 0;
+  if (interpreter_finalizing()) park_until_exit();
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+  try {
+#endif
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+  } catch (abi::__forced_unwind&) {
+    // Finalization began between the check above and taking the GIL.
+    park_until_exit();
+  }
+#endif
 }
 
 py::dict cpu_features() {
@@ -49,6 +60,8 @@ void bind_all(py::module_& m) {
   m.def("have_openmp", &vcgmm::have_openmp, "True when compiled with OpenMP.");
   m.def("compiled_arch", &vcgmm::compiled_arch, "Instruction-set level of this module.");
   m.def("cpu_features", &cpu_features, "Instruction sets the running CPU (and OS) support.");
+  m.def("single_threaded_after_fork", &vcgmm::single_threaded_after_fork,
+        "True in a child forked after OpenMP threads started: computations run on one thread.");
 
   bind_params(m);
   bind_kmeans(m);

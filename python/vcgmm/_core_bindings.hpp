@@ -14,10 +14,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
+
+#if defined(__GLIBCXX__) || defined(_LIBCPP_VERSION)
+#include <cxxabi.h>
+#define VCGMM_HAVE_FORCED_UNWIND 1
+#endif
 
 #include "vcgmm/common.hpp"
 #include "vcgmm/pipeline.hpp"
@@ -35,6 +42,43 @@ void bind_all(py::module_& m);
 void bind_params(py::module_& m);
 void bind_kmeans(py::module_& m);
 void bind_vcgmm(py::module_& m);
+
+inline bool interpreter_finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing() != 0;
+#else
+  return _Py_IsFinalizing() != 0;
+#endif
+}
+
+// A thread still running C++ code when the interpreter shuts down (a daemon
+// thread, or a pool worker abandoned after a second Ctrl-C) must never take
+// the GIL again: Python would end it with pthread_exit, whose unwinding
+// cannot cross an OpenMP region or the GIL guard's destructor (the process
+// aborted). Such a thread waits here until the process exits, which is what
+// CPython 3.14 itself does with threads that try to take the GIL at exit.
+[[noreturn]] inline void park_until_exit() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+/// A Logger calling a Python callable (pybind11's wrapper takes the GIL for
+/// each call and for copies); parks the thread instead when the interpreter
+/// is shutting down (see park_until_exit).
+inline vcgmm::Logger python_logger(std::function<void(const std::string&)> f) {
+  if (!f) return {};
+  return [f](const std::string& line) {
+    if (interpreter_finalizing()) park_until_exit();
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+    try {
+#endif
+      f(line);
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+    } catch (abi::__forced_unwind&) {
+      park_until_exit();
+    }
+#endif
+  };
+}
 
 /// A (n, d) view of a 2-D C-contiguous array plus optional weights.
 template <typename T>

@@ -127,6 +127,11 @@ struct IterationResult : PhaseCosts {
 /// Cost of a seeding run (k-means++ or AFK-MC^2): phase `seeding`.
 struct SeedingStats : PhaseCosts {};
 
+/// True in a process forked (fork() without exec) from a parent that had
+/// started OpenMP threads: OpenMP's thread pool does not survive fork, so
+/// there every computation runs on one thread (same results, more time).
+bool single_threaded_after_fork();
+
 /// Library version "major.minor.patch" (from CMakeLists.txt).
 const char* version();
 

@@ -59,7 +59,8 @@ namespace vcgmm {
 struct VariationalGmmParams {
   int G = 5;               ///< neighbourhood size G >= 1 (C' = G); clamped to C (then exact EM)
   bool plus1 = false;      ///< add one random cluster to every search space ("G = 3+1")
-  int n_init_estep = 0;    ///< extra E-steps before the first M-step (>= 0)
+  int n_init_estep = 0;    ///< extra E-steps before the first M-step (>= 0; they count
+                           ///< against max_iter: at most max_iter - 1 are run)
   double tol = 1e-4;       ///< relative change of the free energy that stops (0: run to max_iter)
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
 };

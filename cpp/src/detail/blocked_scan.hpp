@@ -6,7 +6,7 @@
 // that needs all C distances of some points. It owns what those passes share
 // (the model is faiss' exhaustive_L2sqr_blas with its result handlers):
 //
-//  - the tiling: tasks of CenterTiles::kRowBlock consecutive rows (fixed
+//  - the tiling: tasks of CenterTiles::row_block() consecutive rows (fixed
 //    boundaries, see the determinism contract in parallel.hpp), one matrix
 //    product per (row block, center tile);
 //  - the per-row candidates: the exact k nearest centers of every row
@@ -54,17 +54,18 @@ typename Handler::Partial scan_nearest(const DataView<T>& data, const CenterTile
                                        const Handler& handler, int n_threads,
                                        double flops_per_pair) {
   using Partial = typename Handler::Partial;
-  constexpr index_t kRowBlock = CenterTiles<T>::kRowBlock;
-  const index_t n_tasks = n_chunks(data.n, kRowBlock);
+  constexpr index_t kMaxRowBlock = CenterTiles<T>::kMaxRowBlock;
+  const index_t row_block = tiles.row_block();
+  const index_t n_tasks = n_chunks(data.n, row_block);
   std::vector<Partial> partials(n_tasks);
 
   parallel_for(n_tasks, n_threads, [&](index_t task) {
-    const index_t r0 = task * kRowBlock;
-    const index_t nrows = std::min(kRowBlock, data.n - r0);
-    thread_local std::vector<NearestCandidates<T>> near(kRowBlock);
+    const index_t r0 = task * row_block;
+    const index_t nrows = std::min(row_block, data.n - r0);
+    thread_local std::vector<NearestCandidates<T>> near(kMaxRowBlock);
     thread_local std::vector<std::int32_t> idx;
     thread_local std::vector<double> d2;
-    T xs2[kRowBlock];
+    T xs2[kMaxRowBlock];
     typename Handler::Block block{};
     bool started = false;
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
@@ -90,7 +91,7 @@ typename Handler::Partial scan_nearest(const DataView<T>& data, const CenterTile
       const int found = near[i].resolve(idx.data(), d2.data());
       handler.row(block, partial, r0 + i, i, idx.data(), d2.data(), found);
     }
-  }, flops_per_pair * static_cast<double>(kRowBlock) * static_cast<double>(tiles.size()));
+  }, flops_per_pair * static_cast<double>(row_block) * static_cast<double>(tiles.size()));
 
   Partial total{};
   for (const Partial& p : partials) total += p;

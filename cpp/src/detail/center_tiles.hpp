@@ -31,7 +31,10 @@ namespace detail {
 template <typename T>
 class CenterTiles {
  public:
-  static constexpr index_t kRowBlock = 256;
+  /// Rows per block: 256, fewer for very wide rows (d > 4096), so that a
+  /// thread's copy of a block stays within kMaxScratchElements. Depends on d
+  /// only (task boundaries never depend on the thread count).
+  static constexpr index_t kMaxRowBlock = 256;
   static constexpr index_t kCenterTile = 512;
   /// Tiles are computed with a width that is a multiple of this (padding
   /// with zero centers that are never reported): Eigen computes leftover
@@ -42,6 +45,7 @@ class CenterTiles {
       : centers_(centers),
         c_(c),
         d_(d),
+        row_block_(std::clamp<index_t>(kMaxScratchElements / d, 1, kMaxRowBlock)),
         shifted_(RowMatrix<T>::Zero(round_up(c), d)),
         shift_(d),
         norms_(c),
@@ -64,6 +68,7 @@ class CenterTiles {
   }
 
   index_t size() const { return c_; }
+  index_t row_block() const { return row_block_; }
   index_t dim() const { return d_; }
   const T* center(index_t j) const { return centers_ + j * d_; }
 
@@ -85,7 +90,7 @@ class CenterTiles {
     return static_cast<T>(gamma * r * r + std::numeric_limits<T>::min());
   }
 
-  /// For the rows `x` (nrows <= kRowBlock, row-major (nrows, d)) calls
+  /// For the rows `x` (nrows <= row_block(), row-major (nrows, d)) calls
   ///   visit(j0, ncols, p, ld)
   /// once per center tile [j0, j0 + ncols), where p(i, j) = p[i * ld + j] is
   /// ||c_{j0+j} - s||^2 - 2 (x_i - s).(c_{j0+j} - s) = ||x_i - c_{j0+j}||^2 - ||x_i - s||^2
@@ -95,18 +100,16 @@ class CenterTiles {
   /// (computed from the shifted copy) before the first tile.
   template <typename Visit>
   void for_each_tile(const T* x, index_t nrows, Visit&& visit, T* shifted_norm2 = nullptr) const {
-    RowMatrix<T>& ip = scratch_matrix<T, 0>(kRowBlock, kCenterTile);
-    RowMatrix<T>& xs = scratch_matrix<T, 1>(kRowBlock, d_);
-    const index_t ld = ip.cols();
-    xs.topLeftCorner(nrows, d_) = ConstRowMap<T>(x, nrows, d_).rowwise() - shift_.transpose();
+    constexpr index_t ld = kCenterTile;
+    RowMap<T> ip(scratch_buffer<T, 0>(kMaxRowBlock * kCenterTile), kMaxRowBlock, kCenterTile);
+    RowMap<T> xs(scratch_buffer<T, 1>(row_block_ * d_), nrows, d_);
+    xs = ConstRowMap<T>(x, nrows, d_).rowwise() - shift_.transpose();
     if (shifted_norm2) {
-      const index_t xld = xs.cols();
       for (index_t i = 0; i < nrows; ++i) {
-        const T* r = xs.data() + i * xld;
-        shifted_norm2[i] = squared_distance(r, zeros_.data(), d_);
+        shifted_norm2[i] = squared_distance(xs.data() + i * d_, zeros_.data(), d_);
       }
     }
-    const auto xb = xs.topLeftCorner(nrows, d_);
+    const auto& xb = xs;
     for (index_t j0 = 0; j0 < c_; j0 += kCenterTile) {
       const index_t ncols = std::min(kCenterTile, c_ - j0);
       const index_t width = round_up(ncols);
@@ -131,6 +134,7 @@ class CenterTiles {
   const T* centers_;
   index_t c_;
   index_t d_;
+  index_t row_block_;
   RowMatrix<T> shifted_;
   Vector<T> shift_;
   std::vector<T> norms_;

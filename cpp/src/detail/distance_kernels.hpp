@@ -166,15 +166,20 @@ inline void add_scaled_difference_to_double(double* acc, double a, const T* x, c
   for (index_t j = 0; j < d; ++j) acc[j] += a * (static_cast<double>(x[j]) - center[j]);
 }
 
-/// A per-thread scratch matrix reused across calls (no allocation per task).
+/// A per-thread scratch buffer of at least `elements` values, reused across
+/// calls (no allocation per task). It keeps its largest size until the
+/// thread ends, so callers bound what they ask for (CenterTiles keeps its
+/// blocks near kMaxScratchElements).
 template <typename T, int Tag = 0>
-RowMatrix<T>& scratch_matrix(index_t rows, index_t cols) {
-  thread_local RowMatrix<T> m;
-  if (m.rows() < rows || m.cols() < cols) {
-    m.resize(std::max<index_t>(rows, m.rows()), std::max<index_t>(cols, m.cols()));
-  }
-  return m;
+T* scratch_buffer(index_t elements) {
+  thread_local std::vector<T> buffer;
+  if (static_cast<index_t>(buffer.size()) < elements) buffer.resize(static_cast<size_t>(elements));
+  return buffer.data();
 }
+
+/// Elements of the largest scratch block a thread keeps for a blocked pass
+/// (8 MB of doubles).
+constexpr index_t kMaxScratchElements = index_t(1) << 20;
 
 }  // namespace detail
 }  // namespace vcgmm

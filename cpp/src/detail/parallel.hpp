@@ -45,6 +45,9 @@ constexpr index_t kEMClustersPerTask = 64;
 /// (never changes global OpenMP state). Always 1 without OpenMP.
 int resolve_threads(int n_threads);
 
+/// Records that an OpenMP thread pool exists (see single_threaded_after_fork).
+void note_pool_started();
+
 /// Calls the interrupt callback if at least ~100 ms passed since the last
 /// call on this thread; returns true when the computation should stop.
 /// Must only be called from the thread that called into the library.
@@ -98,6 +101,7 @@ void parallel_for(index_t n_tasks, int n_threads, F&& f, double work_per_task = 
 
 #ifdef _OPENMP
   if (nt > 1) {
+    note_pool_started();
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
     for (index_t task = 0; task < n_tasks; ++task) {
       if (omp_get_thread_num() == 0 && !interrupted && interrupt_requested()) {
