@@ -143,12 +143,19 @@ double VariationalLoop<T>::free_energy() const {
   return lse - moments_.w_total * log_normaliser();
 }
 
+// What |F_t - F_{t-1}| is divided by before the comparison with tol.
+template <typename T>
+double VariationalLoop<T>::convergence_scale(double F) const {
+  if (params_.stop_rule == StopRule::relative) return std::abs(F);
+  return moments_.w_total * static_cast<double>(data_.d);
+}
+
 template <typename T>
 void VariationalLoop<T>::log_iteration(int it, double F, double change, double seconds) const {
   char change_text[32] = "-";
   if (it > 1) std::snprintf(change_text, sizeof change_text, "%.3g", change);
   log_line(run_.log,
-           "vc-gmm iter %4d  free energy %.10g  rel. change %s  sigma2 %.6g  "
+           "vc-gmm iter %4d  free energy %.10g  change %s  sigma2 %.6g  "
            "distances %lld  (%.2f s)",
            it, F, change_text, sigma2_, static_cast<long long>(estep_evals_.back()), seconds);
 }
@@ -175,7 +182,7 @@ VariationalGmmResult VariationalLoop<T>::fit() {
     m_step();
     result.free_energy.push_back(F);
     result.n_iter = it;
-    const double change = std::abs(F - previous) / std::abs(F);
+    const double change = std::abs(F - previous) / convergence_scale(F);
     log_iteration(it, F, change, clock.seconds());
     if (it > 1 && params_.tol > 0.0 && change < params_.tol) {
       result.converged = true;

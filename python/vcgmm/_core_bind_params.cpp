@@ -31,25 +31,36 @@ const std::pair<const char*, SeedingMethod> kSeedingMethods[] = {
     {"given", SeedingMethod::given},
 };
 
-std::string seeding_name(SeedingMethod m) {
-  for (const auto& entry : kSeedingMethods) {
-    if (entry.second == m) return entry.first;
+// The variational loop's stopping rules by name.
+const std::pair<const char*, vcgmm::StopRule> kStopRules[] = {
+    {"gain", vcgmm::StopRule::gain},
+    {"relative", vcgmm::StopRule::relative},
+};
+
+template <typename E, std::size_t N>
+std::string name_of(const std::pair<const char*, E> (&table)[N], E value) {
+  for (const auto& entry : table) {
+    if (entry.second == value) return entry.first;
   }
   return "?";
 }
 
-SeedingMethod seeding_method(const std::string& name) {
+template <typename E, std::size_t N>
+E value_of(const std::pair<const char*, E> (&table)[N], const std::string& name,
+           const char* what) {
   std::string names;
-  for (const auto& entry : kSeedingMethods) {
+  for (const auto& entry : table) {
     if (name == entry.first) return entry.second;
     names += std::string(names.empty() ? "'" : ", '") + entry.first + "'";
   }
-  throw vcgmm::InvalidArgument("init must be one of " + names + ", got '" + name + "'");
+  throw vcgmm::InvalidArgument(std::string(what) + " must be one of " + names + ", got '" +
+                               name + "'");
 }
 
-py::list seeding_method_names() {
+template <typename E, std::size_t N>
+py::list names_of(const std::pair<const char*, E> (&table)[N]) {
   py::list names;
-  for (const auto& entry : kSeedingMethods) names.append(entry.first);
+  for (const auto& entry : table) names.append(entry.first);
   return names;
 }
 
@@ -92,8 +103,10 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("chain_length", &vcgmm::Afkmc2Params::chain_length);
   params_class<vcgmm::SeedingParams>(m, "SeedingParams")
       .def_property(
-          "method", [](const vcgmm::SeedingParams& p) { return seeding_name(p.method); },
-          [](vcgmm::SeedingParams& p, const std::string& name) { p.method = seeding_method(name); })
+          "method", [](const vcgmm::SeedingParams& p) { return name_of(kSeedingMethods, p.method); },
+          [](vcgmm::SeedingParams& p, const std::string& name) {
+            p.method = value_of(kSeedingMethods, name, "init");
+          })
       .def_readwrite("kmeans_plusplus", &vcgmm::SeedingParams::kmeans_plusplus)
       .def_readwrite("afkmc2", &vcgmm::SeedingParams::afkmc2);
   params_class<vcgmm::LloydParams>(m, "LloydParams")
@@ -105,7 +118,13 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("plus1", &vcgmm::VariationalGmmParams::plus1)
       .def_readwrite("n_init_estep", &vcgmm::VariationalGmmParams::n_init_estep)
       .def_readwrite("tol", &vcgmm::VariationalGmmParams::tol)
-      .def_readwrite("max_iter", &vcgmm::VariationalGmmParams::max_iter);
+      .def_readwrite("max_iter", &vcgmm::VariationalGmmParams::max_iter)
+      .def_property(
+          "stop_rule",
+          [](const vcgmm::VariationalGmmParams& p) { return name_of(kStopRules, p.stop_rule); },
+          [](vcgmm::VariationalGmmParams& p, const std::string& name) {
+            p.stop_rule = value_of(kStopRules, name, "stop_rule");
+          });
   params_class<vcgmm::PipelineParams>(m, "PipelineParams")
       .def_readwrite("n_clusters", &vcgmm::PipelineParams::n_clusters)
       .def_readwrite("coreset_size", &vcgmm::PipelineParams::coreset_size)
@@ -153,8 +172,10 @@ void bind_result_classes(py::module_& m) {
 }  // namespace
 
 void bind_params(py::module_& m) {
-  m.def("seeding_methods", &seeding_method_names,
+  m.def("seeding_methods", [] { return names_of(kSeedingMethods); },
         "Names of the seeding methods, as SeedingParams.method takes them.");
+  m.def("stop_rules", [] { return names_of(kStopRules); },
+        "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
   bind_parameter_classes(m);
   bind_result_classes(m);
 }

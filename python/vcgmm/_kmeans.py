@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._coreset import coreset_size_param
 from ._estimator_base import PipelineEstimator
 from ._loader import core as _core
-from ._params import CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
+from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
 from ._run import RUN_PARAMS, run_options
 from ._seeding import SEEDING_PARAMS, init_param
 from ._validation import as_data, check_centers, check_sample_weight
@@ -142,32 +142,7 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     _count_param = "n_clusters"
     _core_fit = staticmethod(_core.fit_kmeans)
 
-    def __init__(
-        self,
-        n_clusters=_D["n_clusters"],
-        *,
-        init=_D["init"],
-        coreset_size=_D["coreset_size"],
-        chain_length=_D["chain_length"],
-        n_local_trials=_D["n_local_trials"],
-        tol=_D["tol"],
-        max_iter=_D["max_iter"],
-        relocate_empty=_D["relocate_empty"],
-        n_threads=_D["n_threads"],
-        random_state=_D["random_state"],
-        verbose=_D["verbose"],
-    ):
-        self.n_clusters = n_clusters
-        self.init = init
-        self.coreset_size = coreset_size
-        self.chain_length = chain_length
-        self.n_local_trials = n_local_trials
-        self.tol = tol
-        self.max_iter = max_iter
-        self.relocate_empty = relocate_empty
-        self.n_threads = n_threads
-        self.random_state = random_state
-        self.verbose = verbose
+    __init__ = make_init(KMEANS_PARAMS)
 
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clustering.

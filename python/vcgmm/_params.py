@@ -347,3 +347,23 @@ class ParamTable:
             if target is not None:
                 _set_path(params, target, value)
         return params
+
+
+def make_init(table, n_positional=1):
+    """An ``__init__`` for an estimator whose parameters are ``table``'s, in
+    the table's order: the first ``n_positional`` may be given by position,
+    the rest by keyword, each defaulting to the table's default; the body
+    stores every argument unchanged (the scikit-learn convention: validation
+    happens in ``fit``). The signature is a real one, so ``get_params``,
+    ``help()`` and the documentation see every parameter and its default.
+    """
+    names = table.names()
+    parts = [f"{n}=__defaults[{n!r}]" for n in names]
+    parts.insert(n_positional, "*")
+    body = "\n".join(f"    self.{n} = {n}" for n in names)
+    source = f"def __init__(self, {', '.join(parts)}):\n{body}\n"
+    namespace = {"__defaults": dict(table.defaults)}
+    exec(compile(source, f"<{table.names()[0]} parameters>", "exec"), namespace)  # noqa: S102
+    init = namespace["__init__"]
+    init.__doc__ = "Store the parameters (see the class docstring); they are validated by fit."
+    return init

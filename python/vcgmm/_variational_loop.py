@@ -12,6 +12,10 @@ from ._vcgmm import VCGMM_PARAMS
 __all__ = ["VariationalLoop"]
 
 _D = VCGMM_PARAMS.defaults
+# The loop's own parameters: those of VCGMM that live in the core's `em`.
+_LOOP_PARAMS = [p.name for p in VCGMM_PARAMS if p.target and p.target.startswith("em.")
+                and p.name != "G"]
+_RUN = ["n_threads", "random_state", "verbose"]
 
 
 class VariationalLoop:
@@ -31,8 +35,10 @@ class VariationalLoop:
         Neighbourhood size (clamped to C).
     sample_weight : array-like of shape (n_samples,), default=None
         Strictly positive weights (coreset weights); None means all ones.
-    plus1, n_init_estep, tol, max_iter, random_state, n_threads
-        As in :func:`fit_vcgmm`.
+    **params
+        The loop's parameters of :class:`VCGMM`, by keyword: ``plus1``,
+        ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``,
+        ``random_state``, ``n_threads``, ``verbose``.
 
     Examples
     --------
@@ -42,19 +48,21 @@ class VariationalLoop:
     True
     """
 
-    def __init__(self, X, means, G=_D["G"], *, sample_weight=None, plus1=_D["plus1"],
-                 n_init_estep=_D["n_init_estep"], tol=_D["tol"], max_iter=_D["max_iter"],
-                 random_state=None, n_threads=None):
+    def __init__(self, X, means, G=_D["G"], *, sample_weight=None, **params):
         X = as_data(X)
         means = check_centers(means, X, name="means")
         if means.shape[0] > X.shape[0]:
             raise ValueError(f"means has {means.shape[0]} rows but X only {X.shape[0]} samples.")
         w = check_sample_weight(sample_weight, X)
-        values = VCGMM_PARAMS.validate({"G": G, "plus1": plus1, "n_init_estep": n_init_estep,
-                                        "tol": tol, "max_iter": max_iter})
-        params = VCGMM_PARAMS.to_core(values).em
+        unknown = sorted(set(params) - set(_LOOP_PARAMS) - set(_RUN))
+        if unknown:
+            raise TypeError(f"VariationalLoop got unexpected keyword argument(s) "
+                            f"{', '.join(unknown)}; it takes {', '.join(_LOOP_PARAMS + _RUN)}.")
+        values = VCGMM_PARAMS.validate({"G": G, **{n: params.get(n, _D[n]) for n in _LOOP_PARAMS}})
+        run = {n: VCGMM_PARAMS.check(n, params.get(n, _D[n])) for n in _RUN}
         cls = _core.VariationalLoop32 if X.dtype == np.float32 else _core.VariationalLoop64
-        self._loop = cls(X, w, means, params, run_options(n_threads, random_state))
+        self._loop = cls(X, w, means, VCGMM_PARAMS.to_core(values).em,
+                         run_options(run["n_threads"], run["random_state"], run["verbose"]))
 
     def e_step(self, estimate_sigma=False):
         """One variational E-step; returns the free energy with the new K(n)

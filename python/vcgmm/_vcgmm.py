@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._coreset import coreset_size_param, default_coreset_size
 from ._estimator_base import PipelineEstimator
 from ._loader import core as _core
-from ._params import CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
+from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Options, Param, ParamTable, Real
 from ._run import RUN_PARAMS, check_n_threads
 from ._seeding import SEEDING_PARAMS, init_param
 from ._validation import as_data, check_sample_weight
@@ -42,9 +42,14 @@ VCGMM_PARAMS = ParamTable(
         Param("n_init_estep", Integer(0, INT32_MAX), CORE,
               "extra E-steps before the first M-step", target="em.n_init_estep"),
         Param("tol", Real(0.0), CORE,
-              "stop when the relative change of the objective (Lloyd: quantization error; "
-              "EM: free energy) falls below this",
+              "convergence threshold (Lloyd: relative change of the quantization error; "
+              "EM: see --stop-rule)",
               target="em.tol", cli="--tol"),
+        Param("stop_rule", Options(tuple(_core.stop_rules())), CORE,
+              "EM convergence: 'gain' = free energy gained per iteration, per point and "
+              "feature, below tol (unit-free); 'relative' = relative change of the free "
+              "energy below tol (the papers' rule; depends on the data's units)",
+              target="em.stop_rule", cli="--stop-rule"),
         Param("max_iter", Integer(1, INT32_MAX), CORE, "maximum number of iterations (Lloyd or EM)",
               target="em.max_iter", cli="--max-iter"),
         *RUN_PARAMS,
@@ -72,7 +77,7 @@ class VCGMMResult:
     G : int
         The effective neighbourhood size (G clamped to C).
     converged : bool
-        True if the relative change of the free energy fell below ``tol``.
+        True if the loop stopped by its convergence rule (not by ``max_iter``).
     coreset_indices : ndarray of shape (n_prime,) or None
         Rows of X in the coreset (sorted, may repeat); None for var-GMM-S.
     coreset_weights : ndarray of shape (n_prime,) or None
@@ -149,8 +154,17 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         k-means++ candidates per step (with ``init="k-means++"``).
     n_init_estep : int, default=0
         Extra E-steps before the first M-step.
-    tol : float, default=1e-4
-        Relative change of the free energy that stops the iterations (0: run max_iter).
+    tol : float, default=2e-4
+        Convergence threshold of ``stop_rule`` (0: run ``max_iter`` iterations).
+    stop_rule : {"gain", "relative"}, default="gain"
+        "gain": stop when an iteration gains less than ``tol`` nats of free
+        energy per unit of sample weight and per feature,
+        ``|F_t - F_{t-1}| / (sum(w) n_features) < tol``. It does not depend on
+        the data's units (rescaling X only shifts F by a constant), like
+        scikit-learn's GaussianMixture, which stops on the mean gain per
+        sample. "relative": the papers' rule ``|F_t - F_{t-1}| < tol |F_t|``
+        (use ``tol=1e-4`` to reproduce them); it depends on the units, since
+        F has an arbitrary offset.
     max_iter : int, default=1000
         Maximum number of EM iterations.
     n_threads : int or None, default=None
@@ -175,7 +189,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     n_iter_ : int
         EM iterations run.
     converged_ : bool
-        Whether the free energy converged (relative change < tol).
+        Whether the free energy converged (by ``stop_rule`` and ``tol``).
     labels_ : ndarray of shape (n_samples,), dtype int32
         Nearest mean of every training sample (exact).
     inertia_ : float
@@ -213,36 +227,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     _count_param = "n_components"
     _core_fit = staticmethod(_core.fit_vcgmm)
 
-    def __init__(
-        self,
-        n_components=_D["n_components"],
-        *,
-        G=_D["G"],
-        coreset_size=_D["coreset_size"],
-        plus1=_D["plus1"],
-        init=_D["init"],
-        chain_length=_D["chain_length"],
-        n_local_trials=_D["n_local_trials"],
-        n_init_estep=_D["n_init_estep"],
-        tol=_D["tol"],
-        max_iter=_D["max_iter"],
-        n_threads=_D["n_threads"],
-        random_state=_D["random_state"],
-        verbose=_D["verbose"],
-    ):
-        self.n_components = n_components
-        self.G = G
-        self.coreset_size = coreset_size
-        self.plus1 = plus1
-        self.init = init
-        self.chain_length = chain_length
-        self.n_local_trials = n_local_trials
-        self.n_init_estep = n_init_estep
-        self.tol = tol
-        self.max_iter = max_iter
-        self.n_threads = n_threads
-        self.random_state = random_state
-        self.verbose = verbose
+    __init__ = make_init(VCGMM_PARAMS)
 
     def _fit_result(self, X, sample_weight, *, return_labels):
         """The fit as a VCGMMResult (shared by fit, fit_vcgmm and fit_vargmm)."""
@@ -404,11 +389,8 @@ class _Unset:
 _UNSET = _Unset()
 
 
-def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, n_prime=_UNSET,
-              plus1=_D["plus1"], init=_D["init"], chain_length=_D["chain_length"],
-              n_local_trials=_D["n_local_trials"], n_init_estep=_D["n_init_estep"],
-              tol=_D["tol"], max_iter=_D["max_iter"], sample_weight=None, n_threads=None,
-              random_state=None, return_labels=False, verbose=False):
+def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, sample_weight=None,
+              return_labels=False, n_prime=_UNSET, **params):
     """Fit a Gaussian mixture by vc-GMM: coreset + AFK-MC^2 + truncated variational EM.
 
     The headline algorithm of Hirschberger, Forster & Luecke ("Accelerated
@@ -439,34 +421,17 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, n_prime=_UNSE
         None: no coreset (var-GMM-S, as :func:`fit_vargmm`).
     n_prime : int, "auto" or None
         Alias of ``coreset_size`` (the papers' name N'); give one of the two.
-    plus1 : bool, default=False
-        Add one uniformly random cluster to every search space ("G = 3+1" in
-        the papers), which helps small G escape poor neighbourhoods.
-    init : {"afk-mc2", "k-means++"} or array-like of shape (C, n_features), default="afk-mc2"
-        Seeding on the coreset, or the initial means.
-    chain_length : int, default=20
-        AFK-MC^2 Markov chain length (the papers: 2 to 20; at most 10000).
-    n_local_trials : int or "auto", default=1
-        k-means++ candidates per step (with ``init="k-means++"``).
-    n_init_estep : int, default=0
-        Extra E-steps before the first M-step (the paper found them useful on RNA).
-    tol : float, default=1e-4
-        Stop when the relative change of the free energy is below tol (0: run
-        ``max_iter`` iterations).
-    max_iter : int, default=1000
-        Maximum number of EM iterations.
     sample_weight : array-like of shape (n_samples,), default=None
         Strictly positive weights of the points; None means all ones.
-    n_threads : int or None, default=None
-        Threads; None or -1 means all available. Results do not depend on it.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the coreset, the seeding and the variational initialisation.
     return_labels : bool, default=False
         Also compute the exact nearest center of every row of X and the
         quantization error on the full data (an O(N C n_features) pass,
         reported as the "evaluation" phase).
-    verbose : bool, default=False
-        Log every phase and iteration to the ``"vcgmm"`` logger.
+    **params
+        Every other parameter of :class:`VCGMM`, by keyword, with the same
+        meaning and default: ``plus1``, ``init``, ``chain_length``,
+        ``n_local_trials``, ``n_init_estep``, ``tol``, ``stop_rule``,
+        ``max_iter``, ``n_threads``, ``random_state``, ``verbose``.
 
     Returns
     -------
@@ -492,19 +457,20 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, n_prime=_UNSE
         if coreset_size != _D["coreset_size"]:
             raise TypeError("fit_vcgmm got both coreset_size and its alias n_prime; give one.")
         coreset_size = n_prime
-    est = VCGMM(C, G=G, coreset_size=coreset_size, plus1=plus1, init=init,
-                chain_length=chain_length, n_local_trials=n_local_trials,
-                n_init_estep=n_init_estep, tol=tol, max_iter=max_iter, n_threads=n_threads,
-                random_state=random_state, verbose=verbose)
+    for name in ("n_components", "G", "coreset_size"):
+        if name in params:
+            raise TypeError(f"fit_vcgmm got {name!r} twice (it is a positional argument).")
+    unknown = sorted(set(params) - set(VCGMM_PARAMS.names()))
+    if unknown:
+        raise TypeError(f"fit_vcgmm got unexpected keyword argument(s) {', '.join(unknown)}; "
+                        f"it takes X, C, G, coreset_size, sample_weight, return_labels and "
+                        f"the parameters of VCGMM.")
+    est = VCGMM(C, G=G, coreset_size=coreset_size, **params)
     return_labels = Boolean().check(return_labels, "return_labels")
     return est._fit_result(as_data(X), sample_weight, return_labels=return_labels)
 
 
-def fit_vargmm(X, C, G=_D["G"], *, plus1=_D["plus1"], init=_D["init"],
-               chain_length=_D["chain_length"], n_local_trials=_D["n_local_trials"],
-               n_init_estep=_D["n_init_estep"], tol=_D["tol"], max_iter=_D["max_iter"],
-               sample_weight=None, n_threads=None, random_state=None, return_labels=False,
-               verbose=False):
+def fit_vargmm(X, C, G=_D["G"], *, sample_weight=None, return_labels=False, **params):
     """Fit a Gaussian mixture by var-GMM-S: truncated variational EM on all points.
 
     Forster & Luecke, "Can clustering scale sublinearly with its clusters?"
@@ -515,16 +481,16 @@ def fit_vargmm(X, C, G=_D["G"], *, plus1=_D["plus1"], init=_D["init"],
 
     Parameters
     ----------
-    X, C, G, plus1, init, chain_length, n_local_trials, n_init_estep, tol, max_iter, \
-sample_weight, n_threads, random_state, return_labels, verbose
-        As in :func:`fit_vcgmm`.
+    X, C, G, sample_weight, return_labels, **params
+        As in :func:`fit_vcgmm` (every parameter of :class:`VCGMM` but
+        ``coreset_size``).
 
     Returns
     -------
     VCGMMResult
         With ``coreset_indices`` and ``coreset_weights`` set to None.
     """
-    return fit_vcgmm(X, C, G, None, plus1=plus1, init=init, chain_length=chain_length,
-                     n_local_trials=n_local_trials, n_init_estep=n_init_estep, tol=tol,
-                     max_iter=max_iter, sample_weight=sample_weight, n_threads=n_threads,
-                     random_state=random_state, return_labels=return_labels, verbose=verbose)
+    if "coreset_size" in params or "n_prime" in params:
+        raise TypeError("fit_vargmm fits on all points: use fit_vcgmm for a coreset.")
+    return fit_vcgmm(X, C, G, None, sample_weight=sample_weight, return_labels=return_labels,
+                     **params)

@@ -28,7 +28,11 @@
 //     resolution of T at the data's magnitude, (16 eps)^2 times its mean square).
 // The first E-step needs no sigma^2 (K(n) depends on distances only); after
 // it sigma^2 = sum_n w_n min_{c in S(n)} d_c(n) / (D sum w) (eq. 12). Stop
-// when |F_t - F_{t-1}| < tol |F_t| or after max_iter iterations.
+// when the free energy an iteration gains, per unit of weight and per feature,
+// |F_t - F_{t-1}| / (sum(w) D), falls below tol (StopRule::gain, the default:
+// independent of the data's units, since F only shifts by a constant when X is
+// rescaled), or when |F_t - F_{t-1}| < tol |F_t| (StopRule::relative, the
+// papers' rule, which depends on the units), or after max_iter iterations.
 // With G >= C every set holds all clusters and the loop is exact EM for this
 // model (the test oracle).
 //
@@ -56,12 +60,19 @@
 
 namespace vcgmm {
 
+/// When the loop has converged (see the header comment).
+enum class StopRule {
+  gain,      ///< |F_t - F_{t-1}| / (sum(w) D) < tol: nats per unit weight and feature
+  relative,  ///< |F_t - F_{t-1}| < tol |F_t|: the papers' rule (depends on the data's units)
+};
+
 struct VariationalGmmParams {
   int G = 5;               ///< neighbourhood size G >= 1 (C' = G); clamped to C (then exact EM)
   bool plus1 = false;      ///< add one random cluster to every search space ("G = 3+1")
   int n_init_estep = 0;    ///< extra E-steps before the first M-step (>= 0; they count
                            ///< against max_iter: at most max_iter - 1 are run)
-  double tol = 1e-4;       ///< relative change of the free energy that stops (0: run to max_iter)
+  double tol = 2e-4;       ///< convergence threshold of stop_rule (0: run to max_iter)
+  StopRule stop_rule = StopRule::gain;  ///< how tol is applied
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
 };
 
@@ -104,7 +115,7 @@ class VariationalGmm {
   double free_energy() const;
 
   /// Runs the loop: 1 + n_init_estep E-steps, then iterations until the
-  /// relative change of F falls below tol or max_iter iterations.
+  /// stopping rule (params.stop_rule) is met or max_iter iterations.
   VariationalGmmResult fit();
 
   index_t n_components() const;

@@ -41,6 +41,7 @@ class VariationalLoop {
  private:
   double log_normaliser() const;
   double deferred_responsibilities();
+  double convergence_scale(double F) const;
   void log_iteration(int it, double F, double change, double seconds) const;
 
   DataView<T> data_;
