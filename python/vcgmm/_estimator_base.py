@@ -20,7 +20,13 @@ from ._assignment import nearest_centers
 from ._coreset import resolve_coreset_size
 from ._run import run_options
 from ._seeding import seeding_to_core
-from ._validation import FLOAT_DTYPES, check_n_clusters, check_sample_weight, reject_non_numeric
+from ._validation import (
+    FLOAT_DTYPES,
+    check_finite_magnitude,
+    check_n_clusters,
+    check_sample_weight,
+    reject_non_numeric,
+)
 
 __all__ = ["CenterBasedEstimator", "PipelineEstimator"]
 
@@ -35,15 +41,16 @@ class CenterBasedEstimator:
 
     def _validate_X(self, X, *, reset):
         reject_non_numeric(X, "X")
-        return validate_data(
+        X = validate_data(
             self,
             X,
             accept_sparse=False,
             dtype=list(FLOAT_DTYPES),
             order="C",
             reset=reset,
-            ensure_all_finite=True,
+            ensure_all_finite=False,
         )
+        return check_finite_magnitude(X, "X")
 
     def _centers_like(self, X):
         """The fitted centers in X's dtype, C-contiguous."""

@@ -10,7 +10,13 @@ copying silently):
   without a copy; Fortran-ordered or strided views are copied once to C order.
 - Strings, bytes, complex numbers, datetimes and sparse matrices are rejected
   with a TypeError; NaN/inf, empty arrays and wrong shapes with a ValueError.
-- sample_weight must be finite and strictly positive, of shape (n_samples,).
+- Values so large that squared distances would overflow the data's float
+  type (|x| above about 1e152 / sqrt(d) in float64, 1e17 / sqrt(d) in
+  float32) are refused with a ValueError naming the data's range: the core
+  computes ||x - c||^2 in that type, and an overflow would give silently
+  wrong labels and errors. Rescale such data first.
+- sample_weight must be finite and strictly positive, of shape (n_samples,),
+  at least the smallest normal double (2.2e-308) and with a finite sum.
 """
 
 from __future__ import annotations
@@ -58,22 +64,61 @@ def reject_non_numeric(X, name="X"):
                 )
 
 
+#: Squared distances stay this far below the float type's largest value
+#: (sums of a few of them, and of their differences, must not overflow).
+_OVERFLOW_MARGIN = 1e3
+
+
+def check_finite_magnitude(X, name="X", dtype=None):
+    """Refuse NaN/inf and values whose squared distances would overflow.
+
+    Two streaming reductions (min and max; NaN propagates through both, so
+    they also find non-finite values) and no copy, also for memory maps.
+    ``dtype`` is the type the values will be computed in (default X's).
+    """
+    dtype = np.dtype(X.dtype if dtype is None else dtype)
+    if X.size == 0:
+        return X
+    lo, hi = X.min(), X.max()
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        bad = ~np.isfinite(X)
+        row, col = np.argwhere(bad)[0] if X.ndim == 2 else (int(np.flatnonzero(bad)[0]), None)
+        what = "NaN" if np.isnan(X[row, col] if col is not None else X[row]) else "infinity"
+        where = f"row {row}, column {col}" if col is not None else f"index {row}"
+        raise ValueError(f"{name} contains {what} (first at {where}); vcgmm needs finite "
+                         f"numbers: drop or impute those values first.")
+    magnitude = max(abs(float(lo)), abs(float(hi)))
+    d = X.shape[1] if X.ndim == 2 else 1
+    # |x| <= sqrt(max / (margin 4 d)): in the root domain, so the test itself
+    # cannot overflow.
+    limit = float(np.sqrt(float(np.finfo(dtype).max) / (_OVERFLOW_MARGIN * 4.0 * d)))
+    if magnitude > limit:
+        raise ValueError(
+            f"{name} has values up to {magnitude:.3g} in magnitude, above {limit:.3g}, the "
+            f"largest for which squared distances in {d} dimensions stay far from "
+            f"{dtype}'s overflow ({float(np.finfo(dtype).max):.3g}). Rescale the data "
+            f"(e.g. divide by {magnitude:.3g})"
+            + (", or use float64." if dtype == np.float32 else "."))
+    return X
+
+
 def as_data(X, name="X", *, ensure_min_samples=1):
     """X as a validated 2-D C-contiguous float32/float64 array (see module doc)."""
     reject_non_numeric(X, name)
-    return check_array(
+    X = check_array(
         X,
         accept_sparse=False,
         dtype=list(FLOAT_DTYPES),
         order="C",
         copy=False,
-        ensure_all_finite=True,
+        ensure_all_finite=False,
         ensure_2d=True,
         allow_nd=False,
         ensure_min_samples=ensure_min_samples,
         ensure_min_features=1,
         input_name=name,
     )
+    return check_finite_magnitude(X, name)
 
 
 def check_centers(centers, X, name="centers", n_clusters=None):
@@ -82,9 +127,8 @@ def check_centers(centers, X, name="centers", n_clusters=None):
     try:
         centers = check_array(
             centers,
-            dtype=X.dtype,
-            order="C",
-            ensure_all_finite=True,
+            dtype=np.float64,
+            ensure_all_finite=False,
             ensure_2d=True,
             input_name=name,
         )
@@ -93,6 +137,9 @@ def check_centers(centers, X, name="centers", n_clusters=None):
         if name not in message:
             message = f"{name}: {message}"
         raise ValueError(message) from None
+    # Checked before the cast to X's dtype, where 1e200 would become inf.
+    check_finite_magnitude(centers, name, dtype=X.dtype)
+    centers = np.ascontiguousarray(centers, dtype=X.dtype)
     if centers.shape[1] != X.shape[1]:
         raise ValueError(
             f"{name} has {centers.shape[1]} features but X has {X.shape[1]}."
@@ -132,13 +179,30 @@ def check_sample_weight(sample_weight, X, name="sample_weight"):
             f"{name} must have shape ({X.shape[0]},) to match X, got {w.shape}."
         )
     if not np.all(np.isfinite(w)):
-        raise ValueError(f"{name} contains NaN or infinity.")
+        bad = int(np.flatnonzero(~np.isfinite(w))[0])
+        raise ValueError(f"{name} must be finite; {name}[{bad}] = {float(w[bad])!r}.")
     if np.any(w <= 0):
         bad = int(np.flatnonzero(w <= 0)[0])
         raise ValueError(
-            f"{name} must be strictly positive; {name}[{bad}] = {w[bad]!r}. "
+            f"{name} must be strictly positive; {name}[{bad}] = {float(w[bad])!r}. "
             "Drop points with zero weight instead."
         )
+    tiny = np.finfo(np.float64).tiny
+    if np.any(w < tiny):
+        bad = int(np.flatnonzero(w < tiny)[0])
+        raise ValueError(
+            f"{name}[{bad}] = {float(w[bad])!r} is below {tiny:.3g}, too small to compute with "
+            f"(weights are only relative: multiply all of them by a large factor).")
+    # Weighted sums of squared distances must stay finite in double.
+    magnitude = max(abs(float(X.min())), abs(float(X.max()))) if X.size else 0.0
+    with np.errstate(over="ignore"):
+        w_sum = float(np.sum(w))
+        total = w_sum * max(1.0, (2.0 * magnitude) ** 2 * X.shape[1])
+    if not total < float(np.finfo(np.float64).max) / _OVERFLOW_MARGIN:
+        raise ValueError(f"{name} is too large for X's range (largest weight {np.max(w):.3g}, "
+                         f"sum {w_sum:.3g}): weighted sums of squared distances would "
+                         "overflow; weights are only relative, divide all of them by a large "
+                         "factor.")
     return np.ascontiguousarray(w)
 
 
