@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import warnings
 
 from . import _core as _generic
 
@@ -32,20 +33,34 @@ def _importable(level: str):
         return None
 
 
+def _forced_level(features):
+    """The level VCGMM_OPT_LEVEL asks for, or None (unset, or unusable: then
+    a warning says why and the best level is used instead of failing the
+    import)."""
+    forced = os.environ.get("VCGMM_OPT_LEVEL", "").strip().lower()
+    if not forced:
+        return None
+    problem = None
+    if forced not in _LEVELS:
+        problem = f"is not one of {', '.join(reversed(_LEVELS))}"
+    elif forced != "generic" and not features.get(forced, False):
+        problem = "is not supported by this CPU"
+    elif _importable(forced) is None:
+        problem = "was not built into this installation"
+    if problem is None:
+        return forced
+    warnings.warn(
+        f"VCGMM_OPT_LEVEL={forced!r} {problem}; using the best level this CPU supports "
+        f"instead (unset VCGMM_OPT_LEVEL, or set it to one of {', '.join(available_levels())}).",
+        RuntimeWarning, stacklevel=2)
+    return None
+
+
 def _choose():
     features = _generic.cpu_features()
-    forced = os.environ.get("VCGMM_OPT_LEVEL", "").strip().lower()
-    if forced:
-        if forced not in _LEVELS:
-            raise ImportError(
-                f"VCGMM_OPT_LEVEL={forced!r}: expected one of {', '.join(_LEVELS)}"
-            )
-        if forced != "generic" and not features.get(forced, False):
-            raise ImportError(f"VCGMM_OPT_LEVEL={forced!r}: this CPU does not support it")
-        module = _importable(forced)
-        if module is None:
-            raise ImportError(f"VCGMM_OPT_LEVEL={forced!r}: this build has no such module")
-        return forced, module
+    forced = _forced_level(features)
+    if forced is not None:
+        return forced, _importable(forced)
     for level in _LEVELS:
         if level != "generic" and not features.get(level, False):
             continue
@@ -55,9 +70,11 @@ def _choose():
     return "generic", _generic
 
 
-opt_level, core = _choose()
-
-
 def available_levels():
     """Instruction-set levels built into this installation."""
     return [level for level in reversed(_LEVELS) if _importable(level) is not None]
+
+
+opt_level, core = _choose()
+
+

@@ -291,14 +291,18 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _warn_coinciding_centers(centers):
-        """Warn when fitted centers coincide: the data have fewer distinct
-        points than components (mixture components that are nobody's nearest
-        mean are legitimate and not warned about)."""
+        """Warn when fitted means coincide exactly: such components duplicate
+        each other (they started from the same seed point, e.g. a coreset
+        point drawn twice, or EM moved them onto each other). Components that
+        are nobody's nearest mean are legitimate and not warned about."""
         n_distinct = np.unique(centers, axis=0).shape[0]
         if n_distinct < centers.shape[0]:
             warnings.warn(
-                f"Only {n_distinct} distinct means for n_components={centers.shape[0]}: "
-                "the data have too few distinct points, so some components coincide.",
+                f"{centers.shape[0] - n_distinct} of the {centers.shape[0]} means coincide "
+                "with another mean, so those components duplicate each other (they started "
+                "from the same seed point or converged onto each other). If the data have "
+                "fewer distinct points than n_components, use fewer components; otherwise a "
+                "larger coreset_size or a longer chain_length gives distinct seeds.",
                 ConvergenceWarning,
                 stacklevel=3,
             )
