@@ -22,11 +22,15 @@ from __future__ import annotations
 
 import os
 import struct
+import warnings
 import zipfile
 
 import numpy as np
 
-__all__ = ["load_data", "open_data", "SUPPORTED_EXTENSIONS"]
+__all__ = ["load_data", "open_data", "SUPPORTED_EXTENSIONS", "IMPORTANT"]
+
+#: Notes starting with this are shown even without --verbose.
+IMPORTANT = "note: "
 
 SUPPORTED_EXTENSIONS = (".npy", ".npz", ".csv", ".tsv", ".txt")
 
@@ -117,6 +121,11 @@ def open_data(path, key=None, dtype=None):
 
 
 def _read_npy(path, notes):
+    with open(path, "rb") as f:
+        magic = f.read(6)
+    if magic != b"\x93NUMPY":
+        raise ValueError(f"{path} is not a .npy file (it lacks the .npy header); write such "
+                         "files with numpy.save")
     try:
         X = np.load(path, mmap_mode="r", allow_pickle=False)
     except (ValueError, OSError, EOFError) as exc:
@@ -214,7 +223,8 @@ def _npz_member_memmap(path, member, notes):
 
 def _sniff_text(path):
     """(delimiter, rows to skip) from the first non-empty, non-comment line."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    # utf-8-sig: spreadsheet programs start their CSV files with a byte-order mark.
+    with open(path, encoding="utf-8-sig", errors="replace") as f:
         skip = 0
         for line in f:
             stripped = line.strip()
@@ -236,22 +246,28 @@ def _sniff_text(path):
         is_header = False
     except ValueError:
         is_header = True
-    return delimiter, skip + (1 if is_header else 0), is_header
+    return delimiter, skip + (1 if is_header else 0), stripped if is_header else None
 
 
 def _read_text(path, dtype, notes):
-    delimiter, skiprows, has_header = _sniff_text(path)
+    delimiter, skiprows, header = _sniff_text(path)
     read_dtype = np.dtype(dtype if dtype is not None else np.float64)
     if read_dtype.kind != "f":
         read_dtype = np.float64
     try:
-        X = np.loadtxt(path, delimiter=delimiter, skiprows=skiprows, dtype=read_dtype,
-                       ndmin=2, comments="#", quotechar='"', encoding="utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "input contained no data": reported below
+            X = np.loadtxt(path, delimiter=delimiter, skiprows=skiprows, dtype=read_dtype,
+                           ndmin=2, comments="#", quotechar='"', encoding="utf-8-sig")
     except ValueError as exc:
         raise ValueError(f"cannot read {path} as a table of numbers: {exc}") from None
+    if X.size == 0:
+        raise ValueError(f"{path} has " + ("a header row but " if header else "")
+                         + "no rows of numbers")
     name = {None: "whitespace", ",": "comma", "\t": "tab", ";": "semicolon", "|": "'|'"}[delimiter]
-    notes.append(
-        f"text file read into memory ({name}-separated"
-        + (", header row skipped)" if has_header else ", no header)")
-    )
+    notes.append(f"text file read into memory ({name}-separated)")
+    if header is not None:
+        shown = header if len(header) <= 60 else header[:57] + "..."
+        notes.append(f"{IMPORTANT}the first row is not numbers and was skipped as a header: "
+                     f"{shown!r}")
     return X

@@ -200,28 +200,60 @@ def _make_estimator(args, n_samples):
 _OUTPUT_EXTENSIONS = (".npy", ".csv", ".txt")
 
 
-def _check_output_path(path, option):
-    """Fail before fitting (not after a long run) if an output cannot be written."""
-    if path is None:
-        return
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in _OUTPUT_EXTENSIONS:
-        raise CLIError(f"{option} {path}: the file name must end in one of "
-                       f"{', '.join(_OUTPUT_EXTENSIONS)}")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise CLIError(f"{option} {path}: directory {parent} does not exist")
+def _check_outputs(args):
+    """Fail before fitting (not after a long run) if an output cannot be
+    written, would overwrite the input, or two outputs are the same file."""
+    outputs = [(opt, path) for opt, path in (("--out", args.out), ("--labels-out", args.labels_out))
+               if path is not None]
+    data = os.path.realpath(args.data)
+    seen = {}
+    for option, path in outputs:
+        ext = os.path.splitext(path)[1].lower()
+        if ext not in _OUTPUT_EXTENSIONS:
+            raise CLIError(f"{option} {path}: the file name must end in one of "
+                           f"{', '.join(_OUTPUT_EXTENSIONS)}")
+        real = os.path.realpath(path)
+        if real == data or (os.path.exists(real) and os.path.samefile(real, args.data)):
+            raise CLIError(f"{option} {path} is the input file {args.data}: it would be "
+                           "overwritten; choose another output file")
+        if real in seen:
+            raise CLIError(f"{option} and {seen[real]} are the same file ({path})")
+        seen[real] = option
+        parent = os.path.dirname(real)
+        if not os.path.isdir(parent):
+            raise CLIError(f"{option} {path}: directory {parent} does not exist")
+        if os.path.isdir(real):
+            raise CLIError(f"{option} {path} is a directory")
+        if not os.access(parent, os.W_OK) or (os.path.exists(real) and not os.access(real, os.W_OK)):
+            raise CLIError(f"{option} {path}: not writable (permission denied)")
 
 
 def _save(path, array):
-    if path.lower().endswith(".npy"):
-        np.save(path, array)
-    elif np.issubdtype(array.dtype, np.integer):
-        np.savetxt(path, array, fmt="%d")
-    else:
-        # repr precision, so the text file round-trips exactly
-        np.savetxt(path, array, fmt="%.9g" if array.dtype == np.float32 else "%.17g",
-                   delimiter="," if path.lower().endswith(".csv") else " ")
+    """Writes the array atomically: into a temporary file beside the target,
+    renamed over it when complete (an interrupted run leaves no half file)."""
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    ext = os.path.splitext(path)[1].lower()
+    fd, tmp = tempfile.mkstemp(prefix=".vcgmm-", suffix=ext, dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if ext == ".npy":
+                np.save(f, array)
+            elif np.issubdtype(array.dtype, np.integer):
+                np.savetxt(f, array, fmt="%d")
+            else:
+                # repr precision, so the text file round-trips exactly
+                np.savetxt(f, array, fmt="%.9g" if array.dtype == np.float32 else "%.17g",
+                           delimiter="," if ext == ".csv" else " ")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would hide the file from others
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def _threads_text(n_threads):
@@ -261,8 +293,7 @@ def _print_phases(est, out):
 def _cmd_fit(args):
     from ._io import open_data
 
-    _check_output_path(args.out, "--out")
-    _check_output_path(args.labels_out, "--labels-out")
+    _check_outputs(args)
     if args.seed is None:
         # Draw the seed here so it can be printed and the run repeated.
         args.seed = secrets.randbelow(2**31)
@@ -286,8 +317,12 @@ def _cmd_fit(args):
     kind = "memory-mapped" if isinstance(X, np.memmap) else "in memory"
     out(f"data        : {args.data}" + (f" [{args.key}]" if args.key else ""))
     out(f"              {n:,} x {d} {X.dtype} ({kind}, read in {load_seconds:.2f} s)")
-    if args.verbose:
-        for note in notes:
+    from ._io import IMPORTANT
+
+    for note in notes:
+        if note.startswith(IMPORTANT):
+            out(f"              {note}")
+        elif args.verbose:
             out(f"              note: {note}")
     out(f"algorithm   : {args.algo}: {description}")
     out(f"parameters  : C={args.clusters}, max_iter={est.max_iter}, tol={est.tol:g}, "
