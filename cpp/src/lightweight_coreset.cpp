@@ -1,6 +1,7 @@
 #include "vcgmm/lightweight_coreset.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "detail/distance_kernels.hpp"
@@ -57,6 +58,25 @@ CoresetDistribution coreset_distribution(const DataView<T>& data, int n_threads)
   return q;
 }
 
+/// m i.i.d. uniforms on [0, scale), in increasing order, in O(m) without a
+/// sort (interruptible): the order statistics of m uniforms are distributed as
+/// S_k / S_{m+1}, S_k the partial sums of m + 1 standard exponentials.
+std::vector<double> sorted_uniforms(index_t m, double scale, std::uint64_t seed) {
+  constexpr index_t kCheck = index_t(1) << 20;  // draws between interrupt checks
+  std::vector<double> u(m);
+  Rng rng(seed, Stream::coreset);
+  double s = 0.0;
+  for (index_t k = 0; k < m; ++k) {
+    if (k % kCheck == kCheck - 1) check_interrupt();
+    s -= std::log1p(-rng.uniform());  // an Exp(1) draw: -log(1 - U), U in [0, 1)
+    u[k] = s;
+  }
+  s -= std::log1p(-rng.uniform());
+  const double factor = scale / s;
+  for (index_t k = 0; k < m; ++k) u[k] = std::min(u[k] * factor, std::nextafter(scale, 0.0));
+  return u;
+}
+
 /// m i.i.d. draws from q: m uniforms on [0, total), sorted (inverting the
 /// CDF with sorted uniforms gives the same multiset of draws as m independent
 /// inversions); each chunk resolves the uniforms falling into its mass.
@@ -65,10 +85,7 @@ void draw_coreset(const DataView<T>& data, const CoresetDistribution& q, index_t
                   const RunOptions& run, index_t* indices, double* weights) {
   const index_t n = data.n, n_tasks = n_chunks(n, kStreamChunk);
   auto qi_of = [&](index_t i) { return data.weight(i) * (q.a + q.b * q.d2[i]); };
-  std::vector<double> u(m);
-  Rng rng(run.seed, Stream::coreset);
-  for (index_t k = 0; k < m; ++k) u[k] = rng.uniform() * q.total();
-  std::sort(u.begin(), u.end());
+  const std::vector<double> u = sorted_uniforms(m, q.total(), run.seed);
   std::vector<index_t> first_draw(n_tasks + 1);
   for (index_t t = 0; t <= n_tasks; ++t) {
     first_draw[t] = t == n_tasks ? m

@@ -33,6 +33,8 @@ void on_fork_child() { g_forked_after_pool.store(g_pool_started.load()); }
 
 bool single_threaded_after_fork() { return g_forked_after_pool.load(); }
 
+int default_threads() { return detail::resolve_threads(0); }
+
 void set_interrupt_callback(InterruptCallback callback) { g_interrupt_callback.store(callback); }
 
 InterruptCallback interrupt_callback() { return g_interrupt_callback.load(); }

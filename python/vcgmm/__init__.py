@@ -14,6 +14,7 @@ afkmc2             AFK-MC^2 seeding
 quantization_error exact weighted quantization error
 assign             exact nearest-center labels
 lloyd              weighted Lloyd iterations from given centers
+cancel_all         stop computations running in other threads (Ctrl-C stops the main thread's)
 
 vc-GMM
 ------
@@ -30,6 +31,7 @@ KMeans             k-means++ / LWCS baselines
 from ._assignment import assign, quantization_error
 from ._coreset import default_coreset_size, lwcs
 from ._kmeans import KMeans, lloyd
+from ._run import cancel_all
 from ._seeding import afkmc2, kmeans_plusplus
 from ._variational_loop import VariationalLoop
 from ._vcgmm import VCGMM, VCGMMResult, fit_vargmm, fit_vcgmm
@@ -48,6 +50,7 @@ __all__ = [
     "fit_vcgmm",
     "afkmc2",
     "assign",
+    "cancel_all",
     "kmeans_plusplus",
     "lloyd",
     "lwcs",

@@ -8,6 +8,9 @@
 
 namespace vcgmm_python {
 
+std::atomic<std::uint64_t> g_cancel_generation{0};
+thread_local std::uint64_t t_call_generation = 0;
+
 namespace {
 
 // Called by the core about every 100 ms from the thread that called it: takes
@@ -15,6 +18,7 @@ namespace {
 // KeyboardInterrupt, which stays pending until the binding rethrows it).
 bool python_interrupt_requested() {
   if (interpreter_finalizing()) park_until_exit();
+  if (g_cancel_generation.load() != t_call_generation) return true;  // cancel_all()
 #ifdef VCGMM_HAVE_FORCED_UNWIND
   try {
 #endif
@@ -60,6 +64,10 @@ void bind_all(py::module_& m) {
   m.def("have_openmp", &vcgmm::have_openmp, "True when compiled with OpenMP.");
   m.def("compiled_arch", &vcgmm::compiled_arch, "Instruction-set level of this module.");
   m.def("cpu_features", &cpu_features, "Instruction sets the running CPU (and OS) support.");
+  m.def("default_threads", &vcgmm::default_threads,
+        "Threads n_threads=None stands for (OpenMP's default).");
+  m.def("cancel_all", [] { ++g_cancel_generation; },
+        "Stop every computation running in any thread at its next interrupt check.");
   m.def("single_threaded_after_fork", &vcgmm::single_threaded_after_fork,
         "True in a child forked after OpenMP threads started: computations run on one thread.");
 

@@ -14,6 +14,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -114,9 +115,16 @@ CArray<V> to_numpy(const std::vector<V>& v) {
 }
 
 /// Runs f() with the GIL released; turns vcgmm::Interrupted into the
-/// KeyboardInterrupt that the interrupt callback left pending.
+/// KeyboardInterrupt that the interrupt callback left pending (or raises one
+/// when the call was cancelled by cancel_all()).
+/// cancel_all() increments this; a call started before stops at its next
+/// interrupt check (the value at the call's start is kept per thread).
+extern std::atomic<std::uint64_t> g_cancel_generation;
+extern thread_local std::uint64_t t_call_generation;
+
 template <typename F>
 auto without_gil(F&& f) -> decltype(f()) {
+  t_call_generation = g_cancel_generation.load();
   try {
     py::gil_scoped_release release;
     return f();

@@ -9,7 +9,7 @@ the algorithm families include :data:`RUN_PARAMS`.
 from __future__ import annotations
 
 import numbers
-import os
+import warnings
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -18,7 +18,8 @@ from ._loader import core as _core
 from ._logging import progress_callback
 from ._params import INT32_MAX, Boolean, Constraint, Param
 
-__all__ = ["RUN_PARAMS", "run_options", "check_n_threads", "seed_from", "available_threads"]
+__all__ = ["RUN_PARAMS", "run_options", "check_n_threads", "seed_from", "available_threads",
+           "cancel_all"]
 
 
 class Threads(Constraint):
@@ -76,8 +77,8 @@ class RandomState(Constraint):
 
 RUN_PARAMS = (
     Param("n_threads", Threads(), None,
-          "threads (default: all available, i.e. OpenMP's default, which OMP_NUM_THREADS "
-          "sets); results do not depend on it", target=None, cli="--threads"),
+          "threads (default: OpenMP's default: OMP_NUM_THREADS if set, else all CPUs "
+          "available); results do not depend on it", target=None, cli="--threads"),
     Param("random_state", RandomState(), None,
           "random seed (default: a fresh random seed)", target=None, cli="--seed"),
     Param("verbose", Boolean(), False,
@@ -97,10 +98,27 @@ def seed_from(random_state):
     return int(rng.randint(0, np.iinfo(np.int64).max, dtype=np.int64))
 
 
+_warned_fork = False
+
+
+def _warn_if_forked(n_threads):
+    global _warned_fork
+    if _warned_fork or n_threads == 1 or not _core.single_threaded_after_fork():
+        return
+    _warned_fork = True
+    warnings.warn(
+        "vcgmm runs on one thread in this process: it was forked (multiprocessing's 'fork' "
+        "start method) after its parent had started OpenMP threads, which do not survive "
+        "fork. Results are the same, only slower; for parallel fits in child processes use "
+        "multiprocessing.get_context('spawn') or 'forkserver'.",
+        RuntimeWarning, stacklevel=4)
+
+
 def run_options(n_threads=None, random_state=None, verbose=False):
     """The core's RunOptions from validated run parameters."""
     run = _core.RunOptions()
     run.n_threads = check_n_threads(n_threads)
+    _warn_if_forked(run.n_threads)
     run.seed = seed_from(random_state)
     log = progress_callback(Boolean().check(verbose, "verbose"))
     if log is not None:
@@ -109,8 +127,33 @@ def run_options(n_threads=None, random_state=None, verbose=False):
 
 
 def available_threads():
-    """Number of CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    """The threads ``n_threads=None`` uses: OpenMP's default (``OMP_NUM_THREADS``
+    if set, else the CPUs this process may run on; 1 in a child forked after
+    OpenMP started)."""
+    return int(_core.default_threads())
+
+
+def cancel_all():
+    """Stop every vcgmm computation running in any thread of this process.
+
+    Ctrl-C stops a fit running in the main thread. A fit running in another
+    thread (``threading``, ``concurrent.futures``) cannot see Ctrl-C, since
+    Python delivers signals to the main thread only; call this function
+    there instead (e.g. in the main thread's ``except KeyboardInterrupt:``).
+    Each running computation stops within about a second and raises
+    KeyboardInterrupt in its own thread; computations started afterwards run
+    normally.
+
+    Examples
+    --------
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> import vcgmm
+    >>> with ThreadPoolExecutor() as pool:                     # doctest: +SKIP
+    ...     future = pool.submit(vcgmm.KMeans(1000).fit, X)
+    ...     try:
+    ...         model = future.result()
+    ...     except KeyboardInterrupt:
+    ...         vcgmm.cancel_all()
+    ...         raise
+    """
+    _core.cancel_all()

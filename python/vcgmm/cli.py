@@ -260,7 +260,7 @@ def _threads_text(n_threads):
     from ._run import available_threads
 
     if n_threads is None or n_threads == -1:
-        return f"all ({available_threads()})"
+        return f"default ({available_threads()})"
     return str(n_threads)
 
 

@@ -132,6 +132,11 @@ struct SeedingStats : PhaseCosts {};
 /// there every computation runs on one thread (same results, more time).
 bool single_threaded_after_fork();
 
+/// The threads `n_threads <= 0` stands for: OpenMP's default (OMP_NUM_THREADS
+/// if set, else the CPUs this process may use); 1 after fork (see above) and
+/// without OpenMP.
+int default_threads();
+
 /// Library version "major.minor.patch" (from CMakeLists.txt).
 const char* version();
 
