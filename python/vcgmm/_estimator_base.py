@@ -12,13 +12,15 @@ functions (``fit_vcgmm``, ...) both go through it.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._assignment import nearest_centers
 from ._coreset import resolve_coreset_size
-from ._run import run_options
+from ._run import available_threads, run_options
 from ._seeding import seeding_to_core
 from ._validation import (
     FLOAT_DTYPES,
@@ -28,7 +30,12 @@ from ._validation import (
     reject_non_numeric,
 )
 
-__all__ = ["CenterBasedEstimator", "PipelineEstimator"]
+__all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD"]
+
+#: A generous rate (floating-point operations per second and thread) for the
+#: warning on absurd sizes: a fit warned about is slower than an hour even on
+#: a fast machine.
+FLOPS_PER_THREAD = 5e10
 
 
 class CenterBasedEstimator:
@@ -147,5 +154,38 @@ class PipelineEstimator(CenterBasedEstimator):
         params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
         params.evaluate = bool(evaluate)
         w = check_sample_weight(sample_weight, X)
+        self._warn_if_huge(X, params)
         out = type(self)._core_fit(X, w, init_centers, params, bool(return_labels))
         return (values, *out)
+
+    def _work_estimate(self, n_samples, params):
+        """(distance evaluations before the first iteration, per iteration,
+        hint): the family's cost model, for the warning on absurd sizes."""
+        C, m = params.n_clusters, params.coreset_size
+        fit_n = m or n_samples
+        if params.seeding.method == "k-means++":
+            seeding = fit_n * (C - 1) * max(1, params.seeding.kmeans_plusplus.n_local_trials)
+        elif params.seeding.method == "afk-mc2":
+            seeding = fit_n + params.seeding.afkmc2.chain_length * C * (C - 1) // 2
+        else:
+            seeding = 0
+        return (n_samples if m else 0) + seeding, self._iteration_evals(fit_n, params), (
+            "use a coreset (coreset_size='auto'), init='afk-mc2', or fewer clusters")
+
+    def _iteration_evals(self, fit_n, params):  # pragma: no cover - per family
+        raise NotImplementedError
+
+    def _warn_if_huge(self, X, params):
+        """Warn before starting a fit that needs more than an hour on this
+        machine even at a generous FLOPS_PER_THREAD (the cost model of the
+        family: seeding plus one iteration; more iterations only add)."""
+        setup, per_iter, hint = self._work_estimate(X.shape[0], params)
+        flops = 2.0 * X.shape[1] * (setup + per_iter)
+        seconds = flops / (FLOPS_PER_THREAD * available_threads())
+        if seconds > 3600.0:
+            warnings.warn(
+                f"This fit needs at least {setup + per_iter:.3g} distance evaluations "
+                f"({setup:.3g} before the first iteration, {per_iter:.3g} per iteration) in "
+                f"{X.shape[1]} dimensions: at least {seconds / 3600.0:.1f} hours on "
+                f"{available_threads()} threads. To make it feasible: {hint}.",
+                UserWarning, stacklevel=4)

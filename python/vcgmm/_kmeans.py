@@ -144,6 +144,9 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
     __init__ = make_init(KMEANS_PARAMS)
 
+    def _iteration_evals(self, fit_n, params):
+        return fit_n * params.n_clusters  # Lloyd: all n C distances
+
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clustering.
 

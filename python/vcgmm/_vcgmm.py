@@ -248,6 +248,12 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             n_distance_evals=r.n_distance_evals, estep_distance_evals=r.estep_distance_evals,
             timings=r.timings)
 
+    def _iteration_evals(self, fit_n, params):
+        G = min(params.em.G, params.n_clusters)
+        if G >= params.n_clusters:
+            return fit_n * params.n_clusters  # exact EM
+        return fit_n * (G * G + int(params.em.plus1))  # |S(n)| <= G^2 (+1)
+
     def fit(self, X, y=None, sample_weight=None):
         """Fit the mixture.
 

@@ -610,6 +610,11 @@ def main(argv=None):
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `vcgmm ... | head`): stop quietly, and keep
+        # Python from complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     sys.stdout.flush()
     # One line, like argparse: library messages may span lines (scikit-learn's do).
     print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
