@@ -590,13 +590,25 @@ def build_parser():
     return parser
 
 
+def _quiet_broken_pipe():
+    """The reader went away (e.g. ``vcgmm ... | head``): stop quietly, and keep
+    Python from complaining again when it flushes stdout at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 141  # 128 + SIGPIPE, as a shell reports a process killed by it
+
+
 def main(argv=None):
     """Run the command line; returns the exit status (argparse usage errors and
     ``--version`` raise SystemExit as usual)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except BrokenPipeError:  # --help piped into head
+        return _quiet_broken_pipe()
     try:
         return args.func(args)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except CLIError as exc:
         message = str(exc)
     except FileNotFoundError as exc:
@@ -610,11 +622,6 @@ def main(argv=None):
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # The reader went away (e.g. `vcgmm ... | head`): stop quietly, and keep
-        # Python from complaining again when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
     sys.stdout.flush()
     # One line, like argparse: library messages may span lines (scikit-learn's do).
     print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
