@@ -33,7 +33,8 @@ def quantization_error(X, centers, sample_weight=None, *, n_threads=None):
     sample_weight : array-like of shape (n_samples,), default=None
         Strictly positive weights; None means all ones.
     n_threads : int, default=None
-        Threads to use; None or -1 means all available.
+        Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
+        if set, else every CPU available).
 
     Returns
     -------
@@ -62,7 +63,8 @@ def assign(X, centers, *, n_threads=None):
     centers : array-like of shape (n_clusters, n_features)
         Cluster centers (converted to X's dtype).
     n_threads : int, default=None
-        Threads to use; None or -1 means all available.
+        Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
+        if set, else every CPU available).
 
     Returns
     -------

@@ -41,6 +41,8 @@ def default_coreset_size(n_samples, n_clusters):
     -------
     int
     """
+    n_samples = Integer(1, None).check(n_samples, "n_samples")
+    n_clusters = Integer(1, None).check(n_clusters, "n_clusters")
     return int(min(n_samples, max(MIN_DEFAULT_CORESET, POINTS_PER_CLUSTER * n_clusters)))
 
 
@@ -83,13 +85,15 @@ def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, n_threads=No
     X : array-like of shape (n_samples, n_features)
         Data. float32 stays float32, other numbers become float64.
     coreset_size : int
-        Number of draws N' >= 1. Draws are with replacement, so indices may repeat.
+        Number of draws N', 1 <= N' <= 4 n_samples. Draws are with replacement,
+        so indices may repeat.
     sample_weight : array-like of shape (n_samples,), default=None
         Strictly positive weights of the points; None means all ones.
     random_state : int, RandomState instance or None, default=None
         Seed of the draws.
     n_threads : int, default=None
-        Threads to use; None or -1 means all available.
+        Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
+        if set, else every CPU available).
 
     Returns
     -------
@@ -107,7 +111,7 @@ def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, n_threads=No
     ((100,), 1.0)
     """
     X = as_data(X)
-    coreset_size = Integer(1, None).check(coreset_size, "coreset_size")
+    coreset_size = Integer(1, MAX_CORESET_FACTOR * X.shape[0]).check(coreset_size, "coreset_size")
     w = check_sample_weight(sample_weight, X)
     indices, weights, _ = _core.lightweight_coreset(
         X, w, coreset_size, run_options(n_threads, random_state))

@@ -88,8 +88,9 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         scikit-learn does), so that n_clusters non-empty clusters come back
         whenever the data have enough distinct points.
     n_threads : int or None, default=None
-        Threads to use; None or -1 means all available. Results do not depend
-        on the number of threads.
+        Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
+        if set, else every CPU available). Results do not depend on the number
+        of threads.
     random_state : int, RandomState instance or None, default=None
         Seed of the coreset and the seeding.
     verbose : bool, default=False
@@ -245,7 +246,8 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
     relocate_empty : bool, default=True
         Move empty clusters onto the points farthest from their centers.
     n_threads : int, default=None
-        Threads to use; None or -1 means all available.
+        Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
+        if set, else every CPU available).
     verbose : bool, default=False
         Log every iteration to the ``"vcgmm"`` logger.
 

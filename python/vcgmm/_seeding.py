@@ -116,7 +116,8 @@ def kmeans_plusplus(X, n_clusters, *, sample_weight=None,
     random_state : int, RandomState instance or None, default=None
         Seed of the draws.
     n_threads : int, default=None
-        Threads to use; None or -1 means all available.
+        Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
+        if set, else every CPU available).
 
     Returns
     -------
@@ -169,7 +170,8 @@ def afkmc2(X, n_clusters, *, chain_length=_core.Afkmc2Params().chain_length, sam
     random_state : int, RandomState instance or None, default=None
         Seed of the draws.
     n_threads : int, default=None
-        Threads to use; None or -1 means all available.
+        Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
+        if set, else every CPU available).
 
     Returns
     -------

@@ -168,7 +168,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     max_iter : int, default=1000
         Maximum number of EM iterations.
     n_threads : int or None, default=None
-        Threads; None or -1 means all available. Results do not depend on it.
+        Threads; None or -1 means OpenMP's default (``OMP_NUM_THREADS`` if set,
+        else every CPU available). Results do not depend on it.
     random_state : int, RandomState instance or None, default=None
         Seed of the coreset, the seeding and the variational initialisation.
     verbose : bool, default=False

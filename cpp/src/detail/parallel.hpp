@@ -58,6 +58,18 @@ inline void check_interrupt() {
   if (interrupt_requested()) throw Interrupted();
 }
 
+/// Inside a task of parallel_for: on the calling thread (thread 0 of the
+/// region), polls the interrupt callback and throws Interrupted (captured by
+/// parallel_for and rethrown after the region); on other threads does
+/// nothing. For tasks that run long on their own (e.g. one owner's scan of
+/// all points).
+inline void check_interrupt_in_task() {
+#ifdef _OPENMP
+  if (omp_in_parallel() && omp_get_thread_num() != 0) return;
+#endif
+  check_interrupt();
+}
+
 /// Work (roughly: floating point operations) below which a thread is not
 /// worth waking: a parallel region costs microseconds when the cores are
 /// free, but can cost a scheduler time slice (milliseconds) when another

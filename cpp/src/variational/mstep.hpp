@@ -40,6 +40,7 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
     const std::int32_t c0 = static_cast<std::int32_t>(C * owner / n_owners);
     const std::int32_t c1 = static_cast<std::int32_t>(C * (owner + 1) / n_owners);
     for (index_t n = 0; n < N; ++n) {
+      if ((n & 16383) == 16383) check_interrupt_in_task();  // one task scans all points
       const std::int32_t* kn = sets.k_of(n);
       const double* rn = sets.resp_of(n);
       const double wn = data.weight(n);
