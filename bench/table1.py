@@ -1,5 +1,12 @@
 """The papers' Table 1 and Fig. 1 on the data we have: vc-GMM vs its baselines and peers.
 
+The rows of vcgmm's algorithms, the measurement of a fit, the repetition over
+seeds, the summary (eta, speedups) and the cell formatting are
+``vcgmm._table1``'s, the same as ``vcgmm demo``'s. This script adds what is
+the benchmark's own: the peers, the data sets, several C per run, the other
+processes' load during every fit, the issue's targets, and JSON / markdown /
+PNG output.
+
 For one data set and each number of clusters C, every configuration is fitted
 with several seeds (2 threads each, one after another), and for every fit we
 record
@@ -18,7 +25,8 @@ record
 - EM / Lloyd iterations and the share of time spent in coreset + seeding.
 
 Rows (the paper's Table 1 plus peers):
-  k-means++      vcgmm.KMeans(C): D^2 seeding + Lloyd on all data (the baseline)
+  k-means++      vcgmm.KMeans(C): D^2 seeding + Lloyd on all data (the baseline;
+                 --kmeans-tol sets its tol, the table notes state the stopping rules)
   var-GMM-S      vcgmm.fit_vargmm(X, C, G) for G = 5 and 7 (--vargmm-G)
   LWCS           vcgmm.KMeans(C, init="afk-mc2", coreset_size=N')
   vc-GMM         vcgmm.fit_vcgmm(X, C, G, N') for G = 5 and G = 3+1 (--vc-G, e.g. 5,3+1,10)
@@ -26,6 +34,7 @@ Rows (the paper's Table 1 plus peers):
   sklearn MBKM   sklearn.cluster.MiniBatchKMeans(C, n_init=1, compute_labels=False)
   faiss          faiss.Kmeans(d, C) defaults (25 iterations on <= 256 C sampled points)
   faiss+AFK-MC2  vcgmm.afkmc2 seeding (chain 20, timed) + faiss.Kmeans(...).train(init_centroids=)
+A peer whose library is not installed is skipped (with a note).
 
 eta = (Q - mean Q_kmpp) / mean Q_kmpp, mean +- SEM over the seeds; speedups are
 mean k-means++ cost / mean cost. The script then checks the targets of the
@@ -44,104 +53,83 @@ Usage (from the repository root):
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib
 import math
 import time
 import warnings
 
 import numpy as np
 
+from vcgmm import _table1
+from vcgmm._table1 import Row, format_n_prime
+
 from . import _harness
 from .datasets import load
 
 DEFAULT_CORESETS = (2**12, 2**13, 2**14, 2**15, 2**16, 2**17, 2**18)
+COLUMNS = ("C", "algorithm", "G", "N'", "seeds", "rel. error eta", "time [s]", "speedup time",
+           "speedup distances", "iterations", "coreset+seeding")
 
 
-# --------------------------------------------------------------------------- fits
-def _ours_record(est_or_result, Q, algo_seconds_key="timings"):
-    timings = dict(getattr(est_or_result, "timings_", None) or est_or_result.timings)
-    evals = dict(getattr(est_or_result, "n_distance_evals_", None) or est_or_result.n_distance_evals)
-    seconds = timings["coreset"] + timings["seeding"] + timings["iterations"]
-    return {
-        "Q": float(Q),
-        "seconds": float(seconds),
-        "setup_seconds": float(timings["coreset"] + timings["seeding"]),
-        "em_seconds": float(timings["iterations"]),
-        "distances": int(evals["coreset"] + evals["seeding"] + evals["iterations"]),
-        "distances_estimated": False,
-        "iterations": int(getattr(est_or_result, "n_iter_", None) or est_or_result.n_iter),
-    }
+# --------------------------------------------------------------------------- peers
+def _timed(fit):
+    t = time.perf_counter()
+    model = fit()
+    return model, time.perf_counter() - t
 
 
-def fit_kmeanspp(X, C, seed, threads):
-    import vcgmm
-
-    km = vcgmm.KMeans(C, random_state=seed, n_threads=threads).fit(X)
-    return _ours_record(km, km.inertia_)
-
-
-def fit_lwcs(X, C, seed, threads, n_prime, chain_length=20):
-    import vcgmm
-
-    km = vcgmm.KMeans(C, init="afk-mc2", coreset_size=n_prime, chain_length=chain_length,
-                      random_state=seed, n_threads=threads).fit(X)
-    return _ours_record(km, km.inertia_)
-
-
-def fit_vc(X, C, seed, threads, G, plus1, n_prime, chain_length=20):
-    import vcgmm
-
-    if n_prime is None:
-        r = vcgmm.fit_vargmm(X, C, G, plus1=plus1, chain_length=chain_length,
-                             random_state=seed, n_threads=threads, return_labels=True)
-    else:
-        r = vcgmm.fit_vcgmm(X, C, G, n_prime, plus1=plus1, chain_length=chain_length,
-                            random_state=seed, n_threads=threads, return_labels=True)
-    return _ours_record(r, r.quantization_error)
-
-
-def _peer_record(X, centers, seconds, iterations, distances=None, threads=2):
-    import vcgmm
-
-    Q = vcgmm.quantization_error(X, np.asarray(centers, dtype=X.dtype), n_threads=threads)
-    return {"Q": float(Q), "seconds": float(seconds), "setup_seconds": None, "em_seconds": None,
-            "distances": None if distances is None else int(distances),
-            "distances_estimated": distances is not None, "iterations": iterations}
-
-
-def fit_sklearn_kmeans(X, C, seed, threads):
+def fit_sklearn_kmeans(X, setting, seed):
     from sklearn.cluster import KMeans
 
-    t = time.perf_counter()
-    km = KMeans(C, n_init=1, random_state=seed).fit(X)
-    seconds = time.perf_counter() - t
+    C = setting.n_clusters
+    km, seconds = _timed(lambda: KMeans(C, n_init=1, random_state=seed).fit(X))
     n = X.shape[0]
     estimate = (2 + math.log(C)) * n * C + n * C * km.n_iter_
-    return _peer_record(X, km.cluster_centers_, seconds, int(km.n_iter_), estimate, threads)
+    return _table1.measurement(X, km.cluster_centers_, setting.n_threads, seconds=seconds,
+                               iterations=int(km.n_iter_), distances=int(estimate),
+                               distances_estimated=True)
 
 
-def fit_minibatch(X, C, seed, threads):
+def fit_minibatch(X, setting, seed):
     from sklearn.cluster import MiniBatchKMeans
 
-    t = time.perf_counter()
-    km = MiniBatchKMeans(C, n_init=1, random_state=seed, compute_labels=False).fit(X)
-    seconds = time.perf_counter() - t
-    return _peer_record(X, km.cluster_centers_, seconds, int(km.n_iter_), None, threads)
+    km, seconds = _timed(lambda: MiniBatchKMeans(setting.n_clusters, n_init=1, random_state=seed,
+                                                 compute_labels=False).fit(X))
+    return _table1.measurement(X, km.cluster_centers_, setting.n_threads, seconds=seconds,
+                               iterations=int(km.n_iter_))
 
 
-def fit_faiss(X, C, seed, threads, afkmc2_init=False):
+def fit_faiss(X, setting, seed, afkmc2_init=False):
     import faiss
 
     import vcgmm
 
     X32 = np.ascontiguousarray(X, dtype=np.float32)
-    t = time.perf_counter()
-    init = None
-    if afkmc2_init:
-        init, _ = vcgmm.afkmc2(X32, C, chain_length=20, random_state=seed, n_threads=threads)
-    km = faiss.Kmeans(X32.shape[1], C, seed=int(seed) % (2**31), verbose=False)
-    km.train(X32, init_centroids=init)
-    seconds = time.perf_counter() - t
-    return _peer_record(X, km.centroids, seconds, int(km.cp.niter), None, threads)
+
+    def train():
+        init = None
+        if afkmc2_init:
+            init, _ = vcgmm.afkmc2(X32, setting.n_clusters, chain_length=_table1.CHAIN_LENGTH,
+                                   random_state=seed, n_threads=setting.n_threads)
+        km = faiss.Kmeans(X32.shape[1], setting.n_clusters, seed=int(seed) % (2**31),
+                          verbose=False)
+        km.train(X32, init_centroids=init)
+        return km
+
+    km, seconds = _timed(train)
+    return _table1.measurement(X, km.centroids, setting.n_threads, seconds=seconds,
+                               iterations=int(km.cp.niter))
+
+
+# name in --peers -> (module it needs, the row)
+PEERS = {
+    "sklearn": ("sklearn", Row("sklearn KMeans", fit=fit_sklearn_kmeans)),
+    "minibatch": ("sklearn", Row("sklearn MiniBatchKMeans", fit=fit_minibatch)),
+    "faiss": ("faiss", Row("faiss Kmeans", fit=fit_faiss, family="faiss")),
+    "faiss-afkmc2": ("faiss", Row("faiss Kmeans + AFK-MC2", family="faiss+AFK-MC2",
+                                  fit=lambda X, s, seed: fit_faiss(X, s, seed, afkmc2_init=True))),
+}
 
 
 def parse_vc_G(text):
@@ -157,97 +145,55 @@ def parse_vc_G(text):
     return out
 
 
-def configurations(n, coreset_sizes, peers, vc_G=((5, False), (3, True)), vargmm_G=(5, 7)):
-    """(family, label, G, n_prime, fit callable) for every row."""
-    rows = [("k-means++", "k-means++", None, None, fit_kmeanspp)]
-    for G in vargmm_G:
-        rows.append(("var-GMM-S", f"var-GMM-S G={G}", str(G), None,
-                     lambda X, C, s, t, G=G: fit_vc(X, C, s, t, G, False, None)))
-    for m in coreset_sizes:
-        if m > n:
+def configurations(n, args):
+    """The rows: vcgmm's (the shared Table 1 rows) and the installed peers."""
+    rows = _table1.default_rows(n, args.coreset_sizes, vc_G=args.vc_G, vargmm_G=args.vargmm_G,
+                                lwcs=not args.no_lwcs)
+    for name in [p for p in args.peers.split(",") if p]:
+        if name not in PEERS:
+            raise SystemExit(f"unknown peer {name!r}; choose from {', '.join(PEERS)}")
+        module, row = PEERS[name]
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            print(f"skipping peer {name}: {module} is not installed")
             continue
-        rows.append(("LWCS", "LWCS", None, m, lambda X, C, s, t, m=m: fit_lwcs(X, C, s, t, m)))
-        for G, plus1 in vc_G:
-            g = f"{G}+1" if plus1 else f"{G}"
-            rows.append((f"vc-GMM G={g}", "vc-GMM", g, m,
-                         lambda X, C, s, t, m=m, G=G, p=plus1: fit_vc(X, C, s, t, G, p, m)))
-    if "sklearn" in peers:
-        rows.append(("sklearn KMeans", "sklearn KMeans", None, None, fit_sklearn_kmeans))
-    if "minibatch" in peers:
-        rows.append(("sklearn MiniBatchKMeans", "sklearn MiniBatchKMeans", None, None,
-                     fit_minibatch))
-    if "faiss" in peers:
-        rows.append(("faiss", "faiss Kmeans", None, None, fit_faiss))
-    if "faiss-afkmc2" in peers:
-        rows.append(("faiss+AFK-MC2", "faiss Kmeans + AFK-MC2 init", None, None,
-                     lambda X, C, s, t: fit_faiss(X, C, s, t, afkmc2_init=True)))
-    return rows
-
-
-# --------------------------------------------------------------------------- summary
-def _mean(values):
-    values = [v for v in values if v is not None]
-    return float(np.mean(values)) if values else None
-
-
-def _sem(values):
-    values = np.asarray([v for v in values if v is not None], dtype=np.float64)
-    return float(values.std(ddof=1) / math.sqrt(values.size)) if values.size > 1 else None
-
-
-def summarize(runs, C):
-    """One table row per configuration, relative to the k-means++ row."""
-    base = next(run for run in runs.values() if run["family"] == "k-means++")
-    q_base = _mean([r["Q"] for r in base["records"]])
-    t_base = _mean([r["seconds"] for r in base["records"]])
-    d_base = _mean([r["distances"] for r in base["records"]])
-    rows = []
-    for key, run in runs.items():
-        recs = run["records"]
-        etas = [100.0 * (r["Q"] - q_base) / q_base for r in recs]
-        t = _mean([r["seconds"] for r in recs])
-        d = _mean([r["distances"] for r in recs])
-        setup = [r["setup_seconds"] for r in recs]
-        row = {
-            "key": key, "family": run["family"], "C": C, "algorithm": run["label"],
-            "G": run["G"] or "-", "n_prime": run["n_prime"], "seeds": len(recs),
-            "eta": _mean(etas), "eta_sem": _sem(etas),
-            "seconds": t, "seconds_sem": _sem([r["seconds"] for r in recs]),
-            "em_seconds": _mean([r["em_seconds"] for r in recs]),
-            "speedup_time": t_base / t if t else None,
-            "distances": d,
-            "distances_estimated": any(r["distances_estimated"] for r in recs),
-            "speedup_distances": d_base / d if d else None,
-            "iterations": _mean([r["iterations"] for r in recs]),
-            "setup_share": (_mean(setup) / t) if (setup[0] is not None and t) else None,
-        }
         rows.append(row)
     return rows
 
 
-def _fmt_n_prime(m):
-    if m is None:
-        return "-"
-    e = int(round(math.log2(m)))
-    return f"2^{e}" if 2**e == m else f"{m:,}"
+# --------------------------------------------------------------------------- runs
+def _watched_fit(row, X, setting, seed):
+    """One fit, its warnings silenced and the other processes' load recorded."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with _harness.OtherCpu() as other:
+            rec = row.fit(X, setting, seed)
+    rec.extra["other_cpu_cores"] = other.cores
+    print(f"  C={setting.n_clusters} {row.name:<24} G={row.G or '-':<4} "
+          f"N'={format_n_prime(row.n_prime):<5} seed {seed}: Q {rec.Q:.6g}  "
+          f"{rec.seconds:.2f} s  it {rec.iterations}  (other procs {other.cores:.2f} cores)",
+          flush=True)
+    return rec
 
 
-def table_cells(rows):
-    out = []
-    for r in rows:
-        eta = f"{r['eta']:.2f}%" + (f" ± {r['eta_sem']:.2f}" if r["eta_sem"] is not None else "")
-        dist = "-" if r["speedup_distances"] is None else (
-            ("~" if r["distances_estimated"] else "") + f"{r['speedup_distances']:.1f}x")
-        out.append({
-            "C": r["C"], "algorithm": r["algorithm"], "G": r["G"], "N'": _fmt_n_prime(r["n_prime"]),
-            "seeds": r["seeds"], "eta": eta,
-            "time [s]": f"{r['seconds']:.2f}",
-            "speedup time": f"{r['speedup_time']:.1f}x",
-            "speedup distances": dist,
-            "iterations": f"{r['iterations']:.1f}",
-            "coreset+seeding": "-" if r["setup_share"] is None else f"{100 * r['setup_share']:.0f}%",
-        })
-    return out
+def run_clusters(X, C, rows, args):
+    """Every row at C; the summary rows (with C) and the raw records."""
+    setting = _table1.Setting(n_clusters=C, n_threads=args.threads, kmeans_tol=args.kmeans_tol)
+    results = []
+    for row in rows:
+        if row.family == "sklearn KMeans" and C > args.sklearn_max_clusters:
+            continue
+        seeds = range(args.sklearn_seeds if row.family == "sklearn KMeans" else args.seeds)
+        results.append(_table1.measure(row, X, setting, seeds, fit=_watched_fit))
+    summaries = _table1.summarize(results)
+    raw = {}
+    for s, res in zip(summaries, results):
+        s["C"] = C
+        s["key"] = f"{res.row.name} G={s['G']} N'={res.row.n_prime}"
+        raw[s["key"]] = [dataclasses.asdict(r) for r in res.records]
+    note = _table1.stop_rules(setting, q_base=summaries[0]["Q"], shape=X.shape)
+    return summaries, raw, note
 
 
 def check_targets(rows_by_c):
@@ -269,15 +215,15 @@ def check_targets(rows_by_c):
         for p in peers:
             better = [v for v in curve if v["eta"] <= p["eta"]]
             if not better:
-                lines.append(f"C={C}: {p['algorithm']} {_fmt_n_prime(p['n_prime'])} eta {p['eta']:.2f}%: "
+                lines.append(f"C={C}: {p['algorithm']} {format_n_prime(p['n_prime'])} eta {p['eta']:.2f}%: "
                              "no vc-GMM / var-GMM-S configuration reaches that error -> NOT MET")
                 continue
             fastest = min(better, key=lambda v: v["seconds"])
             ratio = p["seconds"] / fastest["seconds"]
             lines.append(
-                f"C={C}: {p['algorithm']} {_fmt_n_prime(p['n_prime'])} (eta {p['eta']:.2f}%, "
+                f"C={C}: {p['algorithm']} {format_n_prime(p['n_prime'])} (eta {p['eta']:.2f}%, "
                 f"{p['seconds']:.2f} s) vs {fastest['algorithm']} G={fastest['G']} "
-                f"N'={_fmt_n_prime(fastest['n_prime'])} (eta {fastest['eta']:.2f}%, "
+                f"N'={format_n_prime(fastest['n_prime'])} (eta {fastest['eta']:.2f}%, "
                 f"{fastest['seconds']:.2f} s): {ratio:.1f}x faster "
                 f"[target >= 3x: {'met' if ratio >= 3 else 'NOT MET'}]")
         # 2. Around 10% error: >= 6x faster than MiniBatchKMeans and faiss defaults,
@@ -288,7 +234,7 @@ def check_targets(rows_by_c):
             for fam, target in (("sklearn MiniBatchKMeans", 6), ("faiss", 6)):
                 for p in ours(rows, fam):
                     ratio = p["seconds"] / v10["seconds"]
-                    lines.append(f"C={C}: ~10% point: vc-GMM G={v10['G']} N'={_fmt_n_prime(v10['n_prime'])} "
+                    lines.append(f"C={C}: ~10% point: vc-GMM G={v10['G']} N'={format_n_prime(v10['n_prime'])} "
                                  f"(eta {v10['eta']:.2f}%) vs {p['algorithm']} (eta {p['eta']:.2f}%): "
                                  f"{ratio:.1f}x faster [target >= {target}x: "
                                  f"{'met' if ratio >= target else 'NOT MET'}]")
@@ -304,7 +250,7 @@ def check_targets(rows_by_c):
                     if v["n_prime"] != lw["n_prime"]:
                         continue
                     ratio = lw["seconds"] / v["seconds"]
-                    text = (f"C={C}: N'={_fmt_n_prime(v['n_prime'])} vc-GMM G={v['G']} eta {v['eta']:.2f}% "
+                    text = (f"C={C}: N'={format_n_prime(v['n_prime'])} vc-GMM G={v['G']} eta {v['eta']:.2f}% "
                             f"vs LWCS {lw['eta']:.2f}% [lower: {'met' if v['eta'] < lw['eta'] else 'NOT MET'}], "
                             f"{ratio:.1f}x faster")
                     if C >= 2000:
@@ -317,7 +263,12 @@ def check_targets(rows_by_c):
             if C >= 1000:
                 text += f" [>= 5x: {'met' if v['speedup_time'] >= 5 else 'NOT MET'}]"
             lines.append(text)
-    # 5. Sublinear in C: EM time at 2C vs C with N' fixed (2000 -> 4000 in the issue).
+    return lines + _sublinear_in_c(rows_by_c)
+
+
+def _sublinear_in_c(rows_by_c):
+    """Target 5. Sublinear in C: EM time at 2C vs C with N' fixed (2000 -> 4000 in the issue)."""
+    lines = []
     cs = sorted(rows_by_c)
     for c1, c2 in zip(cs, cs[1:]):
         if c2 != 2 * c1:
@@ -328,7 +279,7 @@ def check_targets(rows_by_c):
                 if not v1:
                     continue
                 ratio = v2["em_seconds"] / v1[0]["em_seconds"]
-                text = (f"C {c1} -> {c2}: {fam} N'={_fmt_n_prime(v2['n_prime'])}: EM time "
+                text = (f"C {c1} -> {c2}: {fam} N'={format_n_prime(v2['n_prime'])}: EM time "
                         f"{v1[0]['em_seconds']:.3f} s -> {v2['em_seconds']:.3f} s ({ratio:.2f}x)")
                 if (c1, c2) == (2000, 4000):
                     text += f" [< 1.6x: {'met' if ratio < 1.6 else 'NOT MET'}]"
@@ -362,7 +313,7 @@ def plot(rows_by_c, path, title):
                         markersize=6, capsize=2)
             if fam.startswith(("vc-GMM", "LWCS")):
                 for r in rs:
-                    ax.annotate(_fmt_n_prime(r["n_prime"]), (r["seconds"], r["eta"]), fontsize=6,
+                    ax.annotate(format_n_prime(r["n_prime"]), (r["seconds"], r["eta"]), fontsize=6,
                                 textcoords="offset points", xytext=(3, 3))
         ax.set_xscale("log")
         ax.set_xlabel("wall time of the algorithm [s] (2 threads)")
@@ -377,7 +328,7 @@ def plot(rows_by_c, path, title):
 
 
 # --------------------------------------------------------------------------- main
-def main(argv=None):
+def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dataset", default="patches-sklearn")
     parser.add_argument("--clusters", type=int, nargs="+", default=[1000, 2000, 4000])
@@ -387,7 +338,9 @@ def main(argv=None):
     parser.add_argument("--sklearn-max-clusters", type=int, default=1000,
                         help="run scikit-learn's full KMeans only up to this C")
     parser.add_argument("--coreset-sizes", type=int, nargs="+", default=list(DEFAULT_CORESETS))
-    parser.add_argument("--peers", default="sklearn,minibatch,faiss,faiss-afkmc2")
+    parser.add_argument("--peers", default="sklearn,minibatch,faiss,faiss-afkmc2",
+                        help=f"comma separated, from {','.join(PEERS)} (missing libraries "
+                             "are skipped; empty: no peers)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     parser.add_argument("--name", default=None)
@@ -398,56 +351,41 @@ def main(argv=None):
                         help="var-GMM-S rows (default: 5 7; none: no var-GMM-S rows)")
     parser.add_argument("--no-lwcs", action="store_true",
                         help="skip the LWCS rows (e.g. in a supplementary run of other G)")
+    parser.add_argument("--kmeans-tol", type=float, default=None,
+                        help="tol of the k-means++ baseline on the relative change of its "
+                             "quantization error (default: the library's, 1e-4; the notes "
+                             "give the value equivalent to the papers' rule)")
     parser.add_argument("--quick", action="store_true", help="tiny smoke run")
     args = parser.parse_args(argv)
     if args.quick:
         args.dataset, args.clusters, args.seeds = "digits", [20, 40], 2
         args.coreset_sizes, args.sklearn_max_clusters = [256, 512], 40
-    name = args.name or f"table1_{args.dataset}" + ("_quick" if args.quick else "")
+    return args
 
+
+def main(argv=None):
+    args = parse_args(argv)
+    name = args.name or f"table1_{args.dataset}" + ("_quick" if args.quick else "")
     info = _harness.machine_info()
     X = load(args.dataset, dtype=np.float32 if args.dtype == "float32" else np.float64)
-    n = X.shape[0]
     print(f"{args.dataset}: {X.shape[0]:,} x {X.shape[1]} {X.dtype}")
-    peers = set(p for p in args.peers.split(",") if p)
+    rows = configurations(X.shape[0], args)
 
-    all_rows, rows_by_c, raw = [], {}, {}
+    all_rows, rows_by_c, raw, stop_notes = [], {}, {}, []
     with _harness.thread_limits(args.threads):
         for C in args.clusters:
-            runs = {}
-            for family, label, G, m, fit in configurations(n, args.coreset_sizes, peers,
-                                                           args.vc_G, args.vargmm_G):
-                if family == "sklearn KMeans" and C > args.sklearn_max_clusters:
-                    continue
-                if family == "LWCS" and args.no_lwcs:
-                    continue
-                seeds = range(args.sklearn_seeds if family == "sklearn KMeans" else args.seeds)
-                key = f"{label} G={G} N'={m}"
-                records = []
-                for seed in seeds:
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        with _harness.OtherCpu() as other:
-                            rec = fit(X, C, seed, args.threads)
-                    rec["other_cpu_cores"] = other.cores
-                    rec["seed"] = seed
-                    records.append(rec)
-                    print(f"  C={C} {label:<28} G={G or '-':<4} N'={_fmt_n_prime(m):<5} seed {seed}: "
-                          f"Q {rec['Q']:.6g}  {rec['seconds']:.2f} s  it {rec['iterations']}"
-                          f"  (other procs {other.cores:.2f} cores)", flush=True)
-                runs[key] = {"family": family, "label": label, "G": G, "n_prime": m,
-                             "records": records}
-            rows = summarize(runs, C)
-            rows_by_c[C] = rows
-            all_rows.extend(rows)
-            raw[C] = runs
+            rows_by_c[C], raw[str(C)], note = run_clusters(X, C, rows, args)
+            all_rows.extend(rows_by_c[C])
+            stop_notes.append(f"C={C}: {note}")
 
     targets = check_targets(rows_by_c)
     png = _harness.RESULTS_DIR / f"{name}.png"
-    plot(rows_by_c, png, args.dataset)
-    columns = [(k, k, None) for k in ("C", "algorithm", "G", "N'", "seeds", "eta", "time [s]",
-                                      "speedup time", "speedup distances", "iterations",
-                                      "coreset+seeding")]
+    try:
+        plot(rows_by_c, png, args.dataset)
+        plot_note = f"Plot: {png.name}."
+    except ImportError:
+        plot_note = "No plot: matplotlib is not installed."
+    cells = _table1.table_cells(all_rows, COLUMNS, plus_minus="±")
     notes = [
         f"Data: {args.dataset}, {X.shape[0]:,} x {X.shape[1]} {X.dtype}; {args.threads} threads for "
         f"every library; {args.seeds} seeds per configuration (scikit-learn KMeans: "
@@ -458,13 +396,15 @@ def main(argv=None):
         "distances counted exactly by the library. Peers: wall time of fit (includes their "
         "seeding); '~' marks an estimated distance count (scikit-learn KMeans: "
         "(2 + ln C) N C greedy seeding + N C per iteration).",
-        f"Plot: {png.name}.",
+        *stop_notes,
+        plot_note,
         "Targets (issue 3), as measured:",
     ] + [f"  {t}" for t in targets]
-    _harness.write_results(name, columns, table_cells(all_rows),
+    _harness.write_results(name, [(c, c, "") for c in COLUMNS],
+                           [dict(zip(COLUMNS, row)) for row in cells[1:]],
                            title=f"Table 1 on {args.dataset}: vc-GMM, baselines and peers",
                            params=vars(args), notes=notes, info=info,
-                           extra={"rows": all_rows, "raw": {str(k): v for k, v in raw.items()}})
+                           extra={"rows": all_rows, "raw": raw})
 
 
 if __name__ == "__main__":

@@ -385,15 +385,15 @@ def _parse_sizes(text):
 
 
 def _cmd_demo(args):
-    from . import _demo
+    from . import _table1
     from .datasets import image_patches
 
     stride = args.stride if args.stride is not None else (
-        _demo.QUICK["stride"] if args.quick else _demo.DEFAULT_STRIDE)
+        _table1.QUICK["stride"] if args.quick else _table1.DEFAULT_STRIDE)
     clusters = args.clusters if args.clusters is not None else (
-        _demo.QUICK["clusters"] if args.quick else _demo.DEFAULT_CLUSTERS)
+        _table1.QUICK["clusters"] if args.quick else _table1.DEFAULT_CLUSTERS)
     sizes = args.coreset_sizes if args.coreset_sizes is not None else (
-        _demo.QUICK["coreset_sizes"] if args.quick else _demo.DEFAULT_CORESET_SIZES)
+        _table1.QUICK["coreset_sizes"] if args.quick else _table1.DEFAULT_CORESET_SIZES)
 
     start = time.perf_counter()
     X = image_patches(stride=stride)
@@ -408,30 +408,30 @@ def _cmd_demo(args):
     print(f"           stride {stride} ({subset}); built in {time.perf_counter() - start:.1f} s")
     if args.quick:
         print("           --quick: a small smoke-test setting, not a benchmark")
-    elif stride == _demo.DEFAULT_STRIDE and args.stride is None:
+    elif stride == _table1.DEFAULT_STRIDE and args.stride is None:
         print("           default stride 1: the whole set; the demo then takes about a minute "
               "on an idle 2-core machine,")
         print("           nearly all of it in the k-means++ baseline (--stride 2 keeps a quarter "
               "of the patches, ~10 s)")
     skipped = [s for s in sizes if s > n]
-    rows = _demo.default_rows(n, sizes)
+    rows = _table1.default_rows(n, sizes)
     print(f"clusters : C = {clusters}; "
           + (f"seeds {args.seed}..{args.seed + args.repeats - 1} ({args.repeats} runs per row)"
              if args.repeats > 1 else f"seed {args.seed}")
           + f"; threads {_threads_text(args.threads)}")
     if skipped:
         print(f"           skipped coreset sizes larger than the data: "
-              f"{', '.join(_demo._format_n_prime(s) for s in skipped)}")
+              f"{', '.join(_table1.format_n_prime(s) for s in skipped)}")
     sys.stdout.flush()
 
-    setting = _demo.Setting(n_clusters=clusters, seed=args.seed, n_threads=args.threads)
+    setting = _table1.Setting(n_clusters=clusters, seed=args.seed, n_threads=args.threads)
 
     def progress(line):
         print(line, flush=True)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results = _demo.run_demo(X, rows, setting, repeats=args.repeats, out=progress)
+        results = _table1.run_rows(X, rows, setting, repeats=args.repeats, out=progress)
     for w in caught:
         print(f"{PROG}: warning: {w.message}", file=sys.stderr)
 
@@ -439,7 +439,8 @@ def _cmd_demo(args):
     print(f"Relative quantization error and speedup with k-means++ as baseline "
           f"(image patches, N = {n:,}, D = {d}, C = {clusters}):")
     print()
-    print(_demo.format_table(_demo.table_rows(results)))
+    summaries = _table1.summarize(results)
+    print(_table1.format_table(_table1.table_cells(summaries)))
     print()
     repeat_note = (f"Means over {args.repeats} runs with seeds {args.seed}..{args.seed + args.repeats - 1} "
                    "(+- standard error of the mean)." if args.repeats > 1 else
@@ -448,9 +449,10 @@ def _cmd_demo(args):
     from ._run import available_threads
 
     n_threads = available_threads() if args.threads in (None, -1) else args.threads
-    print(_wrap(_demo.EXPLANATION.format(
+    print(_wrap(_table1.EXPLANATION.format(
         n=n, threads=f"{n_threads} thread{'s' if n_threads != 1 else ''}",
-        chain=_demo.LWCS_CHAIN_LENGTH, repeat_note=repeat_note)))
+        chain=_table1.CHAIN_LENGTH, repeat_note=repeat_note,
+        stop_rules=_table1.stop_rules(setting, q_base=summaries[0]["Q"], shape=X.shape))))
     return 0
 
 
@@ -562,9 +564,9 @@ def build_parser():
         "demo", help="the paper's Table 1 on built-in image patches",
         description=(
             "Cluster the built-in image patches (6x6x3 patches of scikit-learn's two "
-            "photos; stride 1 = 535,940 x 108) with k-means++ (the baseline) and LWCS, "
-            "and print relative quantization error and speedups as in Table 1 of the "
-            "vc-GMM paper."
+            "photos; stride 1 = 535,940 x 108) with k-means++ (the baseline), var-GMM-S, "
+            "LWCS and vc-GMM, and print relative quantization error and speedups as in "
+            "Table 1 of the vc-GMM paper."
         ),
     )
     demo.add_argument("--stride", type=_positive_int, default=None, metavar="S",
@@ -573,7 +575,7 @@ def build_parser():
     demo.add_argument("--clusters", "-C", type=_positive_int, default=None, metavar="C",
                       help="number of clusters (default: 1000)")
     demo.add_argument("--coreset-sizes", type=_parse_sizes, default=None, metavar="LIST",
-                      help="LWCS coreset sizes N', e.g. 2^14,2^16 (the default); sizes "
+                      help="coreset sizes N' of the LWCS and vc-GMM rows, e.g. 2^14,2^16 (the default); sizes "
                            "larger than the data are skipped")
     demo.add_argument("--repeats", type=_positive_int, default=1, metavar="R",
                       help="runs per row with seeds S..S+R-1; the table shows means and "

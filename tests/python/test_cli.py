@@ -1,4 +1,5 @@
-"""The command line (vcgmm.cli), its file readers (vcgmm._io) and the demo table.
+"""The command line (vcgmm.cli) and its file readers (vcgmm._io); the demo's
+table is tested in test_table1.py.
 
 Most tests call ``vcgmm.cli.main([...])`` in-process (fast, and an uncaught
 exception fails the test, so "no traceback" is checked too); a few run
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 import subprocess
 import sys
 import zipfile
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import vcgmm
-from vcgmm import _demo, cli
+from vcgmm import cli
 from vcgmm._io import load_data, open_data
 
 SEED = 7
@@ -311,103 +311,3 @@ def test_info(capsys):
     assert re.search(rf"OpenMP\s*: {'yes' if build['openmp'] else 'no'}\b", out)
     for level in build["available_levels"]:
         assert level in out
-
-
-# --------------------------------------------------------------------- demo
-
-def _table(out):
-    """The demo table's rows as lists of cells (split on 2+ spaces)."""
-    lines = out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("algorithm "))
-    rows = []
-    for line in lines[start + 2:]:
-        if not line.strip():
-            break
-        rows.append(re.split(r"\s{2,}", line.strip()))
-    return lines[start], rows
-
-
-def test_demo_quick_table_matches_independent_fits(capsys):
-    status, out, err = run_cli(["demo", "--quick", "--threads", 1], capsys)
-    assert status == 0, err
-    header, rows = _table(out)
-    for column in ("G", "N'", "rel. error eta", "speedup time", "speedup distances",
-                   "iterations", "coreset+seeding"):
-        assert column in header
-    assert [(r[0], r[1], r[2]) for r in rows] == [
-        ("k-means++", "-", "-"), ("var-GMM-S", "5", "-"),
-        ("LWCS", "-", "2^11"), ("vc-GMM", "5", "2^11"), ("vc-GMM", "3+1", "2^11"),
-        ("LWCS", "-", "2^13"), ("vc-GMM", "5", "2^13"), ("vc-GMM", "3+1", "2^13"),
-    ]
-    assert rows[0][3:6] == ["0.00%", "1.0x", "1.0x"]
-    assert "[1/8] k-means++" in out and "[8/8] vc-GMM (N'=2^13) (G=3+1)" in out
-    assert "eta is the relative quantization error" in out
-
-    # Recompute eta, the distance speedup and the iterations from the estimators.
-    X = vcgmm.datasets.image_patches(stride=8)
-    assert f"N = {X.shape[0]:,}" in out
-    base = vcgmm.KMeans(100, random_state=0, n_threads=1).fit(X)
-    cost = lambda est: sum(v for k, v in est.n_distance_evals_.items() if k != "evaluation")
-    assert rows[0][6] == str(base.n_iter_)
-    independent = [
-        vcgmm.VCGMM(100, G=5, coreset_size=None, random_state=0, n_threads=1),
-        vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**11, random_state=0, n_threads=1),
-        vcgmm.VCGMM(100, G=5, coreset_size=2**11, random_state=0, n_threads=1),
-        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**11, random_state=0, n_threads=1),
-        vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**13, random_state=0, n_threads=1),
-        vcgmm.VCGMM(100, G=5, coreset_size=2**13, random_state=0, n_threads=1),
-        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**13, random_state=0, n_threads=1),
-    ]
-    for row, est in zip(rows[1:], independent):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est.fit(X)
-        eta = (est.inertia_ - base.inertia_) / base.inertia_ * 100
-        assert row[3] == f"{round(eta, 2) + 0.0:.2f}%"
-        assert row[5] == _demo._format_speedup(cost(base) / cost(est))
-        assert row[6] == str(est.n_iter_)
-
-
-class _Fake:
-    """A fitted estimator with given measurements (to test the table arithmetic)."""
-
-    def __init__(self, centers, n_iter, timings, evals):
-        self.cluster_centers_ = centers
-        self.n_iter_ = n_iter
-        self.timings_ = timings
-        self.n_distance_evals_ = evals
-
-
-def test_table_arithmetic_and_alignment():
-    X = np.array([[0.0], [1.0], [3.0], [4.0]])
-    # Q(base) = 4 * 0.25 = 1.0 ; Q(row 2) = 0 + 1 + 0 + 1 = 2.0 (eta = 100%)
-    fits = {
-        "k-means++": _Fake(np.array([[0.5], [3.5]]), 10,
-                           {"coreset": 0.0, "seeding": 2.0, "iterations": 8.0, "evaluation": 5.0},
-                           {"coreset": 0, "seeding": 400, "iterations": 3600, "evaluation": 99}),
-        "other": _Fake(np.array([[0.0], [3.0]]), 4,
-                       {"coreset": 0.1, "seeding": 0.4, "em": 0.5, "evaluation": 5.0},
-                       {"coreset": 4, "seeding": 6, "em": 30, "evaluation": 99}),
-    }
-    rows = [_demo.Row(name, 5 if name == "other" else None, 2**10 if name == "other" else None,
-                      lambda X, s, seed, name=name: fits[name]) for name in fits]
-    setting = _demo.Setting(n_clusters=2, seed=0, n_threads=1)
-    lines = []
-    results = _demo.run_demo(X, rows, setting, repeats=2, out=lines.append)
-    assert len(lines) == 4
-    cells = _demo.table_rows(results)
-    assert cells[1][1:] == ["-", "-", "0.00% +- 0.00", "1.0x", "1.0x", "10.0", "20%", "10.00"]
-    # time 10 / 1.0, distances 4000 / 40, setup share (0.1 + 0.4) / 1.0
-    assert cells[2][1:] == ["5", "2^10", "100.00% +- 0.00", "10.0x", "100x", "4.0", "50%", "1.00"]
-    text = _demo.format_table(cells).splitlines()
-    assert len({len(line) for line in text[:2]}) == 1  # header and rule aligned
-    assert text[2].index("1.0x") + 4 == text[3].index("10.0x") + 5  # right-aligned numbers
-
-
-def test_default_rows_skip_coresets_larger_than_data():
-    rows = _demo.default_rows(50_000)
-    assert [(r.name, r.G, r.n_prime) for r in rows] == [
-        ("k-means++", None, None), ("var-GMM-S", 5, None),
-        ("LWCS", None, 2**14), ("vc-GMM", 5, 2**14), ("vc-GMM", "3+1", 2**14),
-    ]
-    assert len(_demo.default_rows(10**6)) == 8

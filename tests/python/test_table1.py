@@ -1,0 +1,204 @@
+"""The papers' Table 1 (vcgmm._table1): ``vcgmm demo`` and the benchmark bench/table1.py.
+
+The demo runs in-process (``vcgmm.cli.main``) with one thread; the table's
+arithmetic is checked on fake fits with known measurements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vcgmm
+from vcgmm import _table1, cli
+from vcgmm._table1 import Measurement, Row, Setting
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _demo_table(out):
+    """The demo table's header and rows as lists of cells (split on 2+ spaces)."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("algorithm "))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.strip():
+            break
+        rows.append(re.split(r"\s{2,}", line.strip()))
+    return lines[start], rows
+
+
+def test_demo_quick_table_matches_independent_fits(capsys):
+    status = cli.main(["demo", "--quick", "--threads", "1"])
+    captured = capsys.readouterr()
+    out = captured.out
+    assert status == 0, captured.err
+    header, rows = _demo_table(out)
+    for column in ("G", "N'", "rel. error eta", "speedup time", "speedup distances",
+                   "iterations", "coreset+seeding"):
+        assert column in header
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("k-means++", "-", "-"), ("var-GMM-S", "5", "-"),
+        ("LWCS", "-", "2^11"), ("vc-GMM", "5", "2^11"), ("vc-GMM", "3+1", "2^11"),
+        ("LWCS", "-", "2^13"), ("vc-GMM", "5", "2^13"), ("vc-GMM", "3+1", "2^13"),
+    ]
+    assert rows[0][3:6] == ["0.00%", "1.0x", "1.0x"]
+    assert "[1/8] k-means++" in out and "[8/8] vc-GMM (N'=2^13) (G=3+1)" in out
+    assert "eta is the relative quantization error" in out
+    # the table states the stopping rules, the baseline's first
+    assert re.search(r"k-means\+\+ baseline stopped when the relative change of its\s+"
+                     r"quantization error fell below 0\.0001", out)
+
+    # Recompute eta, the distance speedup and the iterations from independent estimators.
+    X = vcgmm.datasets.image_patches(stride=8)
+    assert f"N = {X.shape[0]:,}" in out
+    base = vcgmm.KMeans(100, random_state=0, n_threads=1).fit(X)
+    cost = lambda est: sum(v for k, v in est.n_distance_evals_.items() if k != "evaluation")
+    assert rows[0][6] == str(base.n_iter_)
+    independent = [
+        vcgmm.VCGMM(100, G=5, coreset_size=None, random_state=0, n_threads=1),
+        vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**11, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=5, coreset_size=2**11, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**11, random_state=0, n_threads=1),
+        vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**13, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=5, coreset_size=2**13, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**13, random_state=0, n_threads=1),
+    ]
+    for row, est in zip(rows[1:], independent):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X)
+        eta = (est.inertia_ - base.inertia_) / base.inertia_ * 100
+        assert row[3] == f"{round(eta, 2) + 0.0:.2f}%"
+        assert row[5] == _table1.format_speedup(cost(base) / cost(est))
+        assert row[6] == str(est.n_iter_)
+
+
+class _Fake:
+    """A fitted estimator with given measurements (to test the table arithmetic)."""
+
+    def __init__(self, centers, n_iter, timings, evals):
+        self.cluster_centers_ = centers
+        self.n_iter_ = n_iter
+        self.timings_ = timings
+        self.n_distance_evals_ = evals
+
+
+# Q(base) = 4 * 0.25 = 1.0 ; Q(other) = 0 + 1 + 0 + 1 = 2.0 (eta = 100%)
+_X = np.array([[0.0], [1.0], [3.0], [4.0]])
+_FITS = {
+    "k-means++": _Fake(np.array([[0.5], [3.5]]), 10,
+                       {"coreset": 0.0, "seeding": 2.0, "iterations": 8.0, "evaluation": 5.0},
+                       {"coreset": 0, "seeding": 400, "iterations": 3600, "evaluation": 99}),
+    "other": _Fake(np.array([[0.0], [3.0]]), 4,
+                   {"coreset": 0.1, "seeding": 0.4, "iterations": 0.5, "evaluation": 5.0},
+                   {"coreset": 4, "seeding": 6, "iterations": 30, "evaluation": 99}),
+}
+
+
+def _fake_row(name, G=None, n_prime=None):
+    return Row(name, G, n_prime, lambda X, s, seed: _table1.measure_fit(X, _FITS[name], s.n_threads))
+
+
+def test_table_arithmetic_and_alignment():
+    rows = [_fake_row("k-means++"), _fake_row("other", 5, 2**10)]
+    setting = Setting(n_clusters=2, seed=0, n_threads=1)
+    lines = []
+    results = _table1.run_rows(_X, rows, setting, repeats=2, out=lines.append)
+    assert len(lines) == 4
+    assert [r.seed for r in results[1].records] == [0, 1]
+    cells = _table1.table_cells(_table1.summarize(results))
+    # the evaluation phase is not algorithm cost
+    assert cells[1][1:] == ["-", "-", "0.00% +- 0.00", "1.0x", "1.0x", "10.0", "20%", "10.00"]
+    # time 10 / 1.0, distances 4000 / 40, setup share (0.1 + 0.4) / 1.0
+    assert cells[2][1:] == ["5", "2^10", "100.00% +- 0.00", "10.0x", "100x", "4.0", "50%", "1.00"]
+    text = _table1.format_table(cells).splitlines()
+    assert len({len(line) for line in text[:2]}) == 1  # header and rule aligned
+    assert text[2].index("1.0x") + 4 == text[3].index("10.0x") + 5  # right-aligned numbers
+
+
+def test_summary_of_repetitions_and_of_a_peer():
+    """eta mean +- SEM over seeds; a peer without setup time or distance count."""
+    base = [Measurement(Q=q, seconds=2.0, setup_seconds=0.5, distances=100, iterations=3)
+            for q in (9.0, 11.0)]               # mean Q 10: etas -10%, +10%
+    peer = [Measurement(Q=12.0, seconds=0.5, distances=50, distances_estimated=True,
+                        iterations=7)]
+    results = [_table1.RowResult(Row("k-means++"), base), _table1.RowResult(Row("peer"), peer)]
+    s = _table1.summarize(results)
+    assert s[0]["eta"] == pytest.approx(0.0) and s[0]["eta_sem"] == pytest.approx(10.0)
+    assert s[1]["eta"] == pytest.approx(20.0) and s[1]["eta_sem"] is None
+    assert s[1]["speedup_time"] == pytest.approx(4.0) and s[1]["setup_share"] is None
+    cells = _table1.table_cells(s, ("algorithm", "seeds", "rel. error eta", "speedup distances",
+                                    "iterations", "coreset+seeding"), plus_minus="±")
+    assert cells[1] == ["k-means++", "2", "0.00% ± 10.00", "1.0x", "3.0", "25%"]
+    assert cells[2] == ["peer", "1", "20.00%", "~2.0x", "7", "-"]
+
+
+def test_default_rows_skip_coresets_larger_than_data():
+    rows = _table1.default_rows(50_000)
+    assert [(r.name, r.G, r.n_prime) for r in rows] == [
+        ("k-means++", None, None), ("var-GMM-S", 5, None),
+        ("LWCS", None, 2**14), ("vc-GMM", 5, 2**14), ("vc-GMM", "3+1", 2**14),
+    ]
+    assert len(_table1.default_rows(10**6)) == 8
+    assert [r.family for r in rows[3:]] == ["vc-GMM G=5", "vc-GMM G=3+1"]
+    # the benchmark's variants: more var-GMM-S rows, other G, no LWCS
+    rows = _table1.default_rows(10**6, (2**10,), vc_G=((10, False),), vargmm_G=(5, 7), lwcs=False)
+    assert [(r.name, r.G, r.n_prime) for r in rows] == [
+        ("k-means++", None, None), ("var-GMM-S", 5, None), ("var-GMM-S", 7, None),
+        ("vc-GMM", 10, 2**10)]
+
+
+def test_baseline_tol_and_papers_rule():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(400, 3)) + 6 * rng.integers(0, 4, size=(400, 1))
+    record = _table1.default_rows(400, ())[0].fit(X, Setting(4, n_threads=1, kmeans_tol=0.1), 0)
+    assert record.iterations == vcgmm.KMeans(4, tol=0.1, random_state=0, n_threads=1).fit(X).n_iter_
+    note = _table1.stop_rules(Setting(4, kmeans_tol=0.1), q_base=record.Q, shape=X.shape)
+    assert "fell below 0.1 (set; the library's default is 0.0001)" in note
+    # a relative change of Q of papers_kmeans_tol changes the papers' bound by 1e-4 relative
+    n, d, C, Q = 1000, 8, 16, 37.0
+    tol = _table1.papers_kmeans_tol(Q, n, d, C)
+    F = lambda q: -n * (math.log(C) + d / 2 * math.log(2 * math.pi * math.e * q / (n * d)))
+    assert abs(F(Q * (1 + tol)) - F(Q)) / abs(F(Q)) == pytest.approx(1e-4, rel=1e-3)
+
+
+@pytest.fixture
+def bench_table1(monkeypatch):
+    """bench/table1.py, imported from the repository root (skipped outside a checkout)."""
+    if not (REPO_ROOT / "bench" / "table1.py").exists():
+        pytest.skip("bench/ is not next to the tests")
+    monkeypatch.syspath_prepend(str(REPO_ROOT))
+    return importlib.import_module("bench.table1")
+
+
+def test_bench_summary_is_the_shared_one(bench_table1):
+    """The benchmark's rows, peers included, go through vcgmm._table1's arithmetic."""
+    assert bench_table1._table1 is _table1 and not hasattr(bench_table1, "summarize")
+    peer = Row("sklearn KMeans", fit=lambda X, s, seed: _table1.measurement(
+        X, np.array([[0.0], [3.0]]), s.n_threads, seconds=0.25, distances=400,
+        distances_estimated=True, iterations=3))
+    rows = [_fake_row("k-means++"), _fake_row("other", "3+1", 2**10), peer]
+    args = argparse.Namespace(threads=1, kmeans_tol=None, seeds=2, sklearn_seeds=1,
+                              sklearn_max_clusters=10)
+    summaries, raw, note = bench_table1.run_clusters(_X, 2, rows, args)
+    expected = _table1.summarize([_table1.measure(r, _X, Setting(2, n_threads=1), seeds)
+                                  for r, seeds in zip(rows, ([0, 1], [0, 1], [0]))])
+    for got, want in zip(summaries, expected):
+        assert {k: got[k] for k in want} == want
+    assert [s["C"] for s in summaries] == [2, 2, 2]
+    assert summaries[2]["eta"] == pytest.approx(100.0)
+    assert summaries[2]["speedup_time"] == pytest.approx(40.0)
+    assert [len(v) for v in raw.values()] == [2, 2, 1]
+    assert all("other_cpu_cores" in r["extra"] for v in raw.values() for r in v)
+    assert "Stopping rules" in note
+    cells = _table1.table_cells(summaries, bench_table1.COLUMNS, plus_minus="±")
+    assert cells[3][:5] == ["2", "sklearn KMeans", "-", "-", "1"]
+    assert cells[3][bench_table1.COLUMNS.index("speedup distances")] == "~10.0x"
