@@ -119,7 +119,9 @@ def run_options(n_threads=None, random_state=None, verbose=False):
     run = _core.RunOptions()
     run.n_threads = check_n_threads(n_threads)
     _warn_if_forked(run.n_threads)
-    run.seed = seed_from(random_state)
+    # Validated here too: lwcs and the seeding functions pass random_state
+    # straight through (True once seeded silently, 'x' gave numpy's message).
+    run.seed = seed_from(RandomState().check(random_state, "random_state"))
     log = progress_callback(Boolean().check(verbose, "verbose"))
     if log is not None:
         run.log = log

@@ -21,7 +21,7 @@ from ._loader import core as _core
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Options, Param, ParamTable, Real
 from ._run import RUN_PARAMS, check_n_threads
 from ._seeding import SEEDING_PARAMS, init_param
-from ._validation import as_data, check_sample_weight
+from ._validation import as_data, check_n_clusters, check_sample_weight
 
 __all__ = ["VCGMM", "VCGMMResult", "default_coreset_size", "fit_vargmm", "fit_vcgmm",
            "VCGMM_PARAMS"]
@@ -476,9 +476,12 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, sample_weight
         raise TypeError(f"fit_vcgmm got unexpected keyword argument(s) {', '.join(unknown)}; "
                         f"it takes X, C, G, coreset_size, sample_weight, return_labels and "
                         f"the parameters of VCGMM.")
+    X = as_data(X)
+    # Checked under the name the caller wrote (the estimator would say n_components).
+    C = check_n_clusters(C, X, "C")
     est = VCGMM(C, G=G, coreset_size=coreset_size, **params)
     return_labels = Boolean().check(return_labels, "return_labels")
-    return est._fit_result(as_data(X), sample_weight, return_labels=return_labels)
+    return est._fit_result(X, sample_weight, return_labels=return_labels)
 
 
 def fit_vargmm(X, C, G=_D["G"], *, sample_weight=None, return_labels=False, **params):

@@ -26,7 +26,7 @@ def _data(n, c, d, dtype, seed):
 
 def _check_against_brute_force(X, C, sqdist, w=None):
     D = sqdist(X, C)  # float64 by differences, from the (possibly float32) values
-    labels = vcgmm.assign(X, C)
+    labels = vcgmm.assign(X, C, n_threads=1)
     assert labels.dtype == np.int32 and labels.shape == (X.shape[0],)
     assert labels.min() >= 0 and labels.max() < C.shape[0]
     best = D.min(axis=1)
@@ -40,7 +40,7 @@ def _check_against_brute_force(X, C, sqdist, w=None):
         # chosen center is as close as the best up to float32 rounding of the
         # expansion (a few ulps of ||x||^2 + ||c||^2).
         assert np.all(chosen - best <= 1e-6 * scale), (chosen - best).max()
-    qe = vcgmm.quantization_error(X, C, w)
+    qe = vcgmm.quantization_error(X, C, w, n_threads=1)
     ref = np.sum(chosen if w is None else w * chosen)
     rtol = 1e-12 if X.dtype == np.float64 else 1e-5
     np.testing.assert_allclose(qe, ref, rtol=rtol)
@@ -80,7 +80,8 @@ def test_assign_matches_brute_force_d1_d108(n_rows, n_centers, d, dtype, sqdist)
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("n_rows,n_centers", [(300, 5), (600, 520), (1000, 1100)])
-def test_ties_go_to_the_lowest_index(n_rows, n_centers, dtype, sqdist):
+def test_ties_go_to_the_lowest_index(n_rows, n_centers, dtype, sqdist,
+                                     assert_thread_independent):
     # Integer lattice points: every distance, and every term of the GEMM
     # expansion, is exact in float32 and float64, so ties are exact ties.
     rng = np.random.default_rng(n_rows)
@@ -93,17 +94,17 @@ def test_ties_go_to_the_lowest_index(n_rows, n_centers, dtype, sqdist):
     D = sqdist(X, C)
     expected = D.argmin(axis=1)  # numpy returns the first minimum
     assert np.any((D == D.min(1, keepdims=True)).sum(1) > 1), "no ties constructed"
-    np.testing.assert_array_equal(vcgmm.assign(X, C), expected)
-    np.testing.assert_array_equal(vcgmm.assign(X, C, n_threads=2), expected)
+    labels = assert_thread_independent(lambda t: vcgmm.assign(X, C, n_threads=t))
+    np.testing.assert_array_equal(labels, expected)
 
 
 def test_tie_exactly_between_two_centers():
     X = np.zeros((1, 1))
     C = np.array([[1.0], [-1.0]])
-    assert vcgmm.assign(X, C)[0] == 0
-    assert vcgmm.assign(X, C[::-1])[0] == 0
+    assert vcgmm.assign(X, C, n_threads=1)[0] == 0
+    assert vcgmm.assign(X, C[::-1], n_threads=1)[0] == 0
     C3 = np.array([[5.0], [1.0], [-1.0], [1.0]])
-    assert vcgmm.assign(X, C3)[0] == 1
+    assert vcgmm.assign(X, C3, n_threads=1)[0] == 1
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -112,11 +113,11 @@ def test_quantization_error_zero_on_the_data_points(dtype):
     # nonzero (even negative) values; the exact recomputation must give 0.
     rng = np.random.default_rng(3)
     X = (100.0 + rng.standard_normal((700, 20))).astype(dtype)
-    assert vcgmm.quantization_error(X, X) == 0.0
+    assert vcgmm.quantization_error(X, X, n_threads=1) == 0.0
     perm = rng.permutation(700)
-    assert vcgmm.quantization_error(X, X[perm]) == 0.0
-    np.testing.assert_array_equal(vcgmm.assign(X, X), np.arange(700))
-    np.testing.assert_array_equal(vcgmm.assign(X, X[perm]), np.argsort(perm))
+    assert vcgmm.quantization_error(X, X[perm], n_threads=1) == 0.0
+    np.testing.assert_array_equal(vcgmm.assign(X, X, n_threads=1), np.arange(700))
+    np.testing.assert_array_equal(vcgmm.assign(X, X[perm], n_threads=1), np.argsort(perm))
 
 
 @pytest.mark.parametrize("offset", [1e3, 1e5])
@@ -129,8 +130,8 @@ def test_assignment_exact_far_from_the_origin(dtype, offset, sqdist):
     rng = np.random.default_rng(3)
     X = (offset + rng.standard_normal((700, 20))).astype(dtype)
     assert np.all(sqdist(X, X)[~np.eye(700, dtype=bool)] > 0)
-    np.testing.assert_array_equal(vcgmm.assign(X, X), np.arange(700))
-    assert vcgmm.quantization_error(X, X) == 0.0
+    np.testing.assert_array_equal(vcgmm.assign(X, X, n_threads=1), np.arange(700))
+    assert vcgmm.quantization_error(X, X, n_threads=1) == 0.0
     C = X[::7] + dtype(0.25)
     _check_against_brute_force(X, C, sqdist)
 
@@ -141,7 +142,7 @@ def test_quantization_error_never_negative(dtype):
     X = (1e4 + 1e-3 * rng.standard_normal((1000, 50))).astype(dtype)
     C = X[:10] + dtype(1e-3)
     for w in (None, rng.uniform(0.5, 2.0, 1000)):
-        assert vcgmm.quantization_error(X, C, w) >= 0.0
+        assert vcgmm.quantization_error(X, C, w, n_threads=1) >= 0.0
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -154,20 +155,19 @@ def test_weighted_quantization_error(dtype, sqdist):
     k = rng.integers(1, 4, size=1000)
     rtol = 1e-12 if dtype == np.float64 else 1e-5
     np.testing.assert_allclose(
-        vcgmm.quantization_error(X, C, k.astype(float)),
-        vcgmm.quantization_error(np.repeat(X, k, axis=0), C),
+        vcgmm.quantization_error(X, C, k.astype(float), n_threads=1),
+        vcgmm.quantization_error(np.repeat(X, k, axis=0), C, n_threads=1),
         rtol=rtol,
     )
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_one_thread_equals_two_threads(dtype):
+def test_results_do_not_depend_on_the_thread_count(dtype, assert_thread_independent):
+    # 20 row blocks of 256 x 2 center tiles of 512: many tasks for every thread.
     X, C = _data(5000, 700, 30, dtype, seed=6)
     w = np.random.default_rng(6).uniform(0.5, 2.0, 5000)
-    l1 = vcgmm.assign(X, C, n_threads=1)
-    l2 = vcgmm.assign(X, C, n_threads=2)
-    assert np.array_equal(l1, l2)
-    for weights in (None, w):
-        q1 = vcgmm.quantization_error(X, C, weights, n_threads=1)
-        q2 = vcgmm.quantization_error(X, C, weights, n_threads=2)
-        assert q1 == q2
+    assert_thread_independent(lambda t: {
+        "assign": vcgmm.assign(X, C, n_threads=t),
+        "quantization_error": vcgmm.quantization_error(X, C, n_threads=t),
+        "weighted quantization_error": vcgmm.quantization_error(X, C, w, n_threads=t),
+    })

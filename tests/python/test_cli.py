@@ -26,15 +26,6 @@ from vcgmm._io import load_data, open_data
 SEED = 7
 
 
-@pytest.fixture(scope="module")
-def blobs():
-    """600 x 5 float32 points around 8 centers (a non-trivial clustering)."""
-    rng = np.random.default_rng(0)
-    centers = rng.normal(scale=10.0, size=(8, 5))
-    X = centers[rng.integers(0, 8, size=600)] + rng.normal(size=(600, 5))
-    return X.astype(np.float32)
-
-
 def run_cli(args, capsys):
     status = cli.main([str(a) for a in args])
     captured = capsys.readouterr()
@@ -49,13 +40,13 @@ def printed_error(out):
 
 # ------------------------------------------------------------------ readers
 
-def test_npy_is_memory_mapped(tmp_path, blobs):
+def test_npy_is_memory_mapped(tmp_path, blobs32):
     path = tmp_path / "x.npy"
-    np.save(path, blobs)
+    np.save(path, blobs32)
     X = load_data(path)
     assert isinstance(X, np.memmap)
     assert X.dtype == np.float32 and X.flags.c_contiguous
-    np.testing.assert_array_equal(X, blobs)
+    np.testing.assert_array_equal(X, blobs32)
 
 
 @pytest.mark.parametrize("array", [
@@ -74,21 +65,21 @@ def test_uncompressed_npz_member_is_memory_mapped(tmp_path, array):
     assert any("memory-mapped" in n for n in notes)
 
 
-def test_compressed_npz_is_loaded_and_noted(tmp_path, blobs):
+def test_compressed_npz_is_loaded_and_noted(tmp_path, blobs32):
     path = tmp_path / "x.npz"
-    np.savez_compressed(path, data=blobs)
+    np.savez_compressed(path, data=blobs32)
     with zipfile.ZipFile(path) as zf:  # the test's premise
         assert zf.getinfo("data.npy").compress_type == zipfile.ZIP_DEFLATED
     X, notes = open_data(path)
     assert not isinstance(X, np.memmap)
-    np.testing.assert_array_equal(X, blobs)
+    np.testing.assert_array_equal(X, blobs32)
     assert any("compressed" in n for n in notes)
 
 
 @pytest.mark.parametrize("delimiter", [",", ";", "\t", " "])
 @pytest.mark.parametrize("header", [False, True])
-def test_text_files(tmp_path, blobs, delimiter, header):
-    X64 = blobs[:50].astype(np.float64)
+def test_text_files(tmp_path, blobs32, delimiter, header):
+    X64 = blobs32[:50].astype(np.float64)
     path = tmp_path / "x.csv"
     names = delimiter.join(f"feature{j}" for j in range(X64.shape[1]))
     np.savetxt(path, X64, fmt="%.17g", delimiter=delimiter,
@@ -98,7 +89,8 @@ def test_text_files(tmp_path, blobs, delimiter, header):
     X, notes = open_data(path)
     assert X.dtype == np.float64 and X.shape == X64.shape
     np.testing.assert_array_equal(X, X64)
-    assert any(("header row skipped" in n) == header for n in notes)
+    assert any("skipped as a header" in n for n in notes) == header
+    assert any("comma-separated" in n for n in notes) == (delimiter == ",")
 
 
 def test_single_column_text_and_dtype(tmp_path):
@@ -109,12 +101,12 @@ def test_single_column_text_and_dtype(tmp_path):
     np.testing.assert_array_equal(X[:, 0], [1.5, 2.5, -3.0])
 
 
-def test_dtype_conversion_copies(tmp_path, blobs):
+def test_dtype_conversion_copies(tmp_path, blobs32):
     path = tmp_path / "x.npy"
-    np.save(path, blobs)
+    np.save(path, blobs32)
     X, notes = open_data(path, dtype="float64")
     assert X.dtype == np.float64 and not isinstance(X, np.memmap)
-    np.testing.assert_array_equal(X, blobs)
+    np.testing.assert_array_equal(X, blobs32)
     assert any("converted float32 to float64" in n for n in notes)
 
 
@@ -133,7 +125,7 @@ def test_dtype_conversion_copies(tmp_path, blobs):
      "only applies to .npz"),
     (lambda p: p.with_suffix(".csv").write_text("1,2\n3,x\n"), {}, "table of numbers"),
     (lambda p: p.with_suffix(".csv").write_text("\n# nothing\n"), {}, "no data"),
-    (lambda p: p.with_suffix(".npy").write_bytes(b"not numpy"), {}, "cannot read"),
+    (lambda p: p.with_suffix(".npy").write_bytes(b"not numpy"), {}, "is not a .npy file"),
 ])
 def test_reader_errors(tmp_path, make, kwargs, message):
     base = tmp_path / "data"
@@ -147,19 +139,19 @@ def test_reader_errors(tmp_path, make, kwargs, message):
 # ---------------------------------------------------------------------- fit
 
 @pytest.mark.parametrize("algo", ["kmeans++", "lwcs"])
-def test_fit_npy_matches_estimator(tmp_path, capsys, blobs, algo):
+def test_fit_npy_matches_estimator(tmp_path, capsys, blobs32, algo):
     data, centers_path, labels_path = tmp_path / "x.npy", tmp_path / "c.npy", tmp_path / "l.npy"
-    np.save(data, blobs)
+    np.save(data, blobs32)
     status, out, err = run_cli(
         ["fit", data, "-C", 8, "--algo", algo, "--seed", SEED, "--threads", 1,
          "--out", centers_path, "--labels-out", labels_path], capsys)
     assert status == 0, err
     if algo == "kmeans++":
-        ref = vcgmm.KMeans(8, random_state=SEED, n_threads=1).fit(blobs)
-    else:  # default coreset size min(n, max(4096, 16 C)) = n = 600
+        ref = vcgmm.KMeans(8, random_state=SEED, n_threads=1).fit(blobs32)
+    else:  # default coreset size min(n, max(4096, 64 C)) = n = 600
         assert "N'=600" in out
         ref = vcgmm.KMeans(8, init="afk-mc2", coreset_size=600, random_state=SEED,
-                           n_threads=1).fit(blobs)
+                           n_threads=1).fit(blobs32)
     centers, labels = np.load(centers_path), np.load(labels_path)
     np.testing.assert_array_equal(centers, ref.cluster_centers_)
     np.testing.assert_array_equal(labels, ref.labels_)
@@ -167,29 +159,49 @@ def test_fit_npy_matches_estimator(tmp_path, capsys, blobs, algo):
     # the printed summary agrees with the files and the estimator
     assert printed_error(out) == pytest.approx(ref.inertia_, rel=1e-11)
     assert printed_error(out) == pytest.approx(
-        vcgmm.quantization_error(blobs, centers), rel=1e-6)
-    np.testing.assert_array_equal(labels, vcgmm.assign(blobs, centers))
+        vcgmm.quantization_error(blobs32, centers), rel=1e-6)
+    np.testing.assert_array_equal(labels, vcgmm.assign(blobs32, centers))
     assert f"iterations  : {ref.n_iter_}" in out
     assert "memory-mapped" in out
     assert f"{ref.n_distance_evals_['iterations']:,}" in out
     assert "600 x 5 float32" in out
 
 
-def test_fit_lwcs_coreset_size_and_chain(tmp_path, capsys, blobs):
+def test_fit_lwcs_coreset_size_and_chain(tmp_path, capsys, blobs32):
     data = tmp_path / "x.npy"
-    np.save(data, blobs)
+    np.save(data, blobs32)
     status, out, err = run_cli(["fit", data, "-C", 4, "--algo", "lwcs", "--coreset-size", 100,
                                 "--chain-length", 3, "--seed", 1, "--threads", 1], capsys)
     assert status == 0, err
     ref = vcgmm.KMeans(4, init="afk-mc2", coreset_size=100, chain_length=3, random_state=1,
-                       n_threads=1).fit(blobs)
+                       n_threads=1).fit(blobs32)
     assert printed_error(out) == pytest.approx(ref.inertia_, rel=1e-11)
     assert "N'=100" in out and "chain length 3" in out
 
 
+@pytest.mark.parametrize("algo", ["vcgmm", "vargmm"])
+def test_fit_vcgmm_matches_estimator(tmp_path, capsys, blobs32, algo):
+    data, centers_path = tmp_path / "x.npy", tmp_path / "c.npy"
+    np.save(data, blobs32)
+    args = ["fit", data, "-C", 8, "--algo", algo, "-G", 3, "--stop-rule", "relative",
+            "--seed", SEED, "--threads", 1, "--out", centers_path]
+    coreset_size = None
+    if algo == "vcgmm":
+        coreset_size = 300
+        args += ["--coreset-size", coreset_size]
+    status, out, err = run_cli(args, capsys)
+    assert status == 0, err
+    ref = vcgmm.VCGMM(8, G=3, coreset_size=coreset_size, stop_rule="relative",
+                      random_state=SEED, n_threads=1).fit(blobs32)
+    np.testing.assert_array_equal(np.load(centers_path), ref.cluster_centers_)
+    assert printed_error(out) == pytest.approx(ref.inertia_, rel=1e-11)
+    assert f"iterations  : {ref.n_iter_}" in out
+    assert f"{ref.n_distance_evals_['iterations']:,}" in out
+
+
 @pytest.mark.parametrize("kind", ["npz", "npz_compressed", "csv", "csv_header"])
-def test_fit_other_formats(tmp_path, capsys, blobs, kind):
-    X64 = blobs.astype(np.float64)
+def test_fit_other_formats(tmp_path, capsys, blobs32, kind):
+    X64 = blobs32.astype(np.float64)
     if kind == "npz":
         path = tmp_path / "x.npz"
         np.savez(path, X=X64)
@@ -211,24 +223,26 @@ def test_fit_other_formats(tmp_path, capsys, blobs, kind):
     np.testing.assert_array_equal(np.loadtxt(labels_path, dtype=np.int64), ref.labels_)
     expected_note = {"npz": "memory-mapped (uncompressed .npz member)",
                      "npz_compressed": "decompressed into memory",
-                     "csv": "no header", "csv_header": "header row skipped"}[kind]
+                     "csv": "text file read into memory (comma-separated)",
+                     "csv_header": "skipped as a header: 'a,b,c,d,e'"}[kind]
     assert expected_note in out
+    assert ("skipped as a header" in out) == (kind == "csv_header")
 
 
-def test_fit_dtype_and_text_centers(tmp_path, capsys, blobs):
+def test_fit_dtype_and_text_centers(tmp_path, capsys, blobs32):
     data, centers_path = tmp_path / "x.npy", tmp_path / "c.csv"
-    np.save(data, blobs)
+    np.save(data, blobs32)
     status, out, err = run_cli(["fit", data, "-C", 3, "--dtype", "float64", "--seed", 3,
                                 "--threads", 1, "--out", centers_path], capsys)
     assert status == 0, err
-    ref = vcgmm.KMeans(3, random_state=3, n_threads=1).fit(blobs.astype(np.float64))
+    ref = vcgmm.KMeans(3, random_state=3, n_threads=1).fit(blobs32.astype(np.float64))
     np.testing.assert_array_equal(np.loadtxt(centers_path, delimiter=","), ref.cluster_centers_)
     assert "float64" in out
 
 
-def test_fit_without_seed_prints_a_reusable_seed(tmp_path, capsys, blobs):
+def test_fit_without_seed_prints_a_reusable_seed(tmp_path, capsys, blobs32):
     data = tmp_path / "x.npy"
-    np.save(data, blobs)
+    np.save(data, blobs32)
     status, out, _ = run_cli(["fit", data, "-C", 5, "--threads", 1], capsys)
     assert status == 0
     seed = int(re.search(r"seed=(\d+) \(drawn at random", out).group(1))
@@ -244,22 +258,22 @@ def test_fit_without_seed_prints_a_reusable_seed(tmp_path, capsys, blobs):
     ("npy", ["fit", "{d}/x.npy", "-C", "3", "--coreset-size", "50"],
      "--coreset-size does not apply to --algo kmeans++"),
     ("npy", ["fit", "{d}/x.npy", "-C", "30", "--algo", "lwcs", "--coreset-size", "10"],
-     "coreset_size=10 must be >= n_clusters=30"),  # the library's message passes through
+     "coreset_size=10 must be >= the number of clusters (30)"),  # the library's message
     ("npy", ["fit", "{d}/x.npy", "-C", "3", "--out", "{d}/c.bin"], "must end in one of"),
     ("npy", ["fit", "{d}/x.npy", "-C", "3", "--out", "{d}/no/c.npy"], "does not exist"),
-    ("nan", ["fit", "{d}/x.npy", "-C", "3"], "Input X contains NaN"),
+    ("nan", ["fit", "{d}/x.npy", "-C", "3"], "X contains NaN (first at row 3, column 2)"),
 ])
-def test_fit_errors_exit_2_with_one_line(tmp_path, capsys, blobs, setup, args, message):
+def test_fit_errors_exit_2_with_one_line(tmp_path, capsys, blobs32, setup, args, message):
     if setup == "bin":
         (tmp_path / "x.bin").write_bytes(b"\0" * 16)
     elif setup == "npy":
-        np.save(tmp_path / "x.npy", blobs)
+        np.save(tmp_path / "x.npy", blobs32)
     elif setup == "nan":
-        bad = blobs.copy()
+        bad = blobs32.copy()
         bad[3, 2] = np.nan
         np.save(tmp_path / "x.npy", bad)
     elif setup == "two":
-        np.savez(tmp_path / "two.npz", a=blobs, b=blobs)
+        np.savez(tmp_path / "two.npz", a=blobs32, b=blobs32)
     status, out, err = run_cli([a.format(d=tmp_path) for a in args], capsys)
     assert status == 2
     assert err.startswith("vcgmm: error: ") and err.count("\n") == 1, err
@@ -272,7 +286,7 @@ def test_usage_errors_are_argparse_errors(capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main(["fit", "x.npy", "-C", "0"])
     assert exc.value.code == 2
-    assert "positive integer" in capsys.readouterr().err
+    assert "argument -C/--clusters: -C must be an integer in [1, " in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         cli.main(["fit", "x.npy"])  # -C is required
     assert exc.value.code == 2

@@ -5,15 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from sklearn.cluster import KMeans as SKKMeans
-from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
 
 import vcgmm
-
-
-@pytest.fixture(scope="module")
-def digits():
-    return load_digits().data  # (1797, 64), integer-valued float64
 
 
 def _init_from(X, C, seed):
@@ -37,16 +31,18 @@ def _assert_same_as_sklearn(X, init, max_iter, sample_weight=None):
         X, sample_weight=sample_weight
     )
     scale = np.abs(X).max()
-    centers, info = vcgmm.lloyd(X, init, sample_weight=sample_weight, tol=0, max_iter=max_iter)
+    centers, info = vcgmm.lloyd(X, init, sample_weight=sample_weight, tol=0, max_iter=max_iter,
+                                n_threads=1)
     assert info["n_relocated"] == 0  # the comparison is only meaningful without relocation
     np.testing.assert_allclose(centers, sk.cluster_centers_, rtol=0, atol=1e-11 * scale)
-    np.testing.assert_array_equal(vcgmm.assign(X, centers), sk.labels_)
+    np.testing.assert_array_equal(vcgmm.assign(X, centers, n_threads=1), sk.labels_)
     assert info["n_iter"] == sk.n_iter_
 
-    km = vcgmm.KMeans(C, init=init, tol=0, max_iter=max_iter, random_state=0).fit(
+    km = vcgmm.KMeans(C, init=init, tol=0, max_iter=max_iter, random_state=0, n_threads=1).fit(
         X, sample_weight=sample_weight
     )
-    np.testing.assert_allclose(km.cluster_centers_, sk.cluster_centers_, rtol=0, atol=1e-11 * scale)
+    np.testing.assert_allclose(km.cluster_centers_, sk.cluster_centers_, rtol=0,
+                               atol=1e-11 * scale)
     np.testing.assert_array_equal(km.labels_, sk.labels_)
     np.testing.assert_allclose(km.inertia_, sk.inertia_, rtol=1e-10)
     assert km.n_iter_ == sk.n_iter_
@@ -82,28 +78,30 @@ def test_objective_never_increases(seed, dtype, digits, make_blobs):
         C = 25
         init = X[rng.choice(X.shape[0], C, replace=False)]
         for w in (None, rng.uniform(0.1, 3.0, X.shape[0])):
-            _, info = vcgmm.lloyd(X, init, sample_weight=w, tol=0, max_iter=100)
+            _, info = vcgmm.lloyd(X, init, sample_weight=w, tol=0, max_iter=100, n_threads=1)
             obj = np.asarray(info["objective"])
             assert obj.shape == (info["n_iter"],) and info["n_iter"] > 3
             rtol = 1e-12 if dtype == np.float64 else 1e-6
             assert np.all(obj[1:] <= obj[:-1] * (1 + rtol)), np.diff(obj).max()
-            km = vcgmm.KMeans(C, init=init, tol=0, max_iter=100).fit(X, sample_weight=w)
+            km = vcgmm.KMeans(C, init=init, tol=0, max_iter=100,
+                              n_threads=1).fit(X, sample_weight=w)
             assert np.all(np.diff(km.objective_) <= km.objective_[:-1] * rtol)
             # The reported objective is the quantization error of the
             # assignment step, i.e. of the centers before the update.
             if info["n_iter"] >= 2:
-                c1, _ = vcgmm.lloyd(X, init, sample_weight=w, tol=0, max_iter=1)
+                c1, _ = vcgmm.lloyd(X, init, sample_weight=w, tol=0, max_iter=1, n_threads=1)
                 np.testing.assert_allclose(
-                    obj[1], vcgmm.quantization_error(X, c1, w), rtol=1e-12
+                    obj[1], vcgmm.quantization_error(X, c1, w, n_threads=1), rtol=1e-12
                 )
-            np.testing.assert_allclose(obj[0], vcgmm.quantization_error(X, init, w), rtol=1e-12)
+            np.testing.assert_allclose(obj[0], vcgmm.quantization_error(X, init, w, n_threads=1),
+                                       rtol=1e-12)
 
 
 def test_tol_stopping_rule(make_blobs):
     X, _, _ = make_blobs(5000, 30, 4, spread=6.0, std=1.0, seed=3)
     init = _init_from(X, 30, seed=3)
     for tol in (1e-2, 1e-3, 1e-4):
-        _, info = vcgmm.lloyd(X, init, tol=tol, max_iter=500)
+        _, info = vcgmm.lloyd(X, init, tol=tol, max_iter=500, n_threads=1)
         obj = np.asarray(info["objective"])
         rel = np.abs(np.diff(obj)) / obj[1:]
         assert info["converged"]
@@ -111,16 +109,16 @@ def test_tol_stopping_rule(make_blobs):
         assert obj.size == info["n_iter"] >= 2
         assert np.all(rel[:-1] > tol)
         assert rel[-1] <= tol
-    _, info = vcgmm.lloyd(X, init, tol=0, max_iter=2)
+    _, info = vcgmm.lloyd(X, init, tol=0, max_iter=2, n_threads=1)
     assert info["n_iter"] == 2 and not info["converged"]
 
 
 def test_fixed_point_stops_and_converges(make_blobs):
     X, _, _ = make_blobs(2000, 5, 3, spread=20.0, std=0.5, seed=4)
     init = _init_from(X, 5, seed=4)
-    c, info = vcgmm.lloyd(X, init, tol=0, max_iter=1000)
+    c, info = vcgmm.lloyd(X, init, tol=0, max_iter=1000, n_threads=1)
     assert info["converged"] and info["n_iter"] < 1000
-    c2, info2 = vcgmm.lloyd(X, c, tol=0, max_iter=1000)
+    c2, info2 = vcgmm.lloyd(X, c, tol=0, max_iter=1000, n_threads=1)
     # From a fixed point: one iteration establishes the labels, the second
     # sees none change (scikit-learn counts the same way).
     assert info2["n_iter"] == 2 and info2["converged"]
@@ -128,44 +126,32 @@ def test_fixed_point_stops_and_converges(make_blobs):
     np.testing.assert_allclose(c2, c, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("coreset_size", [None, 20000])
-@pytest.mark.parametrize("init", ["k-means++", "afk-mc2"])
-def test_one_thread_equals_two_threads(init, coreset_size, make_blobs):
-    # Large enough for several chunks in every phase (coreset/seeding chunks
-    # of 4096-16384 rows, 256-row assignment blocks).
-    X, _, _ = make_blobs(40000, 40, 8, spread=5.0, std=1.0, seed=5)
-    fits = [
-        vcgmm.KMeans(
-            40, init=init, coreset_size=coreset_size, max_iter=30, random_state=7, n_threads=t
-        ).fit(X)
-        for t in (1, 2)
-    ]
-    a, b = fits
-    assert np.array_equal(a.cluster_centers_, b.cluster_centers_)
-    assert np.array_equal(a.labels_, b.labels_)
-    assert a.inertia_ == b.inertia_
-    assert a.n_iter_ == b.n_iter_
-    assert np.array_equal(a.objective_, b.objective_)
-    if coreset_size is not None:
-        assert np.array_equal(a.coreset_indices_, b.coreset_indices_)
-        assert np.array_equal(a.coreset_weights_, b.coreset_weights_)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_results_do_not_depend_on_the_thread_count(dtype, make_blobs,
+                                                   assert_thread_independent):
+    # 40 clusters: 3 center-update tasks of 16; 40,000 rows: 157 assignment blocks.
+    X, _, centers = make_blobs(40000, 40, 8, spread=5.0, std=1.0, seed=5, dtype=dtype)
     w = np.random.default_rng(5).uniform(0.5, 2.0, X.shape[0])
-    c1, i1 = vcgmm.lloyd(X, a.cluster_centers_[::-1], sample_weight=w, max_iter=5, n_threads=1)
-    c2, i2 = vcgmm.lloyd(X, a.cluster_centers_[::-1], sample_weight=w, max_iter=5, n_threads=2)
-    assert np.array_equal(c1, c2)
-    assert np.array_equal(i1["objective"], i2["objective"])
+    init = centers[::-1] + 0.5
+    far = np.vstack([centers[:30], np.full((10, 8), 100.0)])  # 10 empty clusters: relocation
+    info = assert_thread_independent(lambda t: {
+        "weighted": vcgmm.lloyd(X, init, sample_weight=w, max_iter=8, tol=0, n_threads=t),
+        "unweighted": vcgmm.lloyd(X, init, max_iter=8, tol=0, n_threads=t),
+        "relocating": vcgmm.lloyd(X, far, max_iter=3, tol=0, n_threads=t),
+    })
+    assert info["relocating"][1]["n_relocated"] >= 10
 
 
 def test_float32_agrees_with_float64(make_blobs):
     X, _, true_centers = make_blobs(6000, 8, 6, spread=20.0, std=0.5, seed=6)
     init = true_centers + 1.0
-    c64, i64 = vcgmm.lloyd(X, init, tol=0, max_iter=50)
-    c32, i32 = vcgmm.lloyd(X.astype(np.float32), init, tol=0, max_iter=50)
+    c64, i64 = vcgmm.lloyd(X, init, tol=0, max_iter=50, n_threads=1)
+    c32, i32 = vcgmm.lloyd(X.astype(np.float32), init, tol=0, max_iter=50, n_threads=1)
     assert c32.dtype == np.float32 and c64.dtype == np.float64
     np.testing.assert_allclose(c32, c64, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(i32["objective"][-1], i64["objective"][-1], rtol=1e-5)
-    km64 = vcgmm.KMeans(8, init=init, tol=0).fit(X)
-    km32 = vcgmm.KMeans(8, init=init, tol=0).fit(X.astype(np.float32))
+    km64 = vcgmm.KMeans(8, init=init, tol=0, n_threads=1).fit(X)
+    km32 = vcgmm.KMeans(8, init=init, tol=0, n_threads=1).fit(X.astype(np.float32))
     assert km32.cluster_centers_.dtype == np.float32
     np.testing.assert_array_equal(km32.labels_, km64.labels_)
     np.testing.assert_allclose(km32.cluster_centers_, km64.cluster_centers_, rtol=1e-5, atol=1e-5)
@@ -180,30 +166,30 @@ def _far_center_problem(make_blobs):
 
 def test_empty_cluster_is_relocated_to_the_farthest_point(make_blobs, sqdist):
     X, init = _far_center_problem(make_blobs)
-    assert np.all(vcgmm.assign(X, init) < 3)
-    c, info = vcgmm.lloyd(X, init, max_iter=1)
+    assert np.all(vcgmm.assign(X, init, n_threads=1) < 3)
+    c, info = vcgmm.lloyd(X, init, max_iter=1, n_threads=1)
     assert info["n_relocated"] == 1
     # The farthest point from its nearest center moves to the empty cluster,
     # which then consists of that point alone.
     far = np.argmax(sqdist(X, init[:3]).min(1))
     np.testing.assert_array_equal(c[3], X[far])
-    c, info = vcgmm.lloyd(X, init, tol=0, max_iter=100)
+    c, info = vcgmm.lloyd(X, init, tol=0, max_iter=100, n_threads=1)
     assert info["n_relocated"] >= 1
-    assert np.unique(vcgmm.assign(X, c)).size == 4
-    km = vcgmm.KMeans(4, init=init).fit(X)
+    assert np.unique(vcgmm.assign(X, c, n_threads=1)).size == 4
+    km = vcgmm.KMeans(4, init=init, n_threads=1).fit(X)
     assert km.n_relocated_ >= 1
     assert np.unique(km.labels_).size == 4
 
 
 def test_empty_cluster_kept_without_relocation(make_blobs):
     X, init = _far_center_problem(make_blobs)
-    c, info = vcgmm.lloyd(X, init, tol=0, max_iter=100, relocate_empty=False)
+    c, info = vcgmm.lloyd(X, init, tol=0, max_iter=100, relocate_empty=False, n_threads=1)
     assert info["n_relocated"] == 0
     np.testing.assert_array_equal(c[3], init[3])
-    assert np.unique(vcgmm.assign(X, c)).size == 3
+    assert np.unique(vcgmm.assign(X, c, n_threads=1)).size == 3
     # Only 3 clusters hold points: the estimator says so.
     with pytest.warns(ConvergenceWarning):
-        km = vcgmm.KMeans(4, init=init, relocate_empty=False).fit(X)
+        km = vcgmm.KMeans(4, init=init, relocate_empty=False, n_threads=1).fit(X)
     assert km.n_relocated_ == 0
     np.testing.assert_array_equal(km.cluster_centers_[3], init[3])
 
@@ -213,9 +199,9 @@ def test_many_empty_clusters_all_relocated(make_blobs):
     X, _, true_centers = make_blobs(500, 4, 3, spread=5.0, std=1.0, seed=9)
     far = 1000.0 + np.arange(20)[:, None] * np.ones((1, 3))
     init = np.vstack([true_centers, far])
-    c, info = vcgmm.lloyd(X, init, tol=0, max_iter=50)
+    c, info = vcgmm.lloyd(X, init, tol=0, max_iter=50, n_threads=1)
     assert info["n_relocated"] >= 20
-    assert np.unique(vcgmm.assign(X, c)).size == 24
+    assert np.unique(vcgmm.assign(X, c, n_threads=1)).size == 24
     assert np.unique(c, axis=0).shape[0] == 24
 
 
@@ -225,14 +211,14 @@ def test_integer_weights_equal_repeated_rows(dtype, make_blobs):
     X = X.astype(dtype)
     k = np.random.default_rng(10).integers(1, 5, size=X.shape[0])
     init = _init_from(X.astype(np.float64), 10, seed=10)
-    cw, iw = vcgmm.lloyd(X, init, sample_weight=k.astype(float), tol=0, max_iter=100)
-    cr, ir = vcgmm.lloyd(np.repeat(X, k, axis=0), init, tol=0, max_iter=100)
+    cw, iw = vcgmm.lloyd(X, init, sample_weight=k.astype(float), tol=0, max_iter=100, n_threads=1)
+    cr, ir = vcgmm.lloyd(np.repeat(X, k, axis=0), init, tol=0, max_iter=100, n_threads=1)
     rtol = 1e-10 if dtype == np.float64 else 1e-5
     np.testing.assert_allclose(cw, cr, rtol=rtol, atol=rtol)
     assert iw["n_iter"] == ir["n_iter"]
     np.testing.assert_allclose(iw["objective"], ir["objective"], rtol=rtol)
-    kw = vcgmm.KMeans(10, init=init, tol=0).fit(X, sample_weight=k.astype(float))
-    kr = vcgmm.KMeans(10, init=init, tol=0).fit(np.repeat(X, k, axis=0))
+    kw = vcgmm.KMeans(10, init=init, tol=0, n_threads=1).fit(X, sample_weight=k.astype(float))
+    kr = vcgmm.KMeans(10, init=init, tol=0, n_threads=1).fit(np.repeat(X, k, axis=0))
     np.testing.assert_allclose(kw.cluster_centers_, kr.cluster_centers_, rtol=rtol, atol=rtol)
     np.testing.assert_allclose(kw.inertia_, kr.inertia_, rtol=rtol)
 
@@ -241,7 +227,12 @@ def test_distance_evals_and_input_not_modified(make_blobs):
     X, _, _ = make_blobs(1000, 6, 3, seed=12)
     init = _init_from(X, 6, seed=12)
     before = init.copy()
-    _, info = vcgmm.lloyd(X, init, tol=0, max_iter=7)
+    _, info = vcgmm.lloyd(X, init, tol=0, max_iter=7, n_threads=1)
     np.testing.assert_array_equal(init, before)
-    assert info["n_distance_evals"] == info["n_iter"] * 1000 * 6
-    assert info["seconds"] >= 0.0
+    # Lloyd's phase is "iterations": every point against every center.
+    assert info["n_distance_evals"] == {"coreset": 0, "seeding": 0,
+                                        "iterations": info["n_iter"] * 1000 * 6,
+                                        "evaluation": 0}
+    assert set(info["timings"]) == set(info["n_distance_evals"])
+    assert info["timings"]["iterations"] > 0.0
+    assert all(info["timings"][k] == 0.0 for k in ("coreset", "seeding", "evaluation"))

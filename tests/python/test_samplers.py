@@ -159,16 +159,17 @@ def test_local_trials_auto_is_two_plus_log_c(make_blobs):
     for C in (1, 3, 12, 30):
         expected_trials = 2 + int(np.log(C))
         for seed in range(3):
-            _, auto = vcgmm.kmeans_plusplus(X, C, n_local_trials="auto", random_state=seed)
+            _, auto = vcgmm.kmeans_plusplus(X, C, n_local_trials="auto", random_state=seed,
+                                            n_threads=1)
             _, explicit = vcgmm.kmeans_plusplus(
-                X, C, n_local_trials=expected_trials, random_state=seed
+                X, C, n_local_trials=expected_trials, random_state=seed, n_threads=1
             )
             assert np.array_equal(auto, explicit)
     # ... and it is not the classic algorithm (so the comparison above can fail).
     differs = [
         not np.array_equal(
-            vcgmm.kmeans_plusplus(X, 30, n_local_trials="auto", random_state=s)[1],
-            vcgmm.kmeans_plusplus(X, 30, n_local_trials=1, random_state=s)[1],
+            vcgmm.kmeans_plusplus(X, 30, n_local_trials="auto", random_state=s, n_threads=1)[1],
+            vcgmm.kmeans_plusplus(X, 30, n_local_trials=1, random_state=s, n_threads=1)[1],
         )
         for s in range(3)
     ]
@@ -227,13 +228,27 @@ def test_afkmc2_integer_weights_equal_repeated_rows(small_weighted, chisquare_ex
 # ----------------------------------------------------------------------------
 
 
+def lwcs_draws(X, coreset_size, n_calls, seed, **kwargs):
+    """(indices, weights) of n_calls coresets of coreset_size draws each,
+    concatenated: lwcs draws at most 4 n_samples per call, so many draws from
+    a 7-point data set take many calls (one RandomState shared by the calls,
+    so the concatenation is i.i.d. draws from q with a fixed seed)."""
+    rs = np.random.RandomState(seed)
+    indices, weights = [], []
+    for _ in range(n_calls):
+        idx, gamma = vcgmm.lwcs(X, coreset_size, random_state=rs, n_threads=1, **kwargs)
+        assert idx.dtype == np.int64 and gamma.dtype == np.float64
+        assert idx.shape == gamma.shape == (coreset_size,)
+        assert np.all(np.diff(idx) >= 0), "indices are not sorted"
+        indices.append(idx)
+        weights.append(gamma)
+    return np.concatenate(indices), np.concatenate(weights)
+
+
 def test_lwcs_matches_q_and_weights_are_exact(small_weighted, chisquare_exact, alpha, power_alpha):
     X, w = small_weighted
-    n_prime = 200000
-    idx, gamma = vcgmm.lwcs(X, n_prime, sample_weight=w, random_state=0)
-    assert idx.dtype == np.int64 and gamma.dtype == np.float64
-    assert idx.shape == gamma.shape == (n_prime,)
-    assert np.all(np.diff(idx) >= 0), "indices are not sorted"
+    n_prime = 4 * X.shape[0]  # the largest coreset of 7 points
+    idx, gamma = lwcs_draws(X, n_prime, 7143, seed=0, sample_weight=w)  # 200,004 draws
     q = lwcs_q(X, w)
     np.testing.assert_allclose(gamma, w[idx] / (n_prime * q[idx]), rtol=1e-12)
     counts = np.bincount(idx, minlength=X.shape[0])
@@ -246,8 +261,8 @@ def test_lwcs_matches_q_and_weights_are_exact(small_weighted, chisquare_exact, a
 
 def test_lwcs_unweighted_float32(small_weighted, chisquare_exact, alpha):
     X, _ = small_weighted
-    n_prime = 50000
-    idx, gamma = vcgmm.lwcs(X.astype(np.float32), n_prime, random_state=1)
+    n_prime = 25
+    idx, gamma = lwcs_draws(X.astype(np.float32), n_prime, 2000, seed=1)  # 50,000 draws
     q = lwcs_q(X, np.ones(X.shape[0]))
     np.testing.assert_allclose(gamma, 1.0 / (n_prime * q[idx]), rtol=1e-6)
     assert chisquare_exact(np.bincount(idx, minlength=X.shape[0]), q) > alpha
@@ -256,9 +271,9 @@ def test_lwcs_unweighted_float32(small_weighted, chisquare_exact, alpha):
 def test_lwcs_all_points_equal_is_uniform_by_weight(chisquare_exact, alpha):
     X = np.full((5, 3), 2.5)
     w = np.array([1.0, 2.0, 3.0, 1.0, 3.0])
-    idx, gamma = vcgmm.lwcs(X, 40000, sample_weight=w, random_state=2)
+    idx, gamma = lwcs_draws(X, 20, 2000, seed=2, sample_weight=w)  # 40,000 draws
     assert chisquare_exact(np.bincount(idx, minlength=5), w / w.sum()) > alpha
-    np.testing.assert_allclose(gamma, w.sum() / 40000)
+    np.testing.assert_allclose(gamma, w.sum() / 20)
 
 
 def test_lwcs_is_unbiased(small_weighted, power_alpha):
@@ -291,12 +306,49 @@ def test_lwcs_is_unbiased(small_weighted, power_alpha):
 def test_lwcs_integer_weights_equal_repeated_rows(small_weighted, chisquare_exact, alpha):
     X, w = small_weighted
     Xr, owner = repeated_rows(X, w)
-    n_prime = 100000
-    idx_r, gamma_r = vcgmm.lwcs(Xr, n_prime, random_state=3)
-    idx_w, gamma_w = vcgmm.lwcs(X, n_prime, sample_weight=w, random_state=4)
+    n_prime = 4 * X.shape[0]  # the same coreset size for both (<= 4 n_samples of each)
+    idx_r, gamma_r = lwcs_draws(Xr, n_prime, 3572, seed=3)  # 100,016 draws
+    idx_w, gamma_w = lwcs_draws(X, n_prime, 3572, seed=4, sample_weight=w)
     counts_r = np.bincount(owner[idx_r], minlength=X.shape[0])
     counts_w = np.bincount(idx_w, minlength=X.shape[0])
     assert chisquare_exact(counts_r, lwcs_q(X, w)) > alpha
     assert chi2_contingency(np.vstack([counts_r, counts_w])).pvalue > alpha
     # A copy of a point gets the same coreset weight as the weighted point.
-    np.testing.assert_allclose(gamma_r, gamma_w[np.searchsorted(idx_w, owner[idx_r])], rtol=1e-12)
+    per_point = np.zeros(X.shape[0])
+    per_point[idx_w] = gamma_w
+    np.testing.assert_array_equal(gamma_w, per_point[idx_w])  # one weight per point
+    np.testing.assert_allclose(gamma_r, per_point[owner[idx_r]], rtol=1e-12)
+
+
+def test_lwcs_draws_at_most_four_times_n_samples(small_weighted):
+    X, w = small_weighted
+    idx, _ = vcgmm.lwcs(X, 4 * X.shape[0], sample_weight=w, random_state=0, n_threads=1)
+    assert idx.shape == (28,)
+    with pytest.raises(ValueError, match=r"coreset_size must be an integer in \[1, 28\], got 29"):
+        vcgmm.lwcs(X, 29, sample_weight=w, random_state=0, n_threads=1)
+
+
+# ----------------------------------------------------------------------------
+# Thread independence (one helper for every algorithm: conftest.py)
+# ----------------------------------------------------------------------------
+
+SAMPLERS = {
+    # Data of ~50,000 x 108: several tasks of every pass (16,384-row stream
+    # chunks, 4,096-row k-means++ chunks) and enough work for every thread.
+    "lwcs": lambda X, w, t: vcgmm.lwcs(X, 30_000, sample_weight=w, random_state=0, n_threads=t),
+    "k-means++": lambda X, w, t: vcgmm.kmeans_plusplus(X, 20, sample_weight=w, random_state=1,
+                                                       n_threads=t),
+    "greedy k-means++": lambda X, w, t: vcgmm.kmeans_plusplus(
+        X, 20, n_local_trials=3, sample_weight=w, random_state=2, n_threads=t),
+    "afk-mc2": lambda X, w, t: vcgmm.afkmc2(X, 40, sample_weight=w, random_state=3, n_threads=t),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("sampler", list(SAMPLERS))
+def test_samplers_do_not_depend_on_the_thread_count(sampler, dtype, patches,
+                                                    assert_thread_independent):
+    X = np.ascontiguousarray(patches[:50_000], dtype=dtype)
+    w = np.random.default_rng(0).uniform(0.5, 2.0, X.shape[0])
+    indices = assert_thread_independent(lambda t: SAMPLERS[sampler](X, w, t))[1]
+    assert np.unique(indices).size > 1

@@ -1,22 +1,35 @@
-"""scikit-learn's own estimator checks on vcgmm.KMeans."""
+"""scikit-learn compatibility of every estimator (KMeans, VCGMM): scikit-learn's
+own estimator checks, with the checks that fail by design and their reasons
+in one table, and clone/pipeline use."""
 
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import clone
+import pytest
+from sklearn.base import BaseEstimator, clone
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import vcgmm
 
-# Checks that fail by design, each with the reason. Anything else failing is a bug.
+# Every estimator in the configurations that run different code (with and
+# without a coreset). G <= n_components: no clamping warning.
+ESTIMATORS = [
+    vcgmm.KMeans(n_clusters=3, random_state=0, n_threads=1),
+    vcgmm.KMeans(n_clusters=3, init="afk-mc2", coreset_size="auto", random_state=0, n_threads=1),
+    vcgmm.VCGMM(n_components=3, G=2, random_state=0, n_threads=1),
+    vcgmm.VCGMM(n_components=3, G=2, coreset_size=None, random_state=0, n_threads=1),
+]
+
+# Checks that fail by design, each with the reason, for every estimator.
+# Anything else failing is a bug.
 EXPECTED_FAILED_CHECKS = {
     "check_sample_weight_equivalence_on_dense_data": (
         "feeds zero sample weights; vcgmm rejects weights <= 0 by design (ValueError "
         "asking to drop those points). Integer weights == repeated rows, the property "
-        "behind this check, is tested in test_lloyd.py, test_samplers.py and "
-        "test_assignment.py."
+        "behind this check, is tested in test_lloyd.py, test_samplers.py, "
+        "test_assignment.py and test_vcgmm.py (exact EM with G = C)."
     ),
     "check_complex_data": (
         "expects ValueError for complex input; vcgmm raises TypeError (wrong type of "
@@ -25,20 +38,25 @@ EXPECTED_FAILED_CHECKS = {
 }
 
 
-@parametrize_with_checks(
-    [vcgmm.KMeans(n_clusters=3, random_state=0, n_threads=1)],
-    expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS,
-)
+def test_every_estimator_is_checked():
+    estimators = {name for name in vcgmm.__all__ if isinstance(getattr(vcgmm, name), type)
+                  and issubclass(getattr(vcgmm, name), BaseEstimator)}
+    assert estimators == {type(e).__name__ for e in ESTIMATORS}
+
+
+# Some checks fit with n_components=1, where G=2 is clamped (with a warning).
+@pytest.mark.filterwarnings("ignore:G=2 exceeds the number of components:UserWarning")
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
 
-def test_clone_and_pipeline():
-    X = np.random.default_rng(0).normal(size=(200, 3)) * [1.0, 10.0, 100.0]
-    km = vcgmm.KMeans(4, init="afk-mc2", coreset_size=100, random_state=0)
-    c = clone(km)
-    assert c.get_params() == km.get_params() and not hasattr(c, "cluster_centers_")
-    pipe = make_pipeline(StandardScaler(), vcgmm.KMeans(4, random_state=0)).fit(X)
-    labels = pipe.predict(X)
-    direct = vcgmm.KMeans(4, random_state=0).fit(StandardScaler().fit_transform(X))
-    np.testing.assert_array_equal(labels, direct.labels_)
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)
+def test_clone_and_pipeline(estimator, make_blobs):
+    X = make_blobs(400, 6, 3, std=1.5, seed=1)[0] * [1.0, 10.0, 100.0]
+    c = clone(estimator)
+    assert c.get_params() == estimator.get_params() and not hasattr(c, "cluster_centers_")
+    pipe = make_pipeline(StandardScaler(), clone(estimator)).fit(X)
+    direct = clone(estimator).fit(StandardScaler().fit_transform(X))
+    np.testing.assert_array_equal(pipe.predict(X), direct.labels_)
+    np.testing.assert_array_equal(pipe[-1].cluster_centers_, direct.cluster_centers_)

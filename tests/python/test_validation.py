@@ -1,275 +1,312 @@
-"""Bad input gets a clear exception naming the argument; odd-but-valid input
-(other dtypes, views, Fortran order, memory maps) gives the same result as
-the plain C-contiguous float64 array."""
+"""Every public entry point against one table of bad input (``_bad_inputs.py``):
+bad data, sample weights, centers and parameter values each raise the right
+exception (TypeError: wrong type; ValueError: wrong value) with a message
+naming the argument. Odd-but-valid input (other dtypes, views, Fortran order,
+memory maps, alignment, degenerate data, C = 1, G > C) works and gives the
+result of the plain C-contiguous float64 array or of a numpy reference.
+"""
 
 from __future__ import annotations
 
+import gc
+import inspect
+import re
 import warnings
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 import vcgmm
-
-N_FEATURES = 3
-
-
-def _centers(n_features=N_FEATURES):
-    """Two valid centers with n_features columns."""
-    return np.arange(2 * n_features, dtype=np.float64).reshape(2, n_features) / 7.0
-
-
-def _n_features(X):
-    # Valid centers for X's column count, so only X itself is at fault.
-    return np.shape(X)[-1] if np.ndim(X) >= 1 else N_FEATURES
-
-
-# Every public entry point that takes data, called with its other arguments valid.
-CALLS = {
-    "KMeans.fit": lambda X: vcgmm.KMeans(2, random_state=0).fit(X),
-    "KMeans.fit_predict": lambda X: vcgmm.KMeans(2, random_state=0).fit_predict(X),
-    "lwcs": lambda X: vcgmm.lwcs(X, 5, random_state=0),
-    "kmeans_plusplus": lambda X: vcgmm.kmeans_plusplus(X, 2, random_state=0),
-    "afkmc2": lambda X: vcgmm.afkmc2(X, 2, random_state=0),
-    "quantization_error": lambda X: vcgmm.quantization_error(X, _centers(_n_features(X))),
-    "assign": lambda X: vcgmm.assign(X, _centers(_n_features(X))),
-    "lloyd": lambda X: vcgmm.lloyd(X, _centers(_n_features(X))),
-}
-
-# Entry points that take sample weights: f(X, w).
-WEIGHTED_CALLS = {
-    "KMeans.fit": lambda X, w: vcgmm.KMeans(2, random_state=0).fit(X, sample_weight=w),
-    "KMeans.fit+coreset": lambda X, w: vcgmm.KMeans(
-        2, coreset_size=10, init="afk-mc2", random_state=0
-    ).fit(X, sample_weight=w),
-    "KMeans.score": lambda X, w: vcgmm.KMeans(2, random_state=0).fit(X).score(X, sample_weight=w),
-    "lwcs": lambda X, w: vcgmm.lwcs(X, 5, sample_weight=w, random_state=0),
-    "kmeans_plusplus": lambda X, w: vcgmm.kmeans_plusplus(X, 2, sample_weight=w, random_state=0),
-    "afkmc2": lambda X, w: vcgmm.afkmc2(X, 2, sample_weight=w, random_state=0),
-    "quantization_error": lambda X, w: vcgmm.quantization_error(X, _centers(), w),
-    "lloyd": lambda X, w: vcgmm.lloyd(X, _centers(), sample_weight=w),
-}
+from _bad_inputs import (
+    BAD_CENTERS,
+    BAD_WEIGHTS,
+    BAD_X,
+    ENTRY_POINTS,
+    FITTED_METHODS,
+    N_CLUSTERS,
+    bad_values,
+    entry_points,
+    good_X,
+    parameter_cases,
+    valid_centers,
+)
+from vcgmm._kmeans import KMEANS_PARAMS
+from vcgmm._vcgmm import VCGMM_PARAMS
 
 
-def _good_X(n=12, seed=0):
-    return np.random.default_rng(seed).standard_normal((n, N_FEATURES))
+def _names(message, name):
+    """Whether the message names the argument (as a word, not inside another)."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", message) is not None
 
 
-def _with(value, where=(3, 1)):
-    X = _good_X()
-    X[where] = value
-    return X
+# ----------------------------------------------------------------------------
+# The table covers the public API
+# ----------------------------------------------------------------------------
 
 
-def _string_object_array():
-    X = _good_X().astype(object)
-    X[2, 2] = "7.5"
-    return X
+def test_every_public_entry_point_is_in_the_table():
+    functions = {name for name in vcgmm.__all__
+                 if inspect.isfunction(getattr(vcgmm, name))
+                 and name not in ("cancel_all", "show_build", "default_coreset_size")}
+    classes = {"VariationalLoop"}
+    assert functions | classes <= set(ENTRY_POINTS)
+    for est in ("KMeans", "VCGMM"):
+        methods = {m for m in ("fit", "fit_predict", "predict", "predict_proba", "transform",
+                               "score", "score_samples") if hasattr(getattr(vcgmm, est), m)}
+        assert {f"{est}.{m}" for m in methods} <= set(ENTRY_POINTS), est
 
 
-def _dict_object_array():
-    X = np.empty((12, N_FEATURES), dtype=object)
-    for i in range(12):
-        for j in range(N_FEATURES):
-            X[i, j] = {"value": i + j}
-    return X
+def test_every_parameter_of_every_table_is_tested():
+    cases = parameter_cases()
+    tested = {(entry, name) for entry, name, _, _ in cases}
+    for entry, table in (("KMeans.fit", KMEANS_PARAMS), ("VCGMM.fit", VCGMM_PARAMS),
+                         ("fit_vcgmm", VCGMM_PARAMS)):
+        for p in table:
+            assert (entry, p.name) in tested, (entry, p.name)
+            kinds = {exc for e, n, _, exc in cases if (e, n) == (entry, p.name)}
+            assert TypeError in kinds, (entry, p.name)  # every parameter has a type
 
 
-BAD_X = {
-    "nan": (_with(np.nan), ValueError, "NaN"),
-    "inf": (_with(np.inf), ValueError, "infinity"),
-    "-inf": (_with(-np.inf), ValueError, "infinity"),
-    "no rows": (np.empty((0, N_FEATURES)), ValueError, "0 sample"),
-    "no features": (np.empty((12, 0)), ValueError, "0 feature"),
-    "1-D": (np.arange(12.0), ValueError, "2D array"),
-    "3-D": (np.zeros((4, 3, 3)), ValueError, "dim"),
-    "scalar": (np.float64(3.0), ValueError, "2D array"),
-    "strings": (np.array([["1", "2", "3"]] * 12), TypeError, "string"),
-    "object strings": (_string_object_array(), TypeError, "string"),
-    "complex": (_good_X() + 1j, TypeError, "complex"),
-    "object dicts": (_dict_object_array(), (TypeError, ValueError), "dict"),
-    "datetime": (np.zeros((12, 3), dtype="datetime64[s]"), TypeError, "datetime"),
-    "sparse": (sp.random(12, 3, density=0.5, format="csr", random_state=0), TypeError, "sparse"),
-}
+def test_bad_values_are_just_outside_the_constraints():
+    # The generator itself (it decides what the parameter tests check).
+    from vcgmm._params import AnyOf, Integer, NoneValue, Options, Real
+
+    assert (0, ValueError) in bad_values(Integer(1, 10))
+    assert (11, ValueError) in bad_values(Integer(1, 10))
+    assert (1.5, TypeError) in bad_values(Integer(1, 10))
+    low = [v for v, e in bad_values(Real(0.0)) if e is ValueError and np.isfinite(v)]
+    assert low == [-5e-324]
+    assert (0.0, ValueError) in bad_values(Real(0.0, low_open=True))
+    # coreset_size: None and 1 are admissible (by NoneValue, Integer), "1" is
+    # a string but not an option (ValueError), 1.5 and True no option's type.
+    size = {repr(v): e for v, e in bad_values(AnyOf(Options(("auto",)), Integer(1, None),
+                                                    NoneValue()))}
+    assert "None" not in size and "1" not in size
+    assert size["0"] is ValueError and size["'AUTO!'"] is ValueError
+    assert size["'1'"] is ValueError
+    assert size["1.5"] is TypeError and size["True"] is TypeError
+
+
+# ----------------------------------------------------------------------------
+# Bad data, weights and centers at every entry point that takes them
+# ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("case", list(BAD_X))
-@pytest.mark.parametrize("call", list(CALLS))
-def test_bad_X_raises(call, case):
-    X, exc, match = BAD_X[case]
-    with pytest.raises(exc, match=match):
-        CALLS[call](X)
-
-
-@pytest.mark.parametrize("call", list(CALLS))
-def test_error_names_X(call):
-    with pytest.raises(ValueError, match="X"):
-        CALLS[call](_with(np.nan))
-
-
-BAD_WEIGHTS = {
-    "negative": (lambda n: -np.ones(n), ValueError),
-    "zero": (lambda n: np.r_[np.ones(n - 1), 0.0], ValueError),
-    "nan": (lambda n: np.r_[np.ones(n - 1), np.nan], ValueError),
-    "inf": (lambda n: np.r_[np.ones(n - 1), np.inf], ValueError),
-    "too short": (lambda n: np.ones(n - 1), ValueError),
-    "too long": (lambda n: np.ones(n + 1), ValueError),
-    "2-D": (lambda n: np.ones((n, 1)), ValueError),
-    "strings": (lambda n: np.array(["1"] * n), TypeError),
-}
+@pytest.mark.parametrize("entry", entry_points("X"))
+def test_bad_X_raises(entry, case):
+    X, exc, match, names_X = BAD_X[case]
+    with pytest.raises(exc, match=match) as info:
+        ENTRY_POINTS[entry].run(X=X)
+    if names_X:
+        assert _names(str(info.value), "X"), str(info.value)
 
 
 @pytest.mark.parametrize("case", list(BAD_WEIGHTS))
-@pytest.mark.parametrize("call", list(WEIGHTED_CALLS))
-def test_bad_sample_weight_raises(call, case):
-    make, exc = BAD_WEIGHTS[case]
-    X = _good_X()
-    with pytest.raises(exc, match="sample_weight"):
-        WEIGHTED_CALLS[call](X, make(X.shape[0]))
+@pytest.mark.parametrize("entry", entry_points("sample_weight"))
+def test_bad_sample_weight_raises(entry, case):
+    make, exc, match = BAD_WEIGHTS[case]
+    X = good_X()
+    with pytest.raises(exc, match=match) as info:
+        ENTRY_POINTS[entry].run(X=X, sample_weight=make(X.shape[0]))
+    assert _names(str(info.value), "sample_weight"), str(info.value)
 
 
-def test_weights_as_list_and_scalar_are_accepted():
-    X = _good_X()
-    w = list(np.arange(1.0, 13.0))
-    np.testing.assert_allclose(
-        vcgmm.quantization_error(X, _centers(), w),
-        vcgmm.quantization_error(X, _centers(), np.asarray(w)),
-    )
-    np.testing.assert_allclose(
-        vcgmm.quantization_error(X, _centers(), 2.0), 2.0 * vcgmm.quantization_error(X, _centers())
-    )
+CENTER_CASES = [(entry, case) for entry in entry_points("centers") for case in BAD_CENTERS
+                if BAD_CENTERS[case][3](ENTRY_POINTS[entry])]
+
+
+@pytest.mark.parametrize("entry,case", CENTER_CASES, ids=[f"{e}-{c}" for e, c in CENTER_CASES])
+def test_bad_centers_raise(entry, case):
+    make, exc, match, _ = BAD_CENTERS[case]
+    e = ENTRY_POINTS[entry]
+    X = good_X()
+    with pytest.raises(exc, match=match) as info:
+        e.run(X=X, centers=make(X.shape[0], X.shape[1], N_CLUSTERS))
+    if case != "object dicts":  # float() fails before any check of ours
+        assert _names(str(info.value), e.centers_arg), str(info.value)
 
 
 # ----------------------------------------------------------------------------
-# Parameters
+# Bad parameter values, from the parameter tables
 # ----------------------------------------------------------------------------
 
-X12 = _good_X()
+PARAMETER_CASES = parameter_cases()
 
-BAD_PARAMS = [
-    # (description, call, exception, name in the message)
-    ("n_clusters=0", lambda: vcgmm.KMeans(0).fit(X12), ValueError, "n_clusters"),
-    ("n_clusters=-1", lambda: vcgmm.KMeans(-1).fit(X12), ValueError, "n_clusters"),
-    ("n_clusters>n", lambda: vcgmm.KMeans(13).fit(X12), ValueError, "n_clusters"),
-    ("n_clusters=2.5", lambda: vcgmm.KMeans(2.5).fit(X12), TypeError, "n_clusters"),
-    ("n_clusters='2'", lambda: vcgmm.KMeans("2").fit(X12), TypeError, "n_clusters"),
-    ("n_clusters=True", lambda: vcgmm.KMeans(True).fit(X12), TypeError, "n_clusters"),
-    ("kmpp n_clusters=0", lambda: vcgmm.kmeans_plusplus(X12, 0), ValueError, "n_clusters"),
-    ("kmpp n_clusters>n", lambda: vcgmm.kmeans_plusplus(X12, 13), ValueError, "n_clusters"),
-    ("kmpp n_clusters=2.5", lambda: vcgmm.kmeans_plusplus(X12, 2.5), TypeError, "n_clusters"),
-    ("afk n_clusters=0", lambda: vcgmm.afkmc2(X12, 0), ValueError, "n_clusters"),
-    ("afk n_clusters>n", lambda: vcgmm.afkmc2(X12, 13), ValueError, "n_clusters"),
-    ("afk n_clusters=2.5", lambda: vcgmm.afkmc2(X12, 2.5), TypeError, "n_clusters"),
-    ("lwcs n_prime=0", lambda: vcgmm.lwcs(X12, 0), ValueError, "n_prime"),
-    ("lwcs n_prime=-3", lambda: vcgmm.lwcs(X12, -3), ValueError, "n_prime"),
-    ("lwcs n_prime=2.5", lambda: vcgmm.lwcs(X12, 2.5), TypeError, "n_prime"),
-    ("coreset<C", lambda: vcgmm.KMeans(4, coreset_size=3).fit(X12), ValueError, "coreset_size"),
-    ("coreset>4N", lambda: vcgmm.KMeans(2, coreset_size=49).fit(X12), ValueError, "coreset_size"),
-    ("coreset=2.5", lambda: vcgmm.KMeans(2, coreset_size=2.5).fit(X12), TypeError, "coreset_size"),
-    ("tol=-1", lambda: vcgmm.KMeans(2, tol=-1).fit(X12), ValueError, "tol"),
-    ("tol=nan", lambda: vcgmm.KMeans(2, tol=np.nan).fit(X12), ValueError, "tol"),
-    ("tol='a'", lambda: vcgmm.KMeans(2, tol="a").fit(X12), TypeError, "tol"),
-    ("lloyd tol=-1", lambda: vcgmm.lloyd(X12, _centers(), tol=-1), ValueError, "tol"),
-    ("max_iter=0", lambda: vcgmm.KMeans(2, max_iter=0).fit(X12), ValueError, "max_iter"),
-    ("max_iter=1.5", lambda: vcgmm.KMeans(2, max_iter=1.5).fit(X12), TypeError, "max_iter"),
-    ("lloyd max_iter=0", lambda: vcgmm.lloyd(X12, _centers(), max_iter=0), ValueError, "max_iter"),
-    ("chain_length=0", lambda: vcgmm.KMeans(2, init="afk-mc2", chain_length=0).fit(X12),
-     ValueError, "chain_length"),
-    ("afk chain_length=0", lambda: vcgmm.afkmc2(X12, 2, chain_length=0), ValueError, "chain_length"),
-    ("afk chain_length=2.5", lambda: vcgmm.afkmc2(X12, 2, chain_length=2.5), TypeError,
-     "chain_length"),
-    ("n_local_trials=0", lambda: vcgmm.kmeans_plusplus(X12, 2, n_local_trials=0), ValueError,
-     "n_local_trials"),
-    ("n_local_trials='best'", lambda: vcgmm.kmeans_plusplus(X12, 2, n_local_trials="best"),
-     TypeError, "n_local_trials"),
-    ("KMeans n_local_trials=0", lambda: vcgmm.KMeans(2, n_local_trials=0).fit(X12), ValueError,
-     "n_local_trials"),
-    ("n_threads=0", lambda: vcgmm.KMeans(2, n_threads=0).fit(X12), ValueError, "n_threads"),
-    ("n_threads=-2", lambda: vcgmm.KMeans(2, n_threads=-2).fit(X12), ValueError, "n_threads"),
-    ("n_threads=1.5", lambda: vcgmm.KMeans(2, n_threads=1.5).fit(X12), TypeError, "n_threads"),
-    ("lwcs n_threads=0", lambda: vcgmm.lwcs(X12, 3, n_threads=0), ValueError, "n_threads"),
-    ("assign n_threads=0", lambda: vcgmm.assign(X12, _centers(), n_threads=0), ValueError,
-     "n_threads"),
-    ("qe n_threads=0", lambda: vcgmm.quantization_error(X12, _centers(), n_threads=0), ValueError,
-     "n_threads"),
-    ("relocate_empty='yes'", lambda: vcgmm.KMeans(2, relocate_empty="yes").fit(X12), TypeError,
-     "relocate_empty"),
-    ("init='random'", lambda: vcgmm.KMeans(2, init="random").fit(X12), ValueError, "init"),
-    ("init wrong rows", lambda: vcgmm.KMeans(3, init=_centers()).fit(X12), ValueError, "init"),
-    ("init wrong features", lambda: vcgmm.KMeans(2, init=np.zeros((2, 4))).fit(X12), ValueError,
-     "init"),
-    ("init 1-D", lambda: vcgmm.KMeans(2, init=np.zeros(3)).fit(X12), ValueError, "init"),
-    ("init nan", lambda: vcgmm.KMeans(2, init=np.full((2, 3), np.nan)).fit(X12), ValueError,
-     "init"),
-    ("centers nan", lambda: vcgmm.assign(X12, np.full((2, 3), np.nan)), ValueError, "centers"),
-    ("centers wrong features", lambda: vcgmm.quantization_error(X12, np.zeros((2, 4))), ValueError,
-     "centers"),
-    ("centers 1-D", lambda: vcgmm.lloyd(X12, np.zeros(3)), ValueError, "centers"),
-    ("centers empty", lambda: vcgmm.assign(X12, np.zeros((0, 3))), ValueError, "centers"),
-    ("centers strings", lambda: vcgmm.assign(X12, np.array([["a", "b", "c"]])), TypeError,
-     "centers"),
-    ("lloyd more centers than points", lambda: vcgmm.lloyd(X12[:2], np.zeros((3, 3))), ValueError,
-     "centers"),
-    ("random_state='x'", lambda: vcgmm.lwcs(X12, 3, random_state="x"), ValueError, "random_state|seed"),
+
+def _case_id(entry, name, value):
+    shown = repr(value)
+    if " at 0x" in shown:  # an object: its type (ids must not change between runs)
+        shown = type(value).__name__
+    return f"{entry} {name}={shown}"
+
+
+@pytest.mark.parametrize(
+    "entry,name,value,exc", PARAMETER_CASES,
+    ids=[_case_id(e, n, v) for e, n, v, _ in PARAMETER_CASES])
+def test_bad_parameter_values_raise(entry, name, value, exc):
+    e = ENTRY_POINTS[entry]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning instead of the error is a failure too
+        with pytest.raises(exc) as info:
+            e.run(**{name: value})
+    message = str(info.value)
+    assert _names(message, e.arg_name(name)), message
+    assert repr(value) in message, message
+
+
+X12 = good_X()
+M2 = valid_centers(X12)
+
+# Checks that depend on the data or on other arguments (n_samples, C).
+BAD_COMBINATIONS = [
+    # (description, call, exception, message pattern: names the argument)
+    ("KMeans n_clusters>n", lambda: vcgmm.KMeans(13).fit(X12), ValueError,
+     r"n_clusters=13 must be <= n_samples=12"),
+    ("kmeans_plusplus n_clusters>n", lambda: vcgmm.kmeans_plusplus(X12, 13), ValueError,
+     r"n_clusters=13 must be <= n_samples=12"),
+    ("afkmc2 n_clusters>n", lambda: vcgmm.afkmc2(X12, 13), ValueError,
+     r"n_clusters=13 must be <= n_samples=12"),
+    ("VCGMM n_components>n", lambda: vcgmm.VCGMM(13).fit(X12), ValueError,
+     r"n_components=13 must be <= n_samples=12"),
+    ("fit_vcgmm C>n", lambda: vcgmm.fit_vcgmm(X12, 13), ValueError, r"C=13 must be <= n_samples"),
+    ("fit_vargmm C>n", lambda: vcgmm.fit_vargmm(X12, 13), ValueError,
+     r"C=13 must be <= n_samples"),
+    ("KMeans coreset<C", lambda: vcgmm.KMeans(4, coreset_size=3).fit(X12), ValueError,
+     r"coreset_size=3 must be >= the number of clusters \(4\)"),
+    ("KMeans coreset>4N", lambda: vcgmm.KMeans(2, coreset_size=49).fit(X12), ValueError,
+     r"coreset_size=49 exceeds 4 \* n_samples = 48"),
+    ("VCGMM coreset<C", lambda: vcgmm.VCGMM(4, coreset_size=3).fit(X12), ValueError,
+     r"coreset_size=3 must be >= the number of clusters \(4\)"),
+    ("VCGMM coreset>4N", lambda: vcgmm.VCGMM(2, coreset_size=49).fit(X12), ValueError,
+     r"coreset_size=49 exceeds 4 \* n_samples = 48"),
+    ("fit_vcgmm coreset<C", lambda: vcgmm.fit_vcgmm(X12, 4, 2, 3), ValueError,
+     r"coreset_size=3 must be >= the number of clusters \(4\)"),
+    ("fit_vcgmm coreset>4N", lambda: vcgmm.fit_vcgmm(X12, 2, 2, 49), ValueError,
+     r"coreset_size=49 exceeds 4 \* n_samples"),
+    # n_prime is an alias: the messages use the parameter's name, coreset_size.
+    ("fit_vcgmm n_prime<C", lambda: vcgmm.fit_vcgmm(X12, 4, n_prime=3), ValueError,
+     r"coreset_size=3 must be >="),
+    ("fit_vcgmm n_prime=0", lambda: vcgmm.fit_vcgmm(X12, 2, n_prime=0), ValueError,
+     r"coreset_size must be .*got 0"),
+    ("fit_vcgmm n_prime=2.5", lambda: vcgmm.fit_vcgmm(X12, 2, n_prime=2.5), TypeError,
+     r"coreset_size must be an integer, got 2.5"),
+    ("fit_vcgmm n_prime and coreset_size",
+     lambda: vcgmm.fit_vcgmm(X12, 2, coreset_size=5, n_prime=5), TypeError, r"n_prime"),
+    ("fit_vcgmm unknown keyword", lambda: vcgmm.fit_vcgmm(X12, 2, n_clusters=2), TypeError,
+     r"unexpected keyword argument\(s\) n_clusters"),
+    ("fit_vcgmm n_components twice", lambda: vcgmm.fit_vcgmm(X12, 2, n_components=2), TypeError,
+     r"'n_components' twice"),
+    ("fit_vargmm coreset_size", lambda: vcgmm.fit_vargmm(X12, 2, coreset_size=5), TypeError,
+     r"fit_vcgmm for a coreset"),
+    ("fit_vargmm n_prime", lambda: vcgmm.fit_vargmm(X12, 2, n_prime=5), TypeError,
+     r"fit_vcgmm for a coreset"),
+    ("VariationalLoop coreset_size", lambda: vcgmm.VariationalLoop(X12, M2, coreset_size=5),
+     TypeError, r"unexpected keyword argument\(s\) coreset_size"),
+    ("VariationalLoop init", lambda: vcgmm.VariationalLoop(X12, M2, init="afk-mc2"),
+     TypeError, r"unexpected keyword argument\(s\) init"),
+    ("lwcs coreset_size='auto'", lambda: vcgmm.lwcs(X12, "auto"), TypeError,
+     r"coreset_size must be an integer"),
+    ("default_coreset_size n_samples=0", lambda: vcgmm.default_coreset_size(0, 2), ValueError,
+     r"n_samples must be"),
+    ("default_coreset_size n_clusters=2.5", lambda: vcgmm.default_coreset_size(10, 2.5),
+     TypeError, r"n_clusters must be an integer"),
 ]
 
 
-@pytest.mark.parametrize("desc,call,exc,name", BAD_PARAMS, ids=[p[0] for p in BAD_PARAMS])
-def test_bad_parameters_raise(desc, call, exc, name):
-    with pytest.raises(exc, match=name):
+@pytest.mark.parametrize("desc,call,exc,match", BAD_COMBINATIONS,
+                         ids=[c[0] for c in BAD_COMBINATIONS])
+def test_bad_combinations_raise(desc, call, exc, match):
+    with pytest.raises(exc, match=match):
         call()
 
 
-def test_predict_checks():
-    km = vcgmm.KMeans(2, random_state=0)
+@pytest.mark.parametrize("entry", sorted(FITTED_METHODS))
+def test_methods_need_a_fit_and_the_fitted_features(entry):
+    est, method = FITTED_METHODS[entry]
     with pytest.raises(NotFittedError):
-        km.predict(X12)
-    km.fit(X12)
+        getattr(getattr(vcgmm, est)(N_CLUSTERS), method)(X12)
     with pytest.raises(ValueError, match="features"):
-        km.predict(np.zeros((5, 4)))
-    with pytest.raises(ValueError, match="NaN"):
-        km.transform(_with(np.nan))
-    with pytest.raises(TypeError):
-        km.score(np.array([["a", "b", "c"]]))
+        ENTRY_POINTS[entry].run(X=np.zeros((5, 4)))
+
+
+def test_weights_as_list_and_scalar_are_accepted():
+    w = list(np.arange(1.0, 13.0))
+    C = valid_centers(X12)
+    assert vcgmm.quantization_error(X12, C, w) == vcgmm.quantization_error(X12, C, np.asarray(w))
+    np.testing.assert_allclose(vcgmm.quantization_error(X12, C, 2.0),
+                               2.0 * vcgmm.quantization_error(X12, C), rtol=1e-15)
+
+
+def test_loop_steps_in_the_wrong_order_raise():
+    loop = vcgmm.VariationalLoop(X12, M2, G=2)
+    with pytest.raises(ValueError, match="e_step"):
+        loop.free_energy()  # needs sigma^2, known only after the first E-step
+    with pytest.raises(ValueError, match="e_step"):
+        loop.m_step()  # needs responsibilities
+    assert loop.sigma2 == 0.0
+    loop.e_step()
+    assert np.isfinite(loop.free_energy())
+    loop.m_step()
+    assert np.isfinite(loop.free_energy())
 
 
 # ----------------------------------------------------------------------------
-# Valid input in other forms
+# Valid input in other forms: the result of the C-contiguous array
 # ----------------------------------------------------------------------------
 
 
 def _results(X, w=None):
-    """Outputs of every entry point on X (fixed seeds), for comparisons."""
+    """Outputs of every entry point on X (fixed seeds, one thread), for comparisons."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        km = vcgmm.KMeans(3, random_state=0).fit(X, sample_weight=w)
-        kmc = vcgmm.KMeans(3, init="afk-mc2", coreset_size=40, random_state=0).fit(X, sample_weight=w)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        km = vcgmm.KMeans(3, random_state=0, n_threads=1).fit(X, sample_weight=w)
+        kmc = vcgmm.KMeans(3, init="afk-mc2", coreset_size=40, random_state=0,
+                           n_threads=1).fit(X, sample_weight=w)
         C = np.asarray(X, np.float64)[[0, 5, 9]]
-        return {
+        out = {
             "KMeans.centers": km.cluster_centers_,
             "KMeans.labels": km.labels_,
             "KMeans.inertia": km.inertia_,
+            "KMeans.transform": km.transform(X),
             "KMeans coreset.centers": kmc.cluster_centers_,
-            "lwcs": vcgmm.lwcs(X, 30, sample_weight=w, random_state=0),
-            "kmeans_plusplus": vcgmm.kmeans_plusplus(X, 3, sample_weight=w, random_state=0),
-            "afkmc2": vcgmm.afkmc2(X, 3, sample_weight=w, random_state=0),
-            "quantization_error": vcgmm.quantization_error(X, C, w),
-            "assign": vcgmm.assign(X, C),
-            "lloyd": vcgmm.lloyd(X, C, sample_weight=w)[0],
+            "lwcs": vcgmm.lwcs(X, 30, sample_weight=w, random_state=0, n_threads=1),
+            "kmeans_plusplus": vcgmm.kmeans_plusplus(X, 3, sample_weight=w, random_state=0,
+                                                     n_threads=1),
+            "afkmc2": vcgmm.afkmc2(X, 3, sample_weight=w, random_state=0, n_threads=1),
+            "quantization_error": vcgmm.quantization_error(X, C, w, n_threads=1),
+            "assign": vcgmm.assign(X, C, n_threads=1),
+            "lloyd": vcgmm.lloyd(X, C, sample_weight=w, n_threads=1)[0],
         }
+        r = vcgmm.fit_vcgmm(X, 3, G=2, coreset_size=40, sample_weight=w, random_state=0,
+                            n_threads=1, return_labels=True)
+        out.update({"vc.centers": r.centers, "vc.sigma2": r.sigma2, "vc.F": r.free_energy,
+                    "vc.labels": r.labels, "vc.coreset": r.coreset_indices})
+        r = vcgmm.fit_vargmm(X, 3, G=2, plus1=True, sample_weight=w, random_state=0,
+                             n_threads=1, return_labels=True)
+        out.update({"var.centers": r.centers, "var.sigma2": r.sigma2, "var.F": r.free_energy,
+                    "var.labels": r.labels})
+        gmm = vcgmm.VCGMM(3, G=2, random_state=0, n_threads=1).fit(X, sample_weight=w)
+        out.update({"est.centers": gmm.cluster_centers_, "est.labels": gmm.labels_,
+                    "est.score_samples": gmm.score_samples(X),
+                    "est.predict_proba": gmm.predict_proba(X).toarray()})
+        loop = vcgmm.VariationalLoop(X, C, G=2, sample_weight=w, random_state=0, n_threads=1)
+        fit = loop.fit()
+        out.update({"loop.means": loop.means, "loop.F": fit["free_energy"]})
+        return out
 
 
 def _assert_same(a, b, rtol=None):
-    """Bit-identical outputs (or, with rtol, equal up to rounding)."""
+    """Bit-identical outputs of the same dtype (or, with rtol, equal up to rounding)."""
     assert a.keys() == b.keys()
     for k in a:
         va, vb = a[k], b[k]
         pairs = zip(va, vb) if isinstance(va, tuple) else [(va, vb)]
         for x, y in pairs:
-            if rtol is None or np.asarray(x).dtype.kind in "iu":
-                assert np.array_equal(x, y), k
+            x, y = np.asarray(x), np.asarray(y)
+            if rtol is None or x.dtype.kind in "iu":
+                assert x.dtype == y.dtype and np.array_equal(x, y), k
             else:
                 np.testing.assert_allclose(x, y, rtol=rtol, atol=0, err_msg=k)
 
@@ -333,18 +370,16 @@ def test_other_numeric_dtypes_become_float64(dtype):
     rng = np.random.default_rng(4)
     if dtype is np.bool_:
         X = rng.integers(0, 2, size=(60, 8)).astype(bool)
-    elif dtype is object:
-        X = rng.integers(0, 10, size=(60, 8)).astype(object)
+    elif dtype is np.float16:
+        X = rng.standard_normal((60, 8)).astype(np.float16)
     else:
         X = rng.integers(0, 10, size=(60, 8)).astype(dtype)
     res = _results(X)
-    ref = _results(X.astype(np.float64))
-    _assert_same(res, ref)
-    assert res["KMeans.centers"].dtype == np.float64
+    _assert_same(res, _results(X.astype(np.float64)))
+    for key in ("KMeans.centers", "KMeans.transform", "lloyd", "vc.centers", "est.centers",
+                "loop.means"):
+        assert res[key].dtype == np.float64, key
     assert res["kmeans_plusplus"][0].dtype == np.float64
-    assert res["lloyd"].dtype == np.float64
-    km = vcgmm.KMeans(3, random_state=0).fit(X)
-    assert km.transform(X).dtype == np.float64
 
 
 def test_lists_are_accepted(base_X):
@@ -354,11 +389,12 @@ def test_lists_are_accepted(base_X):
 def test_float32_stays_float32(base_X):
     X = base_X.astype(np.float32)
     res = _results(X)
-    assert res["KMeans.centers"].dtype == np.float32
-    assert res["KMeans coreset.centers"].dtype == np.float32
+    for key in ("KMeans.centers", "KMeans coreset.centers", "lloyd", "vc.centers",
+                "var.centers", "est.centers", "loop.means"):
+        assert res[key].dtype == np.float32, key
     assert res["kmeans_plusplus"][0].dtype == np.float32
     assert res["afkmc2"][0].dtype == np.float32
-    assert res["lloyd"].dtype == np.float32
+    assert isinstance(res["vc.sigma2"], float)
     km = vcgmm.KMeans(3, random_state=0).fit(X)
     # float64 input to predict uses the float32 centers' values.
     np.testing.assert_array_equal(km.predict(X.astype(np.float64)), km.labels_)
@@ -388,9 +424,36 @@ def test_readonly_weights_and_centers_are_accepted(base_X):
     c, _ = vcgmm.lloyd(base_X, C, sample_weight=w)
     assert c.flags.writeable
     assert vcgmm.quantization_error(base_X, C, w) > 0
+    r = vcgmm.fit_vargmm(base_X, 4, G=2, init=C, sample_weight=w, random_state=0)
+    assert r.centers.flags.writeable
+    loop = vcgmm.VariationalLoop(base_X, C, G=2, sample_weight=w, random_state=0)
+    loop.e_step()
+    loop.m_step()
 
 
-def test_zero_variance_data():
+def test_loop_keeps_its_data_alive():
+    # The loop references X (a temporary C-contiguous copy of a strided view
+    # here) and the weights; they must live as long as the loop does.
+    big = np.random.default_rng(6).standard_normal((400, 6))
+    loop = vcgmm.VariationalLoop(big[::2, ::2], big[:5, ::2], G=2,
+                                 sample_weight=np.linspace(1, 2, 400)[::2], random_state=0)
+    ref = vcgmm.VariationalLoop(np.ascontiguousarray(big[::2, ::2]), big[:5, ::2], G=2,
+                                sample_weight=np.linspace(1, 2, 400)[::2].copy(), random_state=0)
+    gc.collect()
+    np.full((200, 3), 1e6)  # reuse freed memory, should anything have been freed
+    for lp in (loop, ref):
+        lp.e_step()
+        lp.m_step()
+    np.testing.assert_array_equal(loop.means, ref.means)
+    assert loop.free_energy() == ref.free_energy()
+
+
+# ----------------------------------------------------------------------------
+# Degenerate but valid input
+# ----------------------------------------------------------------------------
+
+
+def test_zero_variance_data_kmeans():
     X = np.full((50, 4), 3.25)
     w = np.random.default_rng(6).uniform(0.5, 2, 50)
     idx, gamma = vcgmm.lwcs(X, 200, sample_weight=w, random_state=0)
@@ -398,7 +461,7 @@ def test_zero_variance_data():
     for seeding in (vcgmm.kmeans_plusplus, vcgmm.afkmc2):
         centers, _ = seeding(X, 1, random_state=0)
         np.testing.assert_array_equal(centers, X[:1])
-        with pytest.warns(UserWarning):
+        with pytest.warns(UserWarning, match="distinct"):
             centers, _ = seeding(X, 3, sample_weight=w, random_state=0)
         np.testing.assert_array_equal(centers, X[:3])
     assert vcgmm.quantization_error(X, X[:2]) == 0.0
@@ -410,7 +473,8 @@ def test_zero_variance_data():
         km = vcgmm.KMeans(3, random_state=0).fit(X)
     assert km.inertia_ == 0.0 and np.all(np.isfinite(km.cluster_centers_))
     with pytest.warns(ConvergenceWarning):
-        km = vcgmm.KMeans(2, init="afk-mc2", coreset_size=10, random_state=0).fit(X, sample_weight=w)
+        km = vcgmm.KMeans(2, init="afk-mc2", coreset_size=10, random_state=0).fit(
+            X, sample_weight=w)
     # A weighted mean of equal values is that value up to rounding.
     np.testing.assert_allclose(km.cluster_centers_, 3.25, rtol=1e-15, atol=0)
     assert 0.0 <= km.inertia_ < 1e-25
@@ -418,11 +482,134 @@ def test_zero_variance_data():
     np.testing.assert_array_equal(km.cluster_centers_, X[:1])
 
 
+@pytest.mark.parametrize("value", [0.0, 3.25, -1e6])
+def test_zero_variance_data_vcgmm(value):
+    X = np.full((50, 4), value)
+    for r in (
+        vcgmm.fit_vcgmm(X, 3, G=3, coreset_size=40, random_state=0, return_labels=True),
+        vcgmm.fit_vargmm(X, 3, G=2, random_state=0, return_labels=True),
+        vcgmm.fit_vargmm(X, 1, G=1, random_state=0, return_labels=True),
+    ):
+        assert np.isfinite(r.sigma2) and r.sigma2 >= 0
+        np.testing.assert_allclose(r.centers, value, rtol=1e-12, atol=0)
+        assert np.all(np.isfinite(r.free_energy)) and np.all(np.isfinite(r.centers))
+        assert np.isfinite(r.inertia) and r.inertia >= 0
+        assert r.labels.min() >= 0 and r.labels.max() < r.centers.shape[0]
+        # "Free energy non-decreasing up to rounding" survives degenerate data.
+        # (A regression test: means once came back 1 ulp off constant data,
+        # and with sigma^2 floored at 1e-300 that rounding turned into
+        # F = -2e271.)
+        F = r.free_energy
+        assert np.all(np.diff(F) >= -1e-9 * np.abs(F[1:])), F
+    with pytest.warns(ConvergenceWarning, match="distinct"):
+        gmm = vcgmm.VCGMM(3, G=3, random_state=0).fit(X)
+    assert np.isfinite(gmm.sigma2_) and gmm.sigma2_ >= 0
+    assert not np.any(np.isnan(gmm.score_samples(X)))
+    P = gmm.predict_proba(X).toarray()
+    assert not np.any(np.isnan(P))
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+
+
 def test_single_sample_and_single_feature():
     X = np.array([[2.0, -1.0]])
     km = vcgmm.KMeans(1).fit(X)
     np.testing.assert_array_equal(km.cluster_centers_, X)
     assert km.inertia_ == 0.0
+    gmm = vcgmm.VCGMM(1, G=1, random_state=0).fit(X)
+    np.testing.assert_array_equal(gmm.cluster_centers_, X)
+    assert np.isfinite(gmm.sigma2_) and np.all(np.isfinite(gmm.score_samples(X)))
     X1 = np.random.default_rng(7).standard_normal((40, 1))
     km = vcgmm.KMeans(3, random_state=0).fit(X1)
     assert km.cluster_centers_.shape == (3, 1)
+    r = vcgmm.fit_vcgmm(X1, 3, G=2, random_state=0)
+    assert r.centers.shape == (3, 1) and np.all(np.isfinite(r.centers))
+
+
+def test_G_larger_than_C_is_clamped_with_a_warning_and_exact_em(reference_em):
+    X = np.random.default_rng(3).standard_normal((200, 2)) * 2
+    mu0 = X[:4] + 0.05
+    _, ref_mu, ref_s2 = reference_em(X, mu0, 5)[-1]
+    with pytest.warns(UserWarning, match=r"G=25 exceeds the number of components \(4\)"):
+        big = vcgmm.fit_vargmm(X, 4, G=25, init=mu0, max_iter=5, tol=0)
+    exact = vcgmm.fit_vargmm(X, 4, G=4, init=mu0, max_iter=5, tol=0)
+    assert big.G == exact.G == 4
+    np.testing.assert_array_equal(big.centers, exact.centers)
+    np.testing.assert_allclose(big.centers, ref_mu, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(big.sigma2, ref_s2, rtol=1e-10)
+    # 4 distances per point and E-step: every cluster, nothing more.
+    np.testing.assert_array_equal(big.estep_distance_evals, 200 * 4)
+    loop = vcgmm.VariationalLoop(X, mu0, G=25)
+    assert loop.G == 4 and loop.truncation_sets.shape == (200, 4)
+    assert loop.neighbourhoods.shape == (4, 4)
+    with pytest.warns(UserWarning, match="clamped"):
+        gmm = vcgmm.VCGMM(4, G=25, coreset_size=None, init=mu0, max_iter=5, tol=0).fit(X)
+    assert gmm.G_ == 4 and gmm.get_params()["G"] == 25
+    np.testing.assert_array_equal(gmm.cluster_centers_, exact.centers)
+    # vc-GMM with G > C too (exact EM on the coreset).
+    with pytest.warns(UserWarning, match="clamped"):
+        r = vcgmm.fit_vcgmm(X, 4, 7, 150, random_state=0)
+    assert r.G == 4 and r.centers.shape == (4, 2) and np.all(np.isfinite(r.centers))
+    # G == C is exact EM as asked for: no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        vcgmm.fit_vargmm(X, 4, G=4, init=mu0, max_iter=2)
+
+
+def test_duplicate_points_more_clusters_than_distinct_points():
+    rng = np.random.default_rng(0)
+    distinct = rng.standard_normal((4, 3)) + 10
+    X = distinct[rng.integers(0, 4, 60)]
+    for C in (6, 10):
+        for r in (
+            vcgmm.fit_vcgmm(X, C, random_state=0, return_labels=True),
+            vcgmm.fit_vargmm(X, C, random_state=0, return_labels=True),
+            vcgmm.fit_vargmm(X, C, G=2, plus1=True, random_state=1, return_labels=True),
+        ):
+            assert r.centers.shape == (C, 3)
+            assert np.all(np.isfinite(r.centers)) and np.all(np.isfinite(r.free_energy))
+            assert np.isfinite(r.sigma2) and r.sigma2 > 0
+            # Every distinct point got a mean on it.
+            assert r.inertia <= 1e-20
+            assert np.unique(r.labels).size == 4
+        with pytest.warns(ConvergenceWarning, match="distinct"):
+            gmm = vcgmm.VCGMM(C, random_state=0).fit(X)
+        assert np.all(np.isfinite(gmm.score_samples(X)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        vcgmm.VCGMM(4, G=4, random_state=0).fit(X)  # C == distinct points: no warning
+
+
+def test_one_cluster_is_the_weighted_mean_and_variance():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((300, 3)) * [1.0, 2.0, 3.0] + 5.0
+    w = rng.integers(1, 5, 300).astype(np.float64)
+    D = X.shape[1]
+
+    def moments(Y, v):
+        mean = np.average(Y, axis=0, weights=v)
+        return mean, np.average(((Y - mean) ** 2).sum(axis=1), weights=v) / D
+
+    mean, var = moments(X, w)
+    r = vcgmm.fit_vargmm(X, 1, G=1, sample_weight=w, random_state=0)
+    np.testing.assert_allclose(r.centers[0], mean, rtol=1e-13)
+    np.testing.assert_allclose(r.sigma2, var, rtol=1e-12)
+    # F of the last E-step is the exact Gaussian log-likelihood at the
+    # fitted parameters (they no longer change after the first M-step).
+    ll = np.sum(w * (-((X - mean) ** 2).sum(1) / (2 * var) - D / 2 * np.log(2 * np.pi * var)))
+    np.testing.assert_allclose(r.free_energy[-1], ll, rtol=1e-12)
+    # Iteration 1 starts from a data point, iteration 2 from the exact
+    # moments, iteration 3 changes nothing: converged.
+    assert r.n_iter == 3 and r.converged and r.free_energy[2] == r.free_energy[1]
+    assert r.G == 1
+
+    # vc-GMM: the same on its weighted coreset.
+    r = vcgmm.fit_vcgmm(X, 1, 1, 500, sample_weight=w, random_state=0)
+    cmean, cvar = moments(X[r.coreset_indices], r.coreset_weights)
+    np.testing.assert_allclose(r.centers[0], cmean, rtol=1e-13)
+    np.testing.assert_allclose(r.sigma2, cvar, rtol=1e-12)
+
+    gmm = vcgmm.VCGMM(1, G=1, coreset_size=None, random_state=0).fit(X, sample_weight=w)
+    np.testing.assert_allclose(gmm.cluster_centers_[0], mean, rtol=1e-13)
+    np.testing.assert_array_equal(gmm.labels_, 0)
+    np.testing.assert_allclose(gmm.predict_proba(X[:5]).toarray(), 1.0)
+    assert gmm.G_ == 1

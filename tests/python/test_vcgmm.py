@@ -11,8 +11,9 @@ What is checked, against references computed here:
 - the authors' regression example (BIRCH-like 5 x 5 grid): EM recovers more
   blobs than its seeding covers;
 - after convergence G_c and K(n) hold (nearly always) the nearest clusters;
-- vc-GMM = lightweight coreset + AFK-MC^2 on it + the loop, bit for bit;
-- 1 thread == 2 threads bit-identical on data spanning several E-step blocks;
+- vc-GMM = lightweight coreset + AFK-MC^2 (or k-means++) on it + the loop,
+  bit for bit; coreset_size None is var-GMM-S, "auto" the default size;
+- 1, 2 and 3 threads bit-identical on data spanning several E-step blocks;
   float32 agrees with float64; the distance counts follow their definitions.
 """
 
@@ -21,71 +22,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
-from scipy.special import logsumexp
-from scipy.stats import norm
-from sklearn.datasets import load_digits
 
 import vcgmm
-import vcgmm.datasets
 
 # ----------------------------------------------------------------------------
-# Data and the numpy reference
+# Data (the data sets and the numpy EM reference are conftest.py's fixtures)
 # ----------------------------------------------------------------------------
-
-
-def _blobs(n, k, d, *, spread=10.0, std=1.0, seed=0):
-    rng = np.random.default_rng(seed)
-    centers = rng.uniform(-spread, spread, size=(k, d))
-    truth = rng.integers(0, k, size=n)
-    return centers[truth] + std * rng.standard_normal((n, d)), truth, centers
-
-
-@pytest.fixture(scope="module")
-def digits():
-    return load_digits().data  # (1797, 64), integer-valued float64
-
-
-@pytest.fixture(scope="module")
-def overlapping_blobs():
-    # Strongly overlapping blobs: the responsibilities are far from 0/1, so
-    # every term of the EM update matters.
-    X, _, _ = _blobs(400, 6, 3, spread=3.0, std=1.0, seed=5)
-    return X
 
 
 def _initial_means(X, C, seed):
     rng = np.random.default_rng(seed)
     return X[rng.choice(X.shape[0], C, replace=False)] + rng.uniform(-0.1, 0.1, (C, X.shape[1]))
-
-
-def _log_likelihood(X, means, sigma2, w):
-    """sum_n w_n log(1/C sum_c N(x_n; mu_c, sigma2 I)), from scipy's univariate
-    normal log-densities (independent of the distance formula of the EM)."""
-    C = means.shape[0]
-    logpdf = norm.logpdf(X[:, None, :], loc=means[None, :, :], scale=np.sqrt(sigma2)).sum(-1)
-    return float(np.sum(w * (logsumexp(logpdf, axis=1) - np.log(C))))
-
-
-def _reference_em(X, means, n_iter, w=None):
-    """Exact EM (float64) for C isotropic Gaussians, equal weights, one shared
-    variance, from `means`, with the initial sigma^2 of eq. 12. Returns one
-    (free energy = log-likelihood before the M-step, means, sigma2) per iteration."""
-    X = np.asarray(X, np.float64)
-    mu = np.array(means, np.float64)
-    N, D = X.shape
-    w = np.ones(N) if w is None else np.asarray(w, np.float64)
-    W = w.sum()
-    sigma2 = np.sum(w * cdist(X, mu, "sqeuclidean").min(axis=1)) / (D * W)  # eq. 12
-    out = []
-    for _ in range(n_iter):
-        logp = -cdist(X, mu, "sqeuclidean") / (2.0 * sigma2)
-        lse = logsumexp(logp, axis=1)
-        F = _log_likelihood(X, mu, sigma2, w)
-        ws = np.exp(logp - lse[:, None]) * w[:, None]
-        mu = (ws.T @ X) / ws.sum(axis=0)[:, None]
-        sigma2 = np.sum(ws * cdist(X, mu, "sqeuclidean")) / (D * W)
-        out.append((F, mu.copy(), sigma2))
-    return out
 
 
 def _exact_data(name, digits, overlapping_blobs):
@@ -101,12 +48,12 @@ N_EXACT_ITER = 8
 
 @pytest.mark.parametrize("C", [2, 5, 9])
 @pytest.mark.parametrize("data", ["blobs", "digits"])
-def test_G_equal_C_is_exact_em_step_by_step(data, C, digits, overlapping_blobs):
+def test_G_equal_C_is_exact_em_step_by_step(data, C, digits, overlapping_blobs, reference_em):
     X = _exact_data(data, digits, overlapping_blobs)
     mu0 = _initial_means(X, C, seed=C)
-    ref = _reference_em(X, mu0, N_EXACT_ITER)
+    ref = reference_em(X, mu0, N_EXACT_ITER)
     scale = np.abs(X).max()
-    loop = vcgmm.VariationalLoop(X, mu0, G=C, random_state=0)
+    loop = vcgmm.VariationalLoop(X, mu0, G=C, random_state=0, n_threads=1)
     assert loop.G == C
     for t, (F_ref, mu_ref, s2_ref) in enumerate(ref):
         F = loop.e_step()
@@ -123,54 +70,56 @@ def test_G_equal_C_is_exact_em_step_by_step(data, C, digits, overlapping_blobs):
 
 @pytest.mark.parametrize("C", [3, 7])
 @pytest.mark.parametrize("data", ["blobs", "digits"])
-def test_G_equal_C_fit_vargmm_is_exact_em(data, C, digits, overlapping_blobs):
+def test_G_equal_C_fit_vargmm_is_exact_em(data, C, digits, overlapping_blobs, reference_em):
     X = _exact_data(data, digits, overlapping_blobs)
     mu0 = _initial_means(X, C, seed=10 + C)
-    ref = _reference_em(X, mu0, N_EXACT_ITER)
+    ref = reference_em(X, mu0, N_EXACT_ITER)
     scale = np.abs(X).max()
     for k in (1, N_EXACT_ITER):
-        r = vcgmm.fit_vargmm(X, C, G=C, init=mu0, max_iter=k, tol=0, random_state=0)
+        r = vcgmm.fit_vargmm(X, C, G=C, init=mu0, max_iter=k, tol=0, random_state=0, n_threads=1)
         assert r.n_iter == k and not r.converged
         np.testing.assert_allclose(r.centers, ref[k - 1][1], rtol=0, atol=1e-9 * scale)
         np.testing.assert_allclose(r.sigma2, ref[k - 1][2], rtol=1e-9)
         np.testing.assert_allclose(r.free_energy, [f for f, _, _ in ref[:k]], rtol=1e-9)
         # No randomness is left when every set holds all clusters.
-        r2 = vcgmm.fit_vargmm(X, C, G=C, init=mu0, max_iter=k, tol=0, random_state=123)
+        r2 = vcgmm.fit_vargmm(X, C, G=C, init=mu0, max_iter=k, tol=0, random_state=123,
+                              n_threads=1)
         np.testing.assert_array_equal(r2.centers, r.centers)
 
 
 @pytest.mark.parametrize("C", [3, 6])
-def test_G_equal_C_integer_weights_are_repeated_rows(C, overlapping_blobs):
+def test_G_equal_C_integer_weights_are_repeated_rows(C, overlapping_blobs, reference_em):
     X = overlapping_blobs[:150]
     w = np.random.default_rng(C).integers(1, 5, X.shape[0])
     Xrep = np.repeat(X, w, axis=0)
     mu0 = _initial_means(X, C, seed=20 + C)
-    ref = _reference_em(Xrep, mu0, N_EXACT_ITER)
+    ref = reference_em(Xrep, mu0, N_EXACT_ITER)
     scale = np.abs(X).max()
 
-    loop = vcgmm.VariationalLoop(X, mu0, G=C, sample_weight=w.astype(np.float64))
+    loop = vcgmm.VariationalLoop(X, mu0, G=C, sample_weight=w.astype(np.float64), n_threads=1)
     for F_ref, mu_ref, s2_ref in ref:
         np.testing.assert_allclose(loop.e_step(), F_ref, rtol=1e-9)
         loop.m_step()
         np.testing.assert_allclose(loop.means, mu_ref, rtol=0, atol=1e-9 * scale)
         np.testing.assert_allclose(loop.sigma2, s2_ref, rtol=1e-9)
 
-    rw = vcgmm.fit_vargmm(X, C, G=C, init=mu0, sample_weight=w, max_iter=N_EXACT_ITER, tol=0)
-    rr = vcgmm.fit_vargmm(Xrep, C, G=C, init=mu0, max_iter=N_EXACT_ITER, tol=0)
+    rw = vcgmm.fit_vargmm(X, C, G=C, init=mu0, sample_weight=w, max_iter=N_EXACT_ITER, tol=0,
+                          n_threads=1)
+    rr = vcgmm.fit_vargmm(Xrep, C, G=C, init=mu0, max_iter=N_EXACT_ITER, tol=0, n_threads=1)
     np.testing.assert_allclose(rw.centers, ref[-1][1], rtol=0, atol=1e-9 * scale)
     np.testing.assert_allclose(rw.centers, rr.centers, rtol=0, atol=1e-11 * scale)
     np.testing.assert_allclose(rw.sigma2, rr.sigma2, rtol=1e-11)
     np.testing.assert_allclose(rw.free_energy, rr.free_energy, rtol=1e-11)
 
 
-def test_weighted_reference_matches_its_own_repeated_rows(overlapping_blobs):
+def test_weighted_reference_matches_its_own_repeated_rows(overlapping_blobs, reference_em):
     # The reference itself honours weights the way the library must (guards
     # the oracle of the previous test).
     X = overlapping_blobs[:60]
     w = np.arange(60) % 3 + 1
     mu0 = _initial_means(X, 3, seed=1)
-    a = _reference_em(X, mu0, 4, w=w)
-    b = _reference_em(np.repeat(X, w, axis=0), mu0, 4)
+    a = reference_em(X, mu0, 4, w=w)
+    b = reference_em(np.repeat(X, w, axis=0), mu0, 4)
     for (fa, ma, sa), (fb, mb, sb) in zip(a, b):
         np.testing.assert_allclose([fa, sa], [fb, sb], rtol=1e-12)
         np.testing.assert_allclose(ma, mb, rtol=1e-12)
@@ -183,20 +132,20 @@ def test_weighted_reference_matches_its_own_repeated_rows(overlapping_blobs):
 N_MONO_CLUSTERS = 40
 
 
-def _mono_data(name, digits):
+def _mono_data(name, digits, make_blobs):
     if name == "digits":
         return digits
-    return _blobs(3000, N_MONO_CLUSTERS, 4, seed=3)[0]
+    return make_blobs(3000, N_MONO_CLUSTERS, 4, seed=3)[0]
 
 
 @pytest.mark.parametrize("plus1", [False, True])
 @pytest.mark.parametrize("G", [2, 3, 5])
 @pytest.mark.parametrize("data", ["blobs", "digits"])
-def test_estep_and_mstep_never_decrease_free_energy(data, G, plus1, digits):
-    X = _mono_data(data, digits)
+def test_estep_and_mstep_never_decrease_free_energy(data, G, plus1, digits, make_blobs):
+    X = _mono_data(data, digits, make_blobs)
     for seed in range(3):
-        mu0, _ = vcgmm.afkmc2(X, N_MONO_CLUSTERS, random_state=seed)
-        loop = vcgmm.VariationalLoop(X, mu0, G=G, plus1=plus1, random_state=seed)
+        mu0, _ = vcgmm.afkmc2(X, N_MONO_CLUSTERS, random_state=seed, n_threads=1)
+        loop = vcgmm.VariationalLoop(X, mu0, G=G, plus1=plus1, random_state=seed, n_threads=1)
         loop.e_step()
         loop.m_step()
         n_changed = 0
@@ -217,35 +166,45 @@ def test_estep_and_mstep_never_decrease_free_energy(data, G, plus1, digits):
 
 @pytest.mark.parametrize("plus1", [False, True])
 @pytest.mark.parametrize("data", ["blobs", "digits", "gaussian"])
-def test_free_energy_trace_is_non_decreasing(data, plus1, digits):
+def test_free_energy_trace_is_non_decreasing(data, plus1, digits, make_blobs):
     X = {
-        "blobs": _blobs(4000, 30, 4, seed=8)[0],
+        "blobs": make_blobs(4000, 30, 4, seed=8)[0],
         "digits": digits,
         "gaussian": np.random.default_rng(9).standard_normal((3000, 6)),
     }[data]
-    for seed in range(2):
+    D = X.shape[1]
+    # Each stopping rule with one seed: "gain" (the default: |F_t - F_t-1| per
+    # unit of fitted weight and per feature) and "relative" (the papers').
+    for seed, stop_rule, tol in ((0, "relative", 1e-5), (1, "gain", 1e-3)):
         for fit in ("vc-GMM", "var-GMM-S"):
+            kw = dict(G=3, plus1=plus1, stop_rule=stop_rule, tol=tol, random_state=seed,
+                      n_threads=1)
             if fit == "vc-GMM":
-                r = vcgmm.fit_vcgmm(X, 30, G=3, n_prime=1200, plus1=plus1, tol=1e-5,
-                                    random_state=seed)
+                r = vcgmm.fit_vcgmm(X, 30, coreset_size=1200, **kw)
+                weight = r.coreset_weights.sum()
             else:
-                r = vcgmm.fit_vargmm(X, 30, G=3, plus1=plus1, tol=1e-5, random_state=seed)
+                r = vcgmm.fit_vargmm(X, 30, **kw)
+                weight = X.shape[0]
             F = r.free_energy
             assert F.shape == (r.n_iter,) and r.n_iter >= 3
             assert np.all(np.isfinite(F))
             assert np.all(np.diff(F) >= -1e-9 * np.abs(F[1:])), (fit, seed, np.diff(F).min())
-            # The stopping rule: the first relative change below tol stops.
+            # The stopping rule: the first change below tol stops.
             assert r.converged
-            assert abs(F[-1] - F[-2]) < 1e-5 * abs(F[-1])
-            assert np.all(np.abs(np.diff(F[:-1])) >= 1e-5 * np.abs(F[1:-1]))
+            change = np.abs(np.diff(F))
+            if stop_rule == "relative":
+                change = change / np.abs(F[1:])
+            else:
+                change = change / (weight * D)
+            assert change[-1] < tol and np.all(change[:-1] >= tol), (fit, stop_rule, change)
 
 
 def test_fit_is_the_sequence_of_steps(overlapping_blobs):
     # fit() returns the same trace as the step-by-step calls it is made of.
     X = overlapping_blobs
     mu0 = _initial_means(X, 5, seed=2)
-    a = vcgmm.VariationalLoop(X, mu0, G=2, random_state=4, tol=0, max_iter=6).fit()
-    loop = vcgmm.VariationalLoop(X, mu0, G=2, random_state=4)
+    a = vcgmm.VariationalLoop(X, mu0, G=2, random_state=4, tol=0, max_iter=6, n_threads=1).fit()
+    loop = vcgmm.VariationalLoop(X, mu0, G=2, random_state=4, n_threads=1)
     trace = []
     for it in range(6):
         trace.append(loop.e_step())
@@ -285,12 +244,14 @@ def _birch_runs(std):
     X = _birch(std)
     rows = []
     for seed in BIRCH_SEEDS:
-        r = vcgmm.fit_vcgmm(X, 25, G=5, n_prime=1000, chain_length=20, random_state=seed)
+        r = vcgmm.fit_vcgmm(X, 25, G=5, coreset_size=1000, chain_length=20, random_state=seed,
+                            n_threads=1)
         # The very seeding of that run: AFK-MC^2 on the same coreset (the
         # pipeline's composition is tested bit for bit below).
-        idx, w = vcgmm.lwcs(X, 1000, random_state=seed)
+        idx, w = vcgmm.lwcs(X, 1000, random_state=seed, n_threads=1)
         np.testing.assert_array_equal(idx, r.coreset_indices)
-        seeds, _ = vcgmm.afkmc2(X[idx], 25, chain_length=20, sample_weight=w, random_state=seed)
+        seeds, _ = vcgmm.afkmc2(X[idx], 25, chain_length=20, sample_weight=w, random_state=seed,
+                                n_threads=1)
         rows.append((_n_covered(seeds), _n_recovered(r.centers, std)))
     return np.array(rows)
 
@@ -329,13 +290,14 @@ def test_birch_grid_well_separated_blobs():
 
 
 @pytest.mark.parametrize("plus1", [False, True])
-def test_neighbourhoods_and_truncation_sets_find_the_nearest_clusters(plus1):
+def test_neighbourhoods_and_truncation_sets_find_the_nearest_clusters(plus1, make_blobs):
     C, G = 30, 4
     stats = []
     for seed in range(4):
-        X, _, _ = _blobs(6000, C, 5, std=1.0, seed=seed)
-        mu0, _ = vcgmm.afkmc2(X, C, random_state=seed)
-        loop = vcgmm.VariationalLoop(X, mu0, G=G, plus1=plus1, tol=1e-6, random_state=seed)
+        X, _, _ = make_blobs(6000, C, 5, std=1.0, seed=seed)
+        mu0, _ = vcgmm.afkmc2(X, C, random_state=seed, n_threads=1)
+        loop = vcgmm.VariationalLoop(X, mu0, G=G, plus1=plus1, tol=1e-6, random_state=seed,
+                                     n_threads=1)
         res = loop.fit()
         assert res["converged"]
         loop.e_step()  # K(n) and G_c for the final means (the E-step keeps them)
@@ -385,7 +347,7 @@ def test_neighbourhoods_are_random_before_the_first_estep():
     # Initial sets: K(n) = G distinct random clusters, G_c = c + G-1 random
     # others (not the identity, not a fixed pattern).
     X = np.random.default_rng(1).standard_normal((2000, 3))
-    loop = vcgmm.VariationalLoop(X, X[:50], G=4, random_state=0)
+    loop = vcgmm.VariationalLoop(X, X[:50], G=4, random_state=0, n_threads=1)
     K, Gc = loop.truncation_sets, loop.neighbourhoods
     np.testing.assert_array_equal(Gc[:, 0], np.arange(50))
     assert all(np.unique(r).size == 4 for r in K) and all(np.unique(r).size == 4 for r in Gc)
@@ -400,93 +362,133 @@ def test_neighbourhoods_are_random_before_the_first_estep():
 # ----------------------------------------------------------------------------
 
 
-def test_vcgmm_is_coreset_plus_afkmc2_plus_loop():
-    X = _blobs(5000, 20, 4, std=1.5, seed=4)[0]
-    r = vcgmm.fit_vcgmm(X, 20, G=3, n_prime=1500, chain_length=9, random_state=7)
-    idx, w = vcgmm.lwcs(X, 1500, random_state=7)
+def test_vcgmm_is_coreset_plus_afkmc2_plus_loop(make_blobs):
+    X = make_blobs(5000, 20, 4, std=1.5, seed=4)[0]
+    r = vcgmm.fit_vcgmm(X, 20, G=3, coreset_size=1500, chain_length=9, random_state=7,
+                        n_threads=1)
+    assert r.G == 3
+    idx, w = vcgmm.lwcs(X, 1500, random_state=7, n_threads=1)
     np.testing.assert_array_equal(r.coreset_indices, idx)
     np.testing.assert_array_equal(r.coreset_weights, w)
-    seeds, _ = vcgmm.afkmc2(X[idx], 20, chain_length=9, sample_weight=w, random_state=7)
-    r_given = vcgmm.fit_vcgmm(X, 20, G=3, n_prime=1500, init=seeds, random_state=7)
-    r_loop = vcgmm.fit_vargmm(X[idx], 20, G=3, init=seeds, sample_weight=w, random_state=7)
+    seeds, _ = vcgmm.afkmc2(X[idx], 20, chain_length=9, sample_weight=w, random_state=7,
+                            n_threads=1)
+    r_given = vcgmm.fit_vcgmm(X, 20, G=3, coreset_size=1500, init=seeds, random_state=7,
+                              n_threads=1)
+    r_loop = vcgmm.fit_vargmm(X[idx], 20, G=3, init=seeds, sample_weight=w, random_state=7,
+                              n_threads=1)
     for other in (r_given, r_loop):
         np.testing.assert_array_equal(other.centers, r.centers)
         assert other.sigma2 == r.sigma2
         np.testing.assert_array_equal(other.free_energy, r.free_energy)
-    loop = vcgmm.VariationalLoop(X[idx], seeds, G=3, sample_weight=w, random_state=7)
+    loop = vcgmm.VariationalLoop(X[idx], seeds, G=3, sample_weight=w, random_state=7,
+                                 n_threads=1)
     out = loop.fit()
     np.testing.assert_array_equal(loop.means, r.centers)
     np.testing.assert_array_equal(out["free_energy"], r.free_energy)
     assert out["n_iter"] == r.n_iter and out["converged"] == r.converged
+    assert out["sigma2"] == r.sigma2 and out["G"] == r.G
+    np.testing.assert_array_equal(out["estep_distance_evals"], r.estep_distance_evals)
+    assert out["n_distance_evals"] == {"coreset": 0, "seeding": 0, "evaluation": 0,
+                                       "iterations": r.n_distance_evals["iterations"]}
+    assert set(out["timings"]) == set(out["n_distance_evals"]) and out["timings"]["iterations"] > 0
     assert r.coreset_weights.sum() == pytest.approx(X.shape[0], rel=0.1)
 
 
-@pytest.fixture(scope="module")
-def patches():
-    # ~134,000 x 108 float32: three E-step blocks of up to 65,536 points.
-    X = vcgmm.datasets.image_patches(stride=2)
-    assert X.dtype == np.float32 and X.shape[0] > 2 * 65536
-    return X
+def test_kmeans_plusplus_seeding_of_the_pipeline(make_blobs):
+    # init="k-means++" with greedy candidates: the seeding is kmeans_plusplus
+    # on the coreset with the same n_local_trials, bit for bit.
+    X = make_blobs(5000, 20, 4, std=1.5, seed=4)[0]
+    kw = dict(random_state=7, n_threads=1)
+    r = vcgmm.fit_vcgmm(X, 20, 3, 1500, init="k-means++", n_local_trials=3, **kw)
+    idx, w = vcgmm.lwcs(X, 1500, **kw)
+    seeds, _ = vcgmm.kmeans_plusplus(X[idx], 20, n_local_trials=3, sample_weight=w, **kw)
+    given = vcgmm.fit_vcgmm(X, 20, 3, 1500, init=seeds, **kw)
+    np.testing.assert_array_equal(r.centers, given.centers)
+    # Each step draws n_local_trials candidates and scores each with a pass.
+    assert r.n_distance_evals["seeding"] == 19 * 1500 * (1 + 3)
+    classic = vcgmm.fit_vcgmm(X, 20, 3, 1500, init="k-means++", **kw)
+    assert classic.n_distance_evals["seeding"] == 19 * 1500
+    gmm = vcgmm.VCGMM(20, G=3, coreset_size=1500, init="k-means++", n_local_trials=3, **kw).fit(X)
+    np.testing.assert_array_equal(gmm.cluster_centers_, r.centers)
 
 
-def _assert_identical(a, b):
-    np.testing.assert_array_equal(a.centers, b.centers)
-    assert a.sigma2 == b.sigma2
-    np.testing.assert_array_equal(a.free_energy, b.free_energy)
-    np.testing.assert_array_equal(a.estep_distance_evals, b.estep_distance_evals)
-    np.testing.assert_array_equal(a.labels, b.labels)
-    assert a.quantization_error == b.quantization_error
-    assert a.n_iter == b.n_iter and a.converged == b.converged
-    assert a.n_distance_evals == b.n_distance_evals
-    if a.coreset_indices is None:
-        assert b.coreset_indices is None and b.coreset_weights is None
-    else:
-        np.testing.assert_array_equal(a.coreset_indices, b.coreset_indices)
-        np.testing.assert_array_equal(a.coreset_weights, b.coreset_weights)
+def test_coreset_size_none_auto_and_the_n_prime_alias(make_blobs):
+    X = make_blobs(5000, 10, 3, seed=17)[0]
+    kw = dict(max_iter=5, random_state=2, n_threads=1)
+    # None: no coreset, var-GMM-S.
+    none = vcgmm.fit_vcgmm(X, 10, 3, None, **kw)
+    var = vcgmm.fit_vargmm(X, 10, 3, **kw)
+    assert none.coreset_indices is None and none.coreset_weights is None
+    assert none.n_distance_evals["coreset"] == 0
+    np.testing.assert_array_equal(none.centers, var.centers)
+    np.testing.assert_array_equal(none.free_energy, var.free_energy)
+    # "auto" (the default): default_coreset_size; n_prime is the same argument.
+    size = vcgmm.default_coreset_size(5000, 10)
+    auto = vcgmm.fit_vcgmm(X, 10, 3, **kw)
+    for other in (vcgmm.fit_vcgmm(X, 10, 3, "auto", **kw), vcgmm.fit_vcgmm(X, 10, 3, size, **kw),
+                  vcgmm.fit_vcgmm(X, 10, 3, n_prime=size, **kw)):
+        np.testing.assert_array_equal(other.coreset_indices, auto.coreset_indices)
+        np.testing.assert_array_equal(other.centers, auto.centers)
+    assert auto.coreset_indices.shape == (size,)
+
+
+# ----------------------------------------------------------------------------
+# 6. Thread independence (one helper for every algorithm: conftest.py)
+# ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("plus1", [False, True])
 @pytest.mark.parametrize("fit", ["vc-GMM", "var-GMM-S"])
-def test_one_thread_equals_two_threads(fit, plus1, patches):
-    # C = 100 > 64: several neighbourhood / M-step tasks of 64 clusters.
-    runs = []
-    for n_threads in (1, 2):
+def test_results_do_not_depend_on_the_thread_count(fit, plus1, patches,
+                                                   assert_thread_independent):
+    # ~134,000 x 108: three E-step blocks of up to 65,536 points; C = 100 > 64:
+    # several neighbourhood / M-step tasks of 64 clusters.
+    def run(n_threads):
         kw = dict(G=3, plus1=plus1, max_iter=5, tol=0, random_state=3, n_threads=n_threads,
                   return_labels=True)
         if fit == "vc-GMM":
-            r = vcgmm.fit_vcgmm(patches, 100, n_prime=150_000, **kw)
-        else:
-            r = vcgmm.fit_vargmm(patches, 100, **kw)
-        runs.append(r)
-    _assert_identical(*runs)
-    assert runs[0].centers.dtype == np.float32
+            return vcgmm.fit_vcgmm(patches, 100, coreset_size=150_000, **kw)
+        return vcgmm.fit_vargmm(patches, 100, **kw)
+
+    r = assert_thread_independent(run)
+    assert r.centers.dtype == np.float32 and r.labels is not None and r.n_iter == 5
 
 
-def test_loop_one_thread_equals_two_threads(patches):
-    mu0, _ = vcgmm.afkmc2(patches, 100, random_state=0)
-    loops = [vcgmm.VariationalLoop(patches, mu0, G=3, plus1=True, random_state=5, n_threads=nt)
-             for nt in (1, 2)]
-    for _ in range(3):
-        F = [loop.e_step() for loop in loops]
-        assert F[0] == F[1]
-        np.testing.assert_array_equal(loops[0].truncation_sets, loops[1].truncation_sets)
-        np.testing.assert_array_equal(loops[0].neighbourhoods, loops[1].neighbourhoods)
-        for loop in loops:
+def test_loop_does_not_depend_on_the_thread_count(patches, assert_thread_independent):
+    mu0, _ = vcgmm.afkmc2(patches, 100, random_state=0, n_threads=1)
+
+    def run(n_threads):
+        loop = vcgmm.VariationalLoop(patches, mu0, G=3, plus1=True, random_state=5,
+                                     n_threads=n_threads)
+        steps = []
+        for _ in range(3):
+            F = loop.e_step()
+            state = {"F": F, "K": loop.truncation_sets, "G_c": loop.neighbourhoods}
             loop.m_step()
-        np.testing.assert_array_equal(loops[0].means, loops[1].means)
-        assert loops[0].sigma2 == loops[1].sigma2
-        assert loops[0].free_energy() == loops[1].free_energy()
+            state.update(means=loop.means, sigma2=loop.sigma2, F_after=loop.free_energy(),
+                         n_distance_evals=loop.n_distance_evals)
+            steps.append(state)
+        fit = vcgmm.VariationalLoop(patches, mu0, G=3, random_state=6, max_iter=3, tol=0,
+                                    n_threads=n_threads)
+        return {"steps": steps, "fit": fit.fit(), "fit means": fit.means}
+
+    assert_thread_independent(run)
+
+
+# ----------------------------------------------------------------------------
+# 7. Dtypes and distance counts
+# ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fit", ["vc-GMM", "var-GMM-S"])
-def test_float32_agrees_with_float64(fit):
-    X, _, _ = _blobs(20000, 50, 6, std=0.5, seed=6)
+def test_float32_agrees_with_float64(fit, make_blobs):
+    X, _, _ = make_blobs(20000, 50, 6, std=0.5, seed=6)
     X32 = X.astype(np.float32)
     X64 = X32.astype(np.float64)  # the same values
-    kw = dict(G=4, random_state=0, return_labels=True)
+    kw = dict(G=4, random_state=0, return_labels=True, n_threads=1)
     if fit == "vc-GMM":
-        a = vcgmm.fit_vcgmm(X32, 50, n_prime=5000, **kw)
-        b = vcgmm.fit_vcgmm(X64, 50, n_prime=5000, **kw)
+        a = vcgmm.fit_vcgmm(X32, 50, coreset_size=5000, **kw)
+        b = vcgmm.fit_vcgmm(X64, 50, coreset_size=5000, **kw)
         np.testing.assert_array_equal(a.coreset_indices, b.coreset_indices)
         np.testing.assert_allclose(a.coreset_weights, b.coreset_weights, rtol=1e-6)
     else:
@@ -495,7 +497,8 @@ def test_float32_agrees_with_float64(fit):
     assert a.centers.dtype == np.float32 and b.centers.dtype == np.float64
     assert a.n_iter == b.n_iter
     # Measured: centers within 5e-7, sigma^2 and F within 4e-9 relative.
-    np.testing.assert_allclose(a.centers, b.centers, rtol=0, atol=1e-6 * np.abs(X).max())
+    scale = np.abs(X).max()
+    np.testing.assert_allclose(a.centers, b.centers, rtol=0, atol=1e-6 * scale)
     np.testing.assert_allclose(a.sigma2, b.sigma2, rtol=1e-6)
     np.testing.assert_allclose(a.free_energy, b.free_energy, rtol=1e-7)
     # Labels agree except where two means are tied to float32 precision.
@@ -504,14 +507,20 @@ def test_float32_agrees_with_float64(fit):
     rows = np.arange(differ.size)
     gap = np.abs(d2[rows, a.labels[differ]] - d2[rows, b.labels[differ]])
     assert np.all(gap <= 5e-6 * d2[rows, b.labels[differ]]), gap
-    assert differ.size <= 5e-3 * X.shape[0]
+    # Two components whose means coincide to float32 precision (EM merged
+    # them: measured 1.8e-7 apart) tie for all their points (175 of the 177
+    # differing labels of vc-GMM, all 26 of var-GMM-S); any other difference
+    # is a rare near-tie.
+    coincide = np.linalg.norm(b.centers[a.labels[differ]] - b.centers[b.labels[differ]],
+                              axis=1) <= 1e-6 * scale
+    assert (~coincide).sum() <= 5e-4 * X.shape[0], (differ.size, coincide.sum())
 
 
 @pytest.mark.parametrize("plus1", [False, True])
-def test_estep_distance_count_is_the_search_space_size(plus1):
-    X, _, _ = _blobs(3000, 40, 4, seed=12)
-    mu0, _ = vcgmm.afkmc2(X, 40, random_state=1)
-    loop = vcgmm.VariationalLoop(X, mu0, G=3, plus1=plus1, random_state=1)
+def test_estep_distance_count_is_the_search_space_size(plus1, make_blobs):
+    X, _, _ = make_blobs(3000, 40, 4, seed=12)
+    mu0, _ = vcgmm.afkmc2(X, 40, random_state=1, n_threads=1)
+    loop = vcgmm.VariationalLoop(X, mu0, G=3, plus1=plus1, random_state=1, n_threads=1)
     total = 0
     for _ in range(5):
         K, Gc = loop.truncation_sets, loop.neighbourhoods  # read BEFORE the E-step
@@ -533,12 +542,12 @@ def test_estep_distance_count_is_the_search_space_size(plus1):
 
 
 @pytest.mark.parametrize("fit", ["vc-GMM", "var-GMM-S"])
-def test_phase_distance_counts(fit):
-    X, _, _ = _blobs(3000, 40, 4, seed=13)
+def test_phase_distance_counts(fit, make_blobs):
+    X, _, _ = make_blobs(3000, 40, 4, seed=13)
     N, C, m = X.shape[0], 40, 7
-    kw = dict(G=3, chain_length=m, random_state=0)
+    kw = dict(G=3, chain_length=m, random_state=0, n_threads=1)
     if fit == "vc-GMM":
-        r = vcgmm.fit_vcgmm(X, C, n_prime=1000, return_labels=True, **kw)
+        r = vcgmm.fit_vcgmm(X, C, coreset_size=1000, return_labels=True, **kw)
         n_fit = 1000
         assert r.n_distance_evals["coreset"] == N  # one pass, d(x, mean)
     else:
@@ -553,40 +562,47 @@ def test_phase_distance_counts(fit):
     assert r.estep_distance_evals.shape == (r.n_iter,)
     assert np.all(r.estep_distance_evals <= n_fit * 9)
     assert r.n_distance_evals["evaluation"] == N * C
-    np.testing.assert_array_equal(r.labels, vcgmm.assign(X, r.centers))
-    np.testing.assert_allclose(r.quantization_error, vcgmm.quantization_error(X, r.centers),
+    np.testing.assert_array_equal(r.labels, vcgmm.assign(X, r.centers, n_threads=1))
+    np.testing.assert_allclose(r.inertia, vcgmm.quantization_error(X, r.centers, n_threads=1),
                                rtol=1e-12)
     assert set(r.timings) == {"coreset", "seeding", "iterations", "evaluation"}
     assert all(t >= 0 for t in r.timings.values())
+    assert r.algorithm_seconds == r.timings["coreset"] + r.timings["seeding"] + \
+        r.timings["iterations"]
 
     # Given initial means: no seeding; extra initial E-steps are counted too.
-    r2 = vcgmm.fit_vargmm(X, C, G=3, init=r.centers, n_init_estep=2, random_state=0)
+    r2 = vcgmm.fit_vargmm(X, C, G=3, init=r.centers, n_init_estep=2, random_state=0,
+                          n_threads=1)
     assert r2.n_distance_evals["seeding"] == 0 and r2.n_distance_evals["evaluation"] == 0
+    assert r2.timings["evaluation"] == 0.0
     assert r2.estep_distance_evals.shape == (r2.n_iter + 2,)
     assert r2.n_distance_evals["iterations"] == r2.estep_distance_evals.sum()
-    assert r2.labels is None and r2.quantization_error is None
+    assert r2.labels is None and r2.inertia is None
 
 
-def test_G_equal_C_integer_weights_equal_repeated_rows_fit():
+def test_G_equal_C_integer_weights_equal_repeated_rows_fit(make_blobs):
     # var-GMM-S with G = C is deterministic given the initial means, so
     # integer weights must give the repeated-rows fit (up to summation order).
-    X, _, _ = _blobs(500, 8, 3, spread=3.0, seed=14)
+    X, _, _ = make_blobs(500, 8, 3, spread=3.0, seed=14)
     w = np.random.default_rng(14).integers(1, 4, 500)
     mu0 = _initial_means(X, 8, seed=3)
-    a = vcgmm.fit_vargmm(X, 8, G=8, init=mu0, sample_weight=w, tol=1e-8, random_state=0)
-    b = vcgmm.fit_vargmm(np.repeat(X, w, axis=0), 8, G=8, init=mu0, tol=1e-8, random_state=1)
+    a = vcgmm.fit_vargmm(X, 8, G=8, init=mu0, sample_weight=w, tol=1e-8, random_state=0,
+                         n_threads=1)
+    b = vcgmm.fit_vargmm(np.repeat(X, w, axis=0), 8, G=8, init=mu0, tol=1e-8, random_state=1,
+                         n_threads=1)
     assert a.n_iter == b.n_iter
     np.testing.assert_allclose(a.centers, b.centers, rtol=0, atol=1e-10 * np.abs(X).max())
     np.testing.assert_allclose(a.sigma2, b.sigma2, rtol=1e-10)
     np.testing.assert_allclose(a.free_energy, b.free_energy, rtol=1e-10)
 
 
-def test_n_init_estep_runs_extra_esteps_before_the_first_mstep():
-    X, _, _ = _blobs(2000, 20, 3, seed=15)
-    mu0, _ = vcgmm.afkmc2(X, 20, random_state=2)
-    out = vcgmm.VariationalLoop(X, mu0, G=3, n_init_estep=3, tol=0, max_iter=4,
-                                random_state=2).fit()
-    loop = vcgmm.VariationalLoop(X, mu0, G=3, random_state=2)
+def test_n_init_estep_runs_extra_esteps_before_the_first_mstep(make_blobs):
+    X, _, _ = make_blobs(2000, 20, 3, seed=15)
+    mu0, _ = vcgmm.afkmc2(X, 20, random_state=2, n_threads=1)
+    # The initial E-steps count against max_iter: 3 of them + 4 iterations.
+    out = vcgmm.VariationalLoop(X, mu0, G=3, n_init_estep=3, tol=0, max_iter=7,
+                                random_state=2, n_threads=1).fit()
+    loop = vcgmm.VariationalLoop(X, mu0, G=3, random_state=2, n_threads=1)
     for _ in range(3):
         loop.e_step(estimate_sigma=True)
     trace = [loop.e_step(estimate_sigma=True)]
@@ -595,13 +611,19 @@ def test_n_init_estep_runs_extra_esteps_before_the_first_mstep():
         trace.append(loop.e_step())
         loop.m_step()
     np.testing.assert_array_equal(out["free_energy"], trace)
+    assert out["n_iter"] == 4 and not out["converged"]
     assert out["estep_distance_evals"].shape == (7,)
+    # At most max_iter - 1 initial E-steps: one iteration always runs.
+    short = vcgmm.VariationalLoop(X, mu0, G=3, n_init_estep=10, tol=0, max_iter=4,
+                                  random_state=2, n_threads=1).fit()
+    assert short["n_iter"] == 1 and short["estep_distance_evals"].shape == (4,)
+    np.testing.assert_array_equal(short["free_energy"], trace[:1])
 
 
-def test_default_coreset_size():
+def test_default_coreset_size(make_blobs):
     assert vcgmm.default_coreset_size(10**6, 10) == 4096
     assert vcgmm.default_coreset_size(10**6, 1000) == 64_000
     assert vcgmm.default_coreset_size(3000, 10) == 3000
-    X = _blobs(5000, 10, 2, seed=16)[0]
-    r = vcgmm.fit_vcgmm(X, 10, random_state=0, max_iter=2)
+    X = make_blobs(5000, 10, 2, seed=16)[0]
+    r = vcgmm.fit_vcgmm(X, 10, random_state=0, max_iter=2, n_threads=1)
     assert r.coreset_indices.shape == (4096,)

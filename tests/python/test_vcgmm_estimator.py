@@ -1,5 +1,6 @@
-"""vcgmm.VCGMM, the scikit-learn estimator of vc-GMM / var-GMM-S: scikit-learn's
-own checks, and every method and attribute against a numpy/scipy reference."""
+"""vcgmm.VCGMM, the scikit-learn estimator of vc-GMM / var-GMM-S: every method
+and attribute against a numpy/scipy reference (scikit-learn's own checks:
+test_sklearn_compat.py)."""
 
 from __future__ import annotations
 
@@ -11,66 +12,19 @@ import pytest
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 from scipy.special import logsumexp
-from sklearn.base import clone
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import vcgmm
 
-# Checks that fail by design, each with the reason. Anything else failing is a bug.
-EXPECTED_FAILED_CHECKS = {
-    "check_sample_weight_equivalence_on_dense_data": (
-        "feeds zero sample weights; vcgmm rejects weights <= 0 by design (ValueError "
-        "asking to drop those points). Integer weights == repeated rows, the property "
-        "behind this check, is tested in test_vcgmm.py (exact EM with G = C)."
-    ),
-    "check_complex_data": (
-        "expects ValueError for complex input; vcgmm raises TypeError (wrong type of "
-        "data, not a wrong value), the documented rule of vcgmm._validation."
-    ),
-}
-
-
-@parametrize_with_checks(
-    [
-        vcgmm.VCGMM(n_components=3, random_state=0, n_threads=1),
-        vcgmm.VCGMM(n_components=3, coreset_size=None, random_state=0, n_threads=1),
-    ],
-    expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS,
-)
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
-
-
-# ----------------------------------------------------------------------------
-# Reference computations
-# ----------------------------------------------------------------------------
-
-
-def _blobs(n, k, d, *, spread=10.0, std=1.0, seed=0):
-    rng = np.random.default_rng(seed)
-    centers = rng.uniform(-spread, spread, size=(k, d))
-    truth = rng.integers(0, k, size=n)
-    return centers[truth] + std * rng.standard_normal((n, d))
-
-
-def _ref_log_likelihood(X, means, sigma2):
-    """log(1/C sum_c N(x; mu_c, sigma2 I)) over all C components."""
-    C, D = means.shape
-    logp = -cdist(X, means, "sqeuclidean") / (2.0 * sigma2)
-    return logsumexp(logp, axis=1) - np.log(C) - 0.5 * D * np.log(2.0 * np.pi * sigma2)
-
 
 @pytest.fixture(scope="module")
-def train():
+def train(make_blobs):
     # Overlapping blobs so the posteriors are not all 0/1.
-    return _blobs(3000, 20, 3, std=1.5, seed=1)
+    return make_blobs(3000, 20, 3, std=1.5, seed=1)[0]
 
 
 @pytest.fixture(scope="module")
-def test_points():
-    X = _blobs(400, 20, 3, std=1.5, seed=2) + 0.3
+def test_points(make_blobs):
+    X = make_blobs(400, 20, 3, std=1.5, seed=2)[0] + 0.3
     # Points far from every mean: exp(-d^2 / (2 sigma^2)) underflows without
     # the log-sum-exp shift.
     far = np.array([[1e3, -1e3, 5e2], [-4e3, 0.0, 0.0]])
@@ -82,7 +36,7 @@ CORESET_SIZES = ["auto", None, 800]
 
 @pytest.fixture(scope="module", params=CORESET_SIZES, ids=lambda c: f"coreset={c}")
 def fitted(request, train):
-    return vcgmm.VCGMM(20, G=4, coreset_size=request.param, random_state=0).fit(train)
+    return vcgmm.VCGMM(20, G=4, coreset_size=request.param, random_state=0, n_threads=1).fit(train)
 
 
 # ----------------------------------------------------------------------------
@@ -90,9 +44,9 @@ def fitted(request, train):
 # ----------------------------------------------------------------------------
 
 
-def test_score_samples_is_the_exact_log_likelihood(fitted, test_points):
+def test_score_samples_is_the_exact_log_likelihood(fitted, test_points, gmm_log_likelihood):
     ll = fitted.score_samples(test_points)
-    ref = _ref_log_likelihood(test_points, fitted.means_, fitted.sigma2_)
+    ref = gmm_log_likelihood(test_points, fitted.means_, fitted.sigma2_)
     assert ll.shape == (test_points.shape[0],) and ll.dtype == np.float64
     assert np.all(np.isfinite(ll))
     np.testing.assert_allclose(ll, ref, rtol=1e-12, atol=1e-12)
@@ -132,7 +86,7 @@ def test_predict_proba_is_the_truncated_posterior(fitted, test_points):
 
 
 def test_predict_proba_with_G_equal_C_is_the_full_posterior(train):
-    gmm = vcgmm.VCGMM(5, G=5, coreset_size=None, random_state=0).fit(train[:500])
+    gmm = vcgmm.VCGMM(5, G=5, coreset_size=None, random_state=0, n_threads=1).fit(train[:500])
     P = gmm.predict_proba(train[:500]).toarray()
     logp = -cdist(train[:500], gmm.means_, "sqeuclidean") / (2.0 * gmm.sigma2_)
     np.testing.assert_allclose(P, np.exp(logp - logsumexp(logp, axis=1, keepdims=True)),
@@ -149,9 +103,9 @@ def test_predict_is_the_nearest_mean(fitted, train, test_points):
 
 def test_fit_predict_is_labels(train):
     for coreset_size in CORESET_SIZES:
-        a = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=3)
+        a = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=3, n_threads=1)
         labels = a.fit_predict(train)
-        b = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=3).fit(train)
+        b = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=3, n_threads=1).fit(train)
         np.testing.assert_array_equal(labels, a.labels_)
         np.testing.assert_array_equal(labels, b.labels_)
         np.testing.assert_array_equal(a.cluster_centers_, b.cluster_centers_)
@@ -166,7 +120,7 @@ def test_transform_is_euclidean_distances(fitted, test_points):
 
 def test_inertia_is_the_quantization_error(fitted, train):
     assert fitted.inertia_ == pytest.approx(
-        vcgmm.quantization_error(train, fitted.cluster_centers_), rel=1e-12
+        vcgmm.quantization_error(train, fitted.cluster_centers_, n_threads=1), rel=1e-12
     )
     d2 = cdist(train, fitted.cluster_centers_, "sqeuclidean").min(axis=1)
     assert fitted.inertia_ == pytest.approx(d2.sum(), rel=1e-10)
@@ -175,9 +129,10 @@ def test_inertia_is_the_quantization_error(fitted, train):
 def test_weighted_fit_attributes(train):
     w = np.random.default_rng(4).uniform(0.5, 3.0, train.shape[0])
     for coreset_size in CORESET_SIZES:
-        gmm = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=0).fit(train, sample_weight=w)
+        gmm = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=0,
+                          n_threads=1).fit(train, sample_weight=w)
         assert gmm.inertia_ == pytest.approx(
-            vcgmm.quantization_error(train, gmm.cluster_centers_, w), rel=1e-12
+            vcgmm.quantization_error(train, gmm.cluster_centers_, w, n_threads=1), rel=1e-12
         )
         fit_weight = w.sum() if coreset_size is None else gmm.coreset_weights_.sum()
         assert gmm.lower_bound_ == pytest.approx(gmm.free_energy_[-1] / fit_weight, rel=1e-14)
@@ -197,7 +152,7 @@ def test_free_energy_lower_bounds_the_log_likelihood(train, G):
     # K (the truncated sum leaves out positive terms), and the final M-step
     # only raises F(K, .), so the last recorded F is at most the
     # log-likelihood of the returned model; with G = C they nearly coincide.
-    gmm = vcgmm.VCGMM(20, G=G, coreset_size=None, random_state=0).fit(train)
+    gmm = vcgmm.VCGMM(20, G=G, coreset_size=None, random_state=0, n_threads=1).fit(train)
     ll = gmm.score_samples(train).sum()
     assert gmm.free_energy_[-1] <= ll + 1e-10 * abs(ll)
     assert gmm.lower_bound_ <= gmm.score(train) + 1e-10 * abs(ll)
@@ -231,27 +186,27 @@ def test_attributes(fitted, train):
 
 
 def test_estimator_equals_the_functional_api(train):
-    a = vcgmm.VCGMM(20, G=3, random_state=5).fit(train)
-    r = vcgmm.fit_vcgmm(train, 20, G=3, random_state=5, return_labels=True)
+    a = vcgmm.VCGMM(20, G=3, random_state=5, n_threads=1).fit(train)
+    r = vcgmm.fit_vcgmm(train, 20, G=3, random_state=5, return_labels=True, n_threads=1)
     np.testing.assert_array_equal(a.cluster_centers_, r.centers)
     np.testing.assert_array_equal(a.coreset_indices_, r.coreset_indices)
     np.testing.assert_array_equal(a.free_energy_, r.free_energy)
     np.testing.assert_array_equal(a.labels_, r.labels)
-    assert a.sigma2_ == r.sigma2 and a.inertia_ == r.quantization_error
-    b = vcgmm.VCGMM(20, G=3, coreset_size=None, plus1=True, random_state=5).fit(train)
-    r = vcgmm.fit_vargmm(train, 20, G=3, plus1=True, random_state=5)
+    assert a.sigma2_ == r.sigma2 and a.inertia_ == r.inertia and a.G_ == r.G == 3
+    b = vcgmm.VCGMM(20, G=3, coreset_size=None, plus1=True, random_state=5, n_threads=1).fit(train)
+    r = vcgmm.fit_vargmm(train, 20, G=3, plus1=True, random_state=5, n_threads=1)
     np.testing.assert_array_equal(b.cluster_centers_, r.centers)
     assert b.sigma2_ == r.sigma2
 
 
-def test_float32_model(train):
+def test_float32_model(train, gmm_log_likelihood):
     X = train.astype(np.float32)
-    gmm = vcgmm.VCGMM(20, random_state=0).fit(X)
+    gmm = vcgmm.VCGMM(20, random_state=0, n_threads=1).fit(X)
     assert gmm.cluster_centers_.dtype == np.float32
     # float64 input to predict / score_samples uses the float32 means' values.
     np.testing.assert_array_equal(gmm.predict(X.astype(np.float64)), gmm.labels_)
     ll = gmm.score_samples(X)
-    ref = _ref_log_likelihood(X.astype(np.float64), gmm.means_.astype(np.float64), gmm.sigma2_)
+    ref = gmm_log_likelihood(X, gmm.means_, gmm.sigma2_)
     np.testing.assert_allclose(ll, ref, rtol=1e-6, atol=1e-6)
 
 
@@ -266,32 +221,23 @@ def test_pickle_round_trip(fitted, test_points):
     assert other.get_params() == fitted.get_params()
 
 
-def test_clone_and_pipeline(train):
-    gmm = vcgmm.VCGMM(6, G=3, coreset_size=500, random_state=0)
-    c = clone(gmm)
-    assert c.get_params() == gmm.get_params() and not hasattr(c, "cluster_centers_")
-    X = train * [1.0, 10.0, 100.0]
-    pipe = make_pipeline(StandardScaler(), vcgmm.VCGMM(6, random_state=0)).fit(X)
-    direct = vcgmm.VCGMM(6, random_state=0).fit(StandardScaler().fit_transform(X))
-    np.testing.assert_array_equal(pipe.predict(X), direct.labels_)
-
-
 def test_G_larger_than_C_is_clamped(train):
-    gmm = vcgmm.VCGMM(4, G=9, coreset_size=None, random_state=0).fit(train[:300])
+    with pytest.warns(UserWarning, match="G=9 exceeds the number of components"):
+        gmm = vcgmm.VCGMM(4, G=9, coreset_size=None, random_state=0, n_threads=1).fit(train[:300])
     assert gmm.G_ == 4 and gmm.get_params()["G"] == 9
-    exact = vcgmm.VCGMM(4, G=4, coreset_size=None, random_state=0).fit(train[:300])
+    exact = vcgmm.VCGMM(4, G=4, coreset_size=None, random_state=0, n_threads=1).fit(train[:300])
     np.testing.assert_array_equal(gmm.cluster_centers_, exact.cluster_centers_)
     assert gmm.predict_proba(train[:10]).nnz == 40
 
 
 def test_verbose_logs_and_silent_otherwise(train, caplog):
     caplog.set_level(logging.INFO, logger="vcgmm")
-    vcgmm.VCGMM(6, random_state=0, verbose=False).fit(train)
-    vcgmm.fit_vcgmm(train, 6, random_state=0, verbose=False)
-    vcgmm.fit_vargmm(train, 6, random_state=0, verbose=False)
+    vcgmm.VCGMM(6, random_state=0, verbose=False, n_threads=1).fit(train)
+    vcgmm.fit_vcgmm(train, 6, random_state=0, verbose=False, n_threads=1)
+    vcgmm.fit_vargmm(train, 6, random_state=0, verbose=False, n_threads=1)
     assert [r for r in caplog.records if r.name.startswith("vcgmm")] == []
 
-    gmm = vcgmm.VCGMM(6, coreset_size=500, random_state=0, verbose=True).fit(train)
+    gmm = vcgmm.VCGMM(6, coreset_size=500, random_state=0, verbose=True, n_threads=1).fit(train)
     records = [r for r in caplog.records if r.name.startswith("vcgmm")]
     text = "\n".join(r.getMessage() for r in records)
     assert records and all(r.levelno == logging.INFO for r in records)
@@ -300,7 +246,7 @@ def test_verbose_logs_and_silent_otherwise(train, caplog):
     assert sum("vc-gmm iter" in r.getMessage() for r in records) == gmm.n_iter_
 
     caplog.clear()
-    vcgmm.fit_vargmm(train, 6, max_iter=3, tol=0, random_state=0, verbose=True)
+    vcgmm.fit_vargmm(train, 6, max_iter=3, tol=0, random_state=0, verbose=True, n_threads=1)
     messages = [r.getMessage() for r in caplog.records if r.name.startswith("vcgmm")]
     assert sum("vc-gmm iter" in m for m in messages) == 3
     assert not any("coreset" in m for m in messages)  # var-GMM-S has no coreset phase
@@ -322,10 +268,46 @@ def test_predict_proba_top_component_is_predict(case):
                              x + [0, 0.02, 0, 0, 0],  # d^2 = 4e-4: the nearest
                              np.full((1, 5), 3000.0)]).astype(np.float32)
     C, D = centers.shape
-    gmm = vcgmm.VCGMM(C, G=1, coreset_size=None, random_state=0)
+    gmm = vcgmm.VCGMM(C, G=1, coreset_size=None, random_state=0, n_threads=1)
     gmm.fit(rng.standard_normal((50, D)).astype(x.dtype))
     gmm.cluster_centers_ = centers  # the situation to score, set directly
     d2 = cdist(x.astype(np.float64), centers.astype(np.float64), "sqeuclidean")[0]
     nearest = int(np.flatnonzero(d2 == d2.min())[0])
     assert gmm.predict(x)[0] == nearest
     assert gmm.predict_proba(x).indices.tolist() == [nearest]
+
+
+def test_n_local_trials_reaches_the_seeding(train):
+    # k-means++ seeding with greedy candidates: the same means as fit_vcgmm
+    # (tested against kmeans_plusplus on the coreset in test_vcgmm.py), and
+    # different ones from the classic seeding.
+    kw = dict(G=3, coreset_size=800, init="k-means++", random_state=2, n_threads=1)
+    greedy = vcgmm.VCGMM(20, n_local_trials=4, **kw).fit(train)
+    r = vcgmm.fit_vcgmm(train, 20, n_local_trials=4, **kw)
+    np.testing.assert_array_equal(greedy.cluster_centers_, r.centers)
+    assert greedy.n_distance_evals_["seeding"] == 19 * 800 * (1 + 4)
+    auto = vcgmm.VCGMM(20, n_local_trials="auto", **kw).fit(train)
+    given = vcgmm.VCGMM(20, n_local_trials=2 + int(np.log(20)), **kw).fit(train)
+    np.testing.assert_array_equal(auto.cluster_centers_, given.cluster_centers_)
+    classic = vcgmm.VCGMM(20, **kw).fit(train)
+    assert not np.array_equal(classic.cluster_centers_, greedy.cluster_centers_)
+
+
+@pytest.mark.parametrize("coreset_size", ["auto", None])
+def test_results_do_not_depend_on_the_thread_count(coreset_size, patches,
+                                                   assert_thread_independent):
+    # The fit and every method that computes (blocked scans over 256-row
+    # blocks and 512-center tiles): 40,000 x 108 points, 100 components.
+    X = patches[:40000]
+    Y = patches[-5000:]
+    w = np.random.default_rng(0).uniform(0.5, 2.0, Y.shape[0])
+
+    def run(n_threads):
+        gmm = vcgmm.VCGMM(100, G=3, coreset_size=coreset_size, max_iter=4, tol=0,
+                          random_state=1, n_threads=n_threads).fit(X)
+        return {"fit": gmm, "predict": gmm.predict(Y), "predict_proba": gmm.predict_proba(Y),
+                "score_samples": gmm.score_samples(Y), "score": gmm.score(Y, sample_weight=w),
+                "transform": gmm.transform(Y)}
+
+    out = assert_thread_independent(run)
+    assert out["fit"].n_iter_ == 4

@@ -1,0 +1,506 @@
+"""The one table of bad input for the whole library (used by test_validation.py).
+
+- ``BAD_X``, ``BAD_WEIGHTS``, ``BAD_CENTERS``: bad data, sample weights and
+  centers (``centers`` / ``init`` / ``means``), each with the exception type
+  and a pattern of its message;
+- ``ENTRY_POINTS``: every public entry point, what input it takes (data,
+  weights, centers) and which parameters, so that every table is applied to
+  every entry point that takes that input;
+- ``bad_values(constraint)``: values just outside a parameter's constraint of
+  the library's parameter tables (``vcgmm._kmeans.KMEANS_PARAMS``,
+  ``vcgmm._vcgmm.VCGMM_PARAMS``), so a new parameter is tested automatically.
+
+A new entry point gets one :class:`EntryPoint` below; a new kind of
+constraint gets its bad values in :func:`bad_values` (an unknown kind fails
+the test suite instead of being skipped).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import numbers
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+import scipy.sparse as sp
+
+import vcgmm
+from vcgmm._kmeans import KMEANS_PARAMS
+from vcgmm._params import (
+    INT32_MAX,
+    AnyOf,
+    Boolean,
+    Integer,
+    NoneValue,
+    Options,
+    Real,
+)
+from vcgmm._run import RandomState, Threads
+from vcgmm._seeding import InitConstraint
+from vcgmm._vcgmm import VCGMM_PARAMS
+
+N_SAMPLES = 12
+N_FEATURES = 3
+#: Clusters of the valid calls (C = 2 <= every coreset and sample count used).
+N_CLUSTERS = 2
+
+
+def good_X(n=N_SAMPLES, seed=0):
+    """Valid data: n x N_FEATURES standard normal float64."""
+    return np.random.default_rng(seed).standard_normal((n, N_FEATURES))
+
+
+def _n_features(X):
+    """X's column count when it has one (> 0), else N_FEATURES: valid centers
+    for X, so that only X is at fault."""
+    shape = np.shape(X)
+    return shape[-1] if len(shape) >= 1 and shape[-1] > 0 else N_FEATURES
+
+
+def valid_centers(X, n_rows=N_CLUSTERS):
+    """n_rows valid centers with X's column count (distinct, finite)."""
+    d = _n_features(X)
+    return np.arange(n_rows * d, dtype=np.float64).reshape(n_rows, d) / 7.0
+
+
+# ----------------------------------------------------------------------------
+# Bad data X: (value, exception, message pattern)
+# ----------------------------------------------------------------------------
+
+
+def _with(value, where=(3, 1)):
+    X = good_X()
+    X[where] = value
+    return X
+
+
+def _string_object_array():
+    X = good_X().astype(object)
+    X[2, 2] = "7.5"
+    return X
+
+
+def _dict_object_array(shape=(N_SAMPLES, N_FEATURES)):
+    X = np.empty(shape, dtype=object)
+    for i in range(shape[0]):
+        for j in range(shape[1]):
+            X[i, j] = {"value": i + j}
+    return X
+
+
+#: The shape checks are scikit-learn's (check_array), whose messages do not
+#: name the argument; an object array of non-numbers fails in float().
+#: Every other message must name X (last element: True).
+BAD_X = {
+    "nan": (_with(np.nan), ValueError, "NaN", True),
+    "inf": (_with(np.inf), ValueError, "infinity", True),
+    "-inf": (_with(-np.inf), ValueError, "infinity", True),
+    "overflowing squares": (_with(1e200), ValueError, "Rescale", True),
+    "no rows": (np.empty((0, N_FEATURES)), ValueError, "0 sample", False),
+    "no features": (np.empty((N_SAMPLES, 0)), ValueError, "0 feature", False),
+    "1-D": (np.arange(12.0), ValueError, "2D array", False),
+    "3-D": (np.zeros((4, 3, 3)), ValueError, "dim", False),
+    "scalar": (np.float64(3.0), ValueError, "2D array", False),
+    "strings": (np.array([["1", "2", "3"]] * N_SAMPLES), TypeError, "string", True),
+    "object strings": (_string_object_array(), TypeError, "string", True),
+    "complex": (good_X() + 1j, TypeError, "complex", True),
+    "object dicts": (_dict_object_array(), (TypeError, ValueError), "dict", False),
+    "datetime": (np.zeros((N_SAMPLES, 3), dtype="datetime64[s]"), TypeError, "datetime", True),
+    "sparse": (sp.random(N_SAMPLES, 3, density=0.5, format="csr", random_state=0), TypeError,
+               "sparse", True),
+}
+
+# ----------------------------------------------------------------------------
+# Bad sample weights: (make(n_samples), exception, message pattern)
+# ----------------------------------------------------------------------------
+
+BAD_WEIGHTS = {
+    "negative": (lambda n: -np.ones(n), ValueError, "strictly positive"),
+    "zero": (lambda n: np.r_[np.ones(n - 1), 0.0], ValueError, "strictly positive"),
+    "scalar zero": (lambda n: 0.0, ValueError, "strictly positive"),
+    "subnormal": (lambda n: np.r_[np.ones(n - 1), 1e-310], ValueError, "too small"),
+    "nan": (lambda n: np.r_[np.ones(n - 1), np.nan], ValueError, "finite"),
+    "inf": (lambda n: np.r_[np.ones(n - 1), np.inf], ValueError, "finite"),
+    "overflowing sum": (lambda n: np.full(n, 1e308), ValueError, "too large"),
+    "too short": (lambda n: np.ones(n - 1), ValueError, "shape"),
+    "too long": (lambda n: np.ones(n + 1), ValueError, "shape"),
+    "2-D": (lambda n: np.ones((n, 1)), ValueError, "shape"),
+    "strings": (lambda n: np.array(["1"] * n), TypeError, "string"),
+    "complex": (lambda n: np.ones(n) + 1j, TypeError, "complex"),
+    "sparse": (lambda n: sp.csr_matrix(np.ones((1, n))), TypeError, "sparse"),
+}
+
+# ----------------------------------------------------------------------------
+# Bad centers: (make(n_samples, n_features, n_rows), exception, message
+# pattern, applies(entry point)). Every message must also name the argument
+# (centers, init or means), except for the object array of non-numbers.
+# ----------------------------------------------------------------------------
+
+
+def _centers_with(value):
+    def make(n, d, k):
+        c = valid_centers(np.empty((1, d)), k)
+        c[-1, -1] = value
+        return c
+    return make
+
+
+def _always(entry):
+    return True
+
+
+BAD_CENTERS = {
+    "nan": (_centers_with(np.nan), ValueError, "NaN", _always),
+    "inf": (_centers_with(np.inf), ValueError, "infinity", _always),
+    "overflowing squares": (_centers_with(1e200), ValueError, "Rescale", _always),
+    "wrong features": (lambda n, d, k: np.zeros((k, d + 1)), ValueError, "features", _always),
+    "1-D": (lambda n, d, k: np.zeros(d), ValueError, "2D array", _always),
+    "3-D": (lambda n, d, k: np.zeros((k, d, 2)), ValueError, "dim", _always),
+    "no rows": (lambda n, d, k: np.zeros((0, d)), ValueError, "0 sample", _always),
+    "strings": (lambda n, d, k: np.array([["a"] * d] * k), TypeError, "string", _always),
+    "complex": (lambda n, d, k: np.zeros((k, d)) + 1j, TypeError, "complex", _always),
+    "object dicts": (lambda n, d, k: _dict_object_array((k, d)), (TypeError, ValueError),
+                     "dict", _always),
+    "sparse": (lambda n, d, k: sp.csr_matrix(np.ones((k, d))), TypeError, "sparse", _always),
+    # Initial centers of a pipeline: one per cluster.
+    "rows != n_clusters": (lambda n, d, k: valid_centers(np.empty((1, d)), k + 1), ValueError,
+                           "rows", lambda entry: entry.centers_are_init),
+    # Centers a fit starts from: at most one per point.
+    "more rows than points": (lambda n, d, k: valid_centers(np.empty((1, d)), n + 1),
+                              ValueError, "rows", lambda entry: entry.centers_start_a_fit),
+}
+
+# ----------------------------------------------------------------------------
+# Bad parameter values, from the parameter tables' constraints
+# ----------------------------------------------------------------------------
+
+
+def _is_int(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+
+
+def _is_real(v):
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+def _type_ok(constraint, v):
+    """Whether v is of a type the constraint takes (then a rejection of v is
+    a ValueError, otherwise a TypeError): the rule the tests hold the library to."""
+    if isinstance(constraint, Integer):
+        return _is_int(v)
+    if isinstance(constraint, Real):
+        return _is_real(v)
+    if isinstance(constraint, Boolean):
+        return isinstance(v, (bool, np.bool_))
+    if isinstance(constraint, Options):
+        return isinstance(v, str)
+    if isinstance(constraint, NoneValue):
+        return v is None
+    if isinstance(constraint, AnyOf):
+        return any(_type_ok(c, v) for c in constraint.options)
+    if isinstance(constraint, Threads):
+        return v is None or _is_int(v)
+    if isinstance(constraint, RandomState):
+        return v is None or _is_int(v) or isinstance(v, np.random.RandomState)
+    if isinstance(constraint, InitConstraint):
+        return isinstance(v, str) or hasattr(v, "__len__") or hasattr(v, "__array__")
+    raise AssertionError(f"unknown constraint {constraint!r}: teach _bad_inputs about it")
+
+
+def _own_bad_values(constraint):
+    """(value, exception type) just outside one (non-AnyOf) constraint."""
+    c = constraint
+    if isinstance(c, Integer):
+        low = 0 if c.low is None else c.low
+        out = [(low + 0.5, TypeError), (str(low), TypeError), (True, TypeError),
+               (None, TypeError)]
+        if c.low is not None:
+            out.append((c.low - 1, ValueError))
+        if c.high is not None:
+            out.append((c.high + 1, ValueError))
+        return out
+    if isinstance(c, Real):
+        out = [(math.nan, ValueError), (math.inf, ValueError), (-math.inf, ValueError),
+               ("0.5", TypeError), (True, TypeError), (None, TypeError)]
+        if c.low is not None:
+            out.append((float(c.low if c.low_open else np.nextafter(c.low, -np.inf)),
+                        ValueError))
+        if c.high is not None:
+            out.append((float(c.high if c.high_open else np.nextafter(c.high, np.inf)),
+                        ValueError))
+        return out
+    if isinstance(c, Boolean):
+        return [(1, TypeError), (0, TypeError), ("True", TypeError), (None, TypeError)]
+    if isinstance(c, Options):
+        return [(c.values[0].upper() + "!", ValueError), ("", ValueError), (1, TypeError),
+                (None, TypeError)]
+    if isinstance(c, NoneValue):
+        return []
+    if isinstance(c, Threads):
+        return [(0, ValueError), (-2, ValueError), (INT32_MAX + 1, ValueError),
+                (1.5, TypeError), ("2", TypeError), (True, TypeError)]
+    if isinstance(c, RandomState):
+        return [(-1, ValueError), (2**32, ValueError), ("x", TypeError), (1.5, TypeError),
+                (True, TypeError), (np.random.default_rng(0), TypeError)]
+    if isinstance(c, InitConstraint):
+        return [("random", ValueError), ("K-MEANS++", ValueError), (3, TypeError),
+                (None, TypeError)]
+    raise AssertionError(f"unknown constraint {c!r}: teach _bad_inputs about it")
+
+
+def _in_range(constraint, v):
+    """For v of a type the constraint takes: whether v is admissible."""
+    c = constraint
+    if isinstance(c, Integer):
+        return (c.low is None or v >= c.low) and (c.high is None or v <= c.high)
+    if isinstance(c, Options):
+        return v in c.values
+    if isinstance(c, NoneValue):
+        return True
+    raise AssertionError(f"_in_range does not know {c!r} inside AnyOf")
+
+
+def bad_values(constraint):
+    """(value, exception type): values just outside ``constraint``, each
+    with the exception it must raise (TypeError: no admissible value has its
+    type; ValueError: the type is right, the value is not)."""
+    if not isinstance(constraint, AnyOf):
+        return _own_bad_values(constraint)
+    out, seen = [], set()
+    for option in constraint.options:
+        for value, _ in _own_bad_values(option):
+            key = (type(value), repr(value))
+            if key in seen:
+                continue
+            admissible = [c for c in constraint.options if _type_ok(c, value)]
+            if any(_in_range(c, value) for c in admissible):
+                continue  # bad for one option, fine for another
+            seen.add(key)
+            out.append((value, ValueError if admissible else TypeError))
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Entry points
+# ----------------------------------------------------------------------------
+
+
+def _run_kw(params, **defaults):
+    """The keyword arguments of a call: valid defaults, overridden by params."""
+    return {**defaults, **params}
+
+
+@functools.lru_cache(maxsize=None)
+def fitted(kind):
+    """A fitted estimator on good_X() (cached: methods do not change it)."""
+    if kind == "KMeans":
+        return vcgmm.KMeans(N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
+    return vcgmm.VCGMM(N_CLUSTERS, G=N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """A public entry point called with valid arguments except those given.
+
+    ``run(X=None, sample_weight=None, centers=None, **params)``: X None means
+    ``good_X()``; centers None means valid centers (or the default seeding
+    for a pipeline's ``init``); params are keyword parameters, by their
+    name in the parameter tables (``n_components`` for ``fit_vcgmm``'s ``C``).
+    """
+
+    name: str
+    call: Callable
+    inputs: frozenset
+    centers_arg: Optional[str] = None
+    centers_are_init: bool = False
+    centers_start_a_fit: bool = False
+    #: (name, constraint) of every parameter it validates.
+    params: tuple = ()
+    #: Names the user writes for table names (e.g. {"n_components": "C"}).
+    arg_names: dict = field(default_factory=dict)
+
+    def run(self, X=None, sample_weight=None, centers=None, **params):
+        X = good_X() if X is None else X
+        if centers is None and self.centers_arg is not None and not self.centers_are_init:
+            centers = valid_centers(X)
+        return self.call(X, sample_weight, centers, params)
+
+    def arg_name(self, name):
+        return self.arg_names.get(name, name)
+
+    def __repr__(self):  # pytest ids
+        return self.name
+
+
+def _table_params(table, exclude=()):
+    return tuple((p.name, p.constraint) for p in table if p.name not in exclude)
+
+
+def _signature_params(function, overrides=()):
+    """(name, constraint) of every keyword of function that a table knows,
+    the constraint from KMEANS_PARAMS (else VCGMM_PARAMS), or overridden."""
+    overrides = dict(overrides)
+    out = []
+    for name in inspect.signature(function).parameters:
+        if name in overrides:
+            out.append((name, overrides[name]))
+        elif name in KMEANS_PARAMS:
+            out.append((name, KMEANS_PARAMS[name].constraint))
+        elif name in VCGMM_PARAMS:
+            out.append((name, VCGMM_PARAMS[name].constraint))
+    return tuple(out)
+
+
+RETURN_LABELS = (("return_labels", Boolean()),)
+#: The variational loop takes the EM parameters of VCGMM (their core target
+#: is in ``em``) and the run parameters.
+LOOP_PARAMS = tuple(
+    (p.name, p.constraint) for p in VCGMM_PARAMS
+    if (p.target or "").startswith("em.") or p.name in ("n_threads", "random_state", "verbose"))
+
+
+def _init_kw(centers):
+    return {} if centers is None else {"init": centers}
+
+
+def _kmeans(X, w, c, p, method="fit", **extra):
+    est = vcgmm.KMeans(**_run_kw(p, n_clusters=N_CLUSTERS, random_state=0, n_threads=1,
+                                 **extra, **_init_kw(c)))
+    return getattr(est, method)(X, sample_weight=w)
+
+
+def _vcgmm_est(X, w, c, p, method="fit", **extra):
+    est = vcgmm.VCGMM(**_run_kw(p, n_components=N_CLUSTERS, G=N_CLUSTERS, random_state=0,
+                                n_threads=1,
+                                **extra, **_init_kw(c)))
+    return getattr(est, method)(X, sample_weight=w)
+
+
+def _fit_vcgmm(X, w, c, p, **extra):
+    p = _run_kw(p, **extra)
+    C = p.pop("n_components", N_CLUSTERS)
+    return vcgmm.fit_vcgmm(X, C, sample_weight=w,
+                           **_run_kw(p, G=N_CLUSTERS, random_state=0, n_threads=1),
+                           **_init_kw(c))
+
+
+def _fit_vargmm(X, w, c, p):
+    p = dict(p)
+    C = p.pop("n_components", N_CLUSTERS)
+    return vcgmm.fit_vargmm(X, C, sample_weight=w,
+                            **_run_kw(p, G=N_CLUSTERS, random_state=0, n_threads=1),
+                            **_init_kw(c))
+
+
+def _method(kind, name, weighted=False):
+    def call(X, w, c, p):
+        f = getattr(fitted(kind), name)
+        return f(X, sample_weight=w) if weighted else f(X)
+    return call
+
+
+_X, _W, _C = "X", "sample_weight", "centers"
+_LWCS_SIZE = Integer(1, 4 * N_SAMPLES)  # lwcs: N' draws, at most 4 n_samples
+
+ENTRY_POINTS = {e.name: e for e in [
+    EntryPoint("lwcs", lambda X, w, c, p: vcgmm.lwcs(
+        X, **_run_kw(p, coreset_size=5, sample_weight=w, random_state=0, n_threads=1)),
+        frozenset({_X, _W}), params=_signature_params(vcgmm.lwcs, {"coreset_size": _LWCS_SIZE})),
+    EntryPoint("kmeans_plusplus", lambda X, w, c, p: vcgmm.kmeans_plusplus(
+        X, **_run_kw(p, n_clusters=N_CLUSTERS, sample_weight=w, random_state=0, n_threads=1)),
+        frozenset({_X, _W}), params=_signature_params(vcgmm.kmeans_plusplus)),
+    EntryPoint("afkmc2", lambda X, w, c, p: vcgmm.afkmc2(
+        X, **_run_kw(p, n_clusters=N_CLUSTERS, sample_weight=w, random_state=0, n_threads=1)),
+        frozenset({_X, _W}), params=_signature_params(vcgmm.afkmc2)),
+    EntryPoint("quantization_error", lambda X, w, c, p: vcgmm.quantization_error(
+        X, c, w, **_run_kw(p, n_threads=1)),
+        frozenset({_X, _W, _C}), centers_arg="centers",
+        params=_signature_params(vcgmm.quantization_error)),
+    EntryPoint("assign", lambda X, w, c, p: vcgmm.assign(X, c, **_run_kw(p, n_threads=1)),
+               frozenset({_X, _C}), centers_arg="centers",
+               params=_signature_params(vcgmm.assign)),
+    EntryPoint("lloyd", lambda X, w, c, p: vcgmm.lloyd(
+        X, c, **_run_kw(p, sample_weight=w, n_threads=1)),
+        frozenset({_X, _W, _C}), centers_arg="centers", centers_start_a_fit=True,
+        params=_signature_params(vcgmm.lloyd)),
+    EntryPoint("fit_vcgmm", lambda X, w, c, p: _fit_vcgmm(X, w, c, p),
+               frozenset({_X, _W, _C}), centers_arg="init", centers_are_init=True,
+               params=_table_params(VCGMM_PARAMS) + RETURN_LABELS,
+               arg_names={"n_components": "C"}),
+    EntryPoint("fit_vcgmm(coreset_size=10)",
+               lambda X, w, c, p: _fit_vcgmm(X, w, c, p, coreset_size=10),
+               frozenset({_X, _W})),
+    EntryPoint("fit_vargmm", _fit_vargmm,
+               frozenset({_X, _W, _C}), centers_arg="init", centers_are_init=True,
+               params=_table_params(VCGMM_PARAMS, exclude=("coreset_size",)) + RETURN_LABELS,
+               arg_names={"n_components": "C"}),
+    EntryPoint("VariationalLoop", lambda X, w, c, p: vcgmm.VariationalLoop(
+        X, c, sample_weight=w, **_run_kw(p, G=N_CLUSTERS, random_state=0, n_threads=1)),
+        frozenset({_X, _W, _C}), centers_arg="means", centers_start_a_fit=True,
+        params=LOOP_PARAMS),
+    EntryPoint("KMeans.fit", _kmeans, frozenset({_X, _W, _C}), centers_arg="init",
+               centers_are_init=True, params=_table_params(KMEANS_PARAMS)),
+    EntryPoint("KMeans.fit(coreset)",
+               lambda X, w, c, p: _kmeans(X, w, c, p, coreset_size=10, init="afk-mc2"),
+               frozenset({_X, _W})),
+    EntryPoint("KMeans.fit_predict", lambda X, w, c, p: _kmeans(X, w, c, p, "fit_predict"),
+               frozenset({_X, _W})),
+    EntryPoint("KMeans.predict", _method("KMeans", "predict"), frozenset({_X})),
+    EntryPoint("KMeans.transform", _method("KMeans", "transform"), frozenset({_X})),
+    EntryPoint("KMeans.score", _method("KMeans", "score", weighted=True), frozenset({_X, _W})),
+    EntryPoint("VCGMM.fit", _vcgmm_est, frozenset({_X, _W, _C}), centers_arg="init",
+               centers_are_init=True, params=_table_params(VCGMM_PARAMS)),
+    EntryPoint("VCGMM.fit(coreset_size=None)",
+               lambda X, w, c, p: _vcgmm_est(X, w, c, p, coreset_size=None),
+               frozenset({_X, _W})),
+    EntryPoint("VCGMM.fit_predict", lambda X, w, c, p: _vcgmm_est(X, w, c, p, "fit_predict"),
+               frozenset({_X, _W})),
+    EntryPoint("VCGMM.predict", _method("VCGMM", "predict"), frozenset({_X})),
+    EntryPoint("VCGMM.predict_proba", _method("VCGMM", "predict_proba"), frozenset({_X})),
+    EntryPoint("VCGMM.score_samples", _method("VCGMM", "score_samples"), frozenset({_X})),
+    EntryPoint("VCGMM.score", _method("VCGMM", "score", weighted=True), frozenset({_X, _W})),
+    EntryPoint("VCGMM.transform", _method("VCGMM", "transform"), frozenset({_X})),
+]}
+
+#: Entry points of fitted estimators, with their unfitted counterpart.
+FITTED_METHODS = {name: (name.split(".")[0], name.split(".")[1]) for name in ENTRY_POINTS
+                  if name.split(".")[-1] in ("predict", "predict_proba", "score_samples",
+                                             "score", "transform")}
+
+
+def entry_points(takes):
+    """Names of the entry points taking the input ``takes`` ("X",
+    "sample_weight" or "centers")."""
+    return [name for name, e in ENTRY_POINTS.items() if takes in e.inputs]
+
+
+def parameter_cases():
+    """(entry point, parameter, bad value, exception) for every parameter of
+    every entry point, from the constraints."""
+    cases = []
+    for entry in ENTRY_POINTS.values():
+        for name, constraint in entry.params:
+            for value, exc in bad_values(constraint):
+                cases.append((entry.name, name, value, exc))
+    return cases
+
+
+__all__ = [
+    "BAD_CENTERS",
+    "BAD_WEIGHTS",
+    "BAD_X",
+    "ENTRY_POINTS",
+    "FITTED_METHODS",
+    "N_CLUSTERS",
+    "N_FEATURES",
+    "N_SAMPLES",
+    "bad_values",
+    "entry_points",
+    "fitted",
+    "good_X",
+    "parameter_cases",
+    "valid_centers",
+]
