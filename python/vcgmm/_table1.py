@@ -41,19 +41,12 @@ import numpy as np
 
 __all__ = ["Row", "Setting", "Measurement", "RowResult", "default_rows", "measure_fit",
            "measurement", "measure", "run_rows", "summarize", "table_cells", "format_table",
-           "stop_rules", "papers_kmeans_tol", "DEMO_COLUMNS", "DEFAULT_STRIDE"]
-
-# ------------------------------------------------------------------ the demo's setting
-# Stride 1 is the whole data set (535,940 patches). Measured on an idle 2-core
-# machine with C = 1000: k-means++ ~47 s, each LWCS row ~1-2 s, so the demo
-# takes about a minute (under heavy load from other processes up to ~2 min);
-# stride 2 (134,196 patches) takes ~10 s.
-DEFAULT_STRIDE = 1
-DEFAULT_CLUSTERS = 1000
-DEFAULT_CORESET_SIZES = (2**14, 2**16)
-QUICK = {"stride": 8, "clusters": 100, "coreset_sizes": (2**11, 2**13)}
+           "stop_rules", "papers_kmeans_tol", "format_n_prime", "format_speedup",
+           "DEMO_COLUMNS", "DEFAULT_CORESET_SIZES", "CHAIN_LENGTH"]
 
 # ------------------------------------------------------------------ rows
+# Coreset sizes N' of the LWCS and vc-GMM rows (``vcgmm demo``'s default).
+DEFAULT_CORESET_SIZES = (2**14, 2**16)
 # AFK-MC^2 chain length of the LWCS, var-GMM-S and vc-GMM rows (the library
 # default; the paper used 2 for its large sets and 20 for RNA).
 CHAIN_LENGTH = 20
@@ -413,24 +406,3 @@ def stop_rules(setting, *, q_base=None, shape=None):
     return (text + ". var-GMM-S and vc-GMM stopped when an EM iteration "
             + rule.format(tol=vc.tol) + f" (stop_rule={vc.stop_rule!r}; the papers: relative "
             f"change of the free energy below {PAPERS_TOL:g}).")
-
-
-# ------------------------------------------------------------------ the demo's text
-EXPLANATION = (
-    "eta is the relative quantization error (Q_algo - Q_kmpp) / Q_kmpp, where Q is the "
-    "sum of squared distances of ALL {n:,} patches to their nearest center (whatever "
-    "subset an algorithm trained on) and k-means++ (D^2 seeding + Lloyd on the full data) "
-    "is the baseline: +10% means a 10% larger error than k-means++. The speedups are "
-    "k-means++'s cost divided by the algorithm's: wall time ({threads}) and distance "
-    "evaluations (one per point-center pair, however computed), both summed over coreset "
-    "construction, seeding and the Lloyd/EM iterations; the final pass that labels the "
-    "full data and computes Q is excluded, as in the paper. 'iterations' counts Lloyd/EM "
-    "iterations until the stopping rule held (below); "
-    "'coreset+seeding' is the share of the algorithm's time spent before the iterations. "
-    "LWCS = lightweight coreset of N' weighted points + AFK-MC^2 seeding (chain length "
-    "{chain}) + weighted Lloyd on the coreset. vc-GMM = the same coreset and seeding + "
-    "truncated variational EM in which each point searches only the G-neighbourhoods of its "
-    "G nearest clusters (G=3+1: plus one random cluster), so an iteration costs "
-    "O(N' G^2 D) instead of O(N' C D); var-GMM-S = that EM on all points. {repeat_note} "
-    "{stop_rules}"
-)

@@ -7,7 +7,8 @@ ValueError/TypeError are passed through unchanged.
 Adding an algorithm to ``vcgmm fit`` takes one entry in :data:`ALGORITHMS`
 (its estimator family and the parameters it fixes); its flags, their types,
 checks, defaults and help text come from the family's parameter table
-(``_params`` of the estimator; see ``vcgmm._params``).
+(``_params`` of the estimator; see ``vcgmm._params``). The ``demo`` command
+(parser and run) is ``vcgmm._cli_demo``'s.
 """
 
 from __future__ import annotations
@@ -364,104 +365,6 @@ def _cmd_fit(args):
     return 0
 
 
-# -------------------------------------------------------------------------- demo
-
-def _parse_sizes(text):
-    sizes = []
-    for part in text.split(","):
-        part = part.strip()
-        try:
-            if part.startswith("2^"):
-                value = 2 ** int(part[2:])
-            else:
-                value = int(part)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected comma-separated sizes like 2^14,65536, got {text!r}") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"coreset sizes must be positive, got {part!r}")
-        sizes.append(value)
-    return tuple(sizes)
-
-
-def _cmd_demo(args):
-    from . import _table1
-    from .datasets import image_patches
-
-    stride = args.stride if args.stride is not None else (
-        _table1.QUICK["stride"] if args.quick else _table1.DEFAULT_STRIDE)
-    clusters = args.clusters if args.clusters is not None else (
-        _table1.QUICK["clusters"] if args.quick else _table1.DEFAULT_CLUSTERS)
-    sizes = args.coreset_sizes if args.coreset_sizes is not None else (
-        _table1.QUICK["coreset_sizes"] if args.quick else _table1.DEFAULT_CORESET_SIZES)
-
-    start = time.perf_counter()
-    X = image_patches(stride=stride)
-    n, d = X.shape
-    if clusters > n:
-        raise CLIError(f"--clusters {clusters} exceeds the number of patches ({n:,}) at "
-                       f"stride {stride}")
-    subset = ("every patch: the full set" if stride == 1 else
-              f"patch origins every {stride} pixels in each direction")
-    print(f"data     : {n:,} x {d} {X.dtype} image patches (6x6 RGB) of scikit-learn's two "
-          f"photos (china, flower),")
-    print(f"           stride {stride} ({subset}); built in {time.perf_counter() - start:.1f} s")
-    if args.quick:
-        print("           --quick: a small smoke-test setting, not a benchmark")
-    elif stride == _table1.DEFAULT_STRIDE and args.stride is None:
-        print("           default stride 1: the whole set; the demo then takes about a minute "
-              "on an idle 2-core machine,")
-        print("           nearly all of it in the k-means++ baseline (--stride 2 keeps a quarter "
-              "of the patches, ~10 s)")
-    skipped = [s for s in sizes if s > n]
-    rows = _table1.default_rows(n, sizes)
-    print(f"clusters : C = {clusters}; "
-          + (f"seeds {args.seed}..{args.seed + args.repeats - 1} ({args.repeats} runs per row)"
-             if args.repeats > 1 else f"seed {args.seed}")
-          + f"; threads {_threads_text(args.threads)}")
-    if skipped:
-        print(f"           skipped coreset sizes larger than the data: "
-              f"{', '.join(_table1.format_n_prime(s) for s in skipped)}")
-    sys.stdout.flush()
-
-    setting = _table1.Setting(n_clusters=clusters, seed=args.seed, n_threads=args.threads)
-
-    def progress(line):
-        print(line, flush=True)
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        results = _table1.run_rows(X, rows, setting, repeats=args.repeats, out=progress)
-    for w in caught:
-        print(f"{PROG}: warning: {w.message}", file=sys.stderr)
-
-    print()
-    print(f"Relative quantization error and speedup with k-means++ as baseline "
-          f"(image patches, N = {n:,}, D = {d}, C = {clusters}):")
-    print()
-    summaries = _table1.summarize(results)
-    print(_table1.format_table(_table1.table_cells(summaries)))
-    print()
-    repeat_note = (f"Means over {args.repeats} runs with seeds {args.seed}..{args.seed + args.repeats - 1} "
-                   "(+- standard error of the mean)." if args.repeats > 1 else
-                   f"One run per row (seed {args.seed}); eta and the times vary from run "
-                   "to run: --repeats R gives means and standard errors.")
-    from ._run import available_threads
-
-    n_threads = available_threads() if args.threads in (None, -1) else args.threads
-    print(_wrap(_table1.EXPLANATION.format(
-        n=n, threads=f"{n_threads} thread{'s' if n_threads != 1 else ''}",
-        chain=_table1.CHAIN_LENGTH, repeat_note=repeat_note,
-        stop_rules=_table1.stop_rules(setting, q_base=summaries[0]["Q"], shape=X.shape))))
-    return 0
-
-
-def _wrap(text, width=88):
-    import textwrap
-
-    return textwrap.fill(text, width=width)
-
-
 # -------------------------------------------------------------------------- info
 
 def _cmd_info(args):
@@ -489,16 +392,6 @@ def _cmd_info(args):
 
 
 # ------------------------------------------------------------------------ parser
-
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
 
 def _version():
     from . import __version__
@@ -560,30 +453,10 @@ def build_parser():
                      help="log every phase and iteration (stderr) and how the file was read")
     fit.set_defaults(func=_cmd_fit)
 
-    demo = sub.add_parser(
-        "demo", help="the paper's Table 1 on built-in image patches",
-        description=(
-            "Cluster the built-in image patches (6x6x3 patches of scikit-learn's two "
-            "photos; stride 1 = 535,940 x 108) with k-means++ (the baseline), var-GMM-S, "
-            "LWCS and vc-GMM, and print relative quantization error and speedups as in "
-            "Table 1 of the vc-GMM paper."
-        ),
-    )
-    demo.add_argument("--stride", type=_positive_int, default=None, metavar="S",
-                      help="step between patch origins (default: 1 = all patches; "
-                           "2 keeps about a quarter)")
-    demo.add_argument("--clusters", "-C", type=_positive_int, default=None, metavar="C",
-                      help="number of clusters (default: 1000)")
-    demo.add_argument("--coreset-sizes", type=_parse_sizes, default=None, metavar="LIST",
-                      help="coreset sizes N' of the LWCS and vc-GMM rows, e.g. 2^14,2^16 (the default); sizes "
-                           "larger than the data are skipped")
-    demo.add_argument("--repeats", type=_positive_int, default=1, metavar="R",
-                      help="runs per row with seeds S..S+R-1; the table shows means and "
-                           "standard errors (default: 1)")
-    _add_run_flags(demo, seed_help="random seed (default: %(default)s)", seed_default=0)
-    demo.add_argument("--quick", action="store_true",
-                      help="tiny setting for smoke tests: stride 8, C=100, N' in 2^11, 2^13")
-    demo.set_defaults(func=_cmd_demo)
+    # imported here: _cli_demo imports this module's helpers
+    from ._cli_demo import add_parser as add_demo_parser
+
+    add_demo_parser(sub)
 
     info = sub.add_parser("info", help="build information (instruction set, OpenMP)",
                           description="Show the version, the instruction-set level in use "

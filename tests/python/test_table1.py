@@ -1,6 +1,6 @@
 """The papers' Table 1 (vcgmm._table1): ``vcgmm demo`` and the benchmark bench/table1.py.
 
-The demo runs in-process (``vcgmm.cli.main``) with one thread; the table's
+The demo (``vcgmm._cli_demo``) runs in-process (``vcgmm.cli.main``) with one thread; the table's
 arithmetic is checked on fake fits with known measurements.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import vcgmm
-from vcgmm import _table1, cli
+from vcgmm import _cli_demo, _table1, cli
 from vcgmm._table1 import Measurement, Row, Setting
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -79,6 +79,18 @@ def test_demo_quick_table_matches_independent_fits(capsys):
         assert row[3] == f"{round(eta, 2) + 0.0:.2f}%"
         assert row[5] == _table1.format_speedup(cost(base) / cost(est))
         assert row[6] == str(est.n_iter_)
+
+
+def test_demo_flags(capsys):
+    parser = cli.build_parser()
+    args = parser.parse_args(["demo", "--coreset-sizes", "2^11, 300", "-C", "7"])
+    assert args.coreset_sizes == (2048, 300) and args.clusters == 7 and args.func is _cli_demo.run
+    for flags in (["--coreset-sizes", "2^x"], ["--coreset-sizes", "0"], ["--repeats", "0"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["demo", *flags])
+        assert "vcgmm demo: error:" in capsys.readouterr().err
+    assert cli.main(["demo", "--quick", "--clusters", "100000"]) == 2
+    assert "--clusters 100000 exceeds the number of patches (8,480)" in capsys.readouterr().err
 
 
 class _Fake:
