@@ -13,7 +13,6 @@
 #include "detail/partition.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
-#include "detail/weighted_moments.hpp"  // max_squared_norm
 
 namespace vcgmm {
 
@@ -88,11 +87,21 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
   // Changes of Q below w_total times that are rounding noise, not progress
   // (data with fewer distinct points than clusters would otherwise never
   // converge: Q goes from 0 to 1e-32 and relocations fire forever).
+  // The centers are means of the points, so the largest center norm gives
+  // that magnitude without a pass over the data.
   const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
-  const double d2_floor = (8.0 * eps) * (8.0 * eps) * max_squared_norm(data, run.n_threads);
   double w_total = 0.0;
   for (index_t i = 0; i < n; ++i) w_total += data.weight(i);
-  const double q_floor = d2_floor * w_total;
+  auto rounding_floor = [&] {
+    double m = 0.0;
+    for (index_t c = 0; c < C; ++c) {
+      m = std::max(m, ConstVectorMap<T>(centers + c * data.d, data.d)
+                          .template cast<double>()
+                          .squaredNorm());
+    }
+    return (8.0 * eps) * (8.0 * eps) * m;
+  };
+  double d2_floor = rounding_floor();
 
   for (int it = 1; it <= params.max_iter; ++it) {
     check_interrupt();
@@ -112,6 +121,8 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
     }
     update_centers(data, part, C, run.n_threads, centers);
     result.n_iter = it;
+    const double q_floor = d2_floor * w_total;  // d2_floor of the centers Q was measured with
+    d2_floor = rounding_floor();
 
     const double rel_change = std::abs(previous - Q) / Q;
     const bool fixed_point = stats.n_changed == 0 && moved == 0;

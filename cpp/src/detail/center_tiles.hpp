@@ -101,8 +101,9 @@ class CenterTiles {
   template <typename Visit>
   void for_each_tile(const T* x, index_t nrows, Visit&& visit, T* shifted_norm2 = nullptr) const {
     constexpr index_t ld = kCenterTile;
-    RowMap<T> ip(scratch_buffer<T, 0>(kMaxRowBlock * kCenterTile), kMaxRowBlock, kCenterTile);
-    RowMap<T> xs(scratch_buffer<T, 1>(row_block_ * d_), nrows, d_);
+    AlignedRowMap<T> ip(scratch_buffer<T, 0>(kMaxRowBlock * kCenterTile), kMaxRowBlock,
+                        kCenterTile);
+    AlignedRowMap<T> xs(scratch_buffer<T, 1>(row_block_ * d_), nrows, d_);
     xs = ConstRowMap<T>(x, nrows, d_).rowwise() - shift_.transpose();
     if (shifted_norm2) {
       for (index_t i = 0; i < nrows; ++i) {

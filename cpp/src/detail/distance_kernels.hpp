@@ -24,6 +24,9 @@ template <typename T>
 using ConstRowMap = Eigen::Map<const RowMatrix<T>>;
 template <typename T>
 using RowMap = Eigen::Map<RowMatrix<T>>;
+/// A map over a buffer from scratch_buffer (aligned like Eigen's own matrices).
+template <typename T>
+using AlignedRowMap = Eigen::Map<RowMatrix<T>, Eigen::AlignedMax>;
 template <typename T>
 using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 template <typename T>
@@ -172,7 +175,9 @@ inline void add_scaled_difference_to_double(double* acc, double a, const T* x, c
 /// blocks near kMaxScratchElements).
 template <typename T, int Tag = 0>
 T* scratch_buffer(index_t elements) {
-  thread_local std::vector<T> buffer;
+  // Eigen's allocator aligns for its widest vectors (the maps over these
+  // buffers are declared aligned: the matrix products run measurably faster).
+  thread_local std::vector<T, Eigen::aligned_allocator<T>> buffer;
   if (static_cast<index_t>(buffer.size()) < elements) buffer.resize(static_cast<size_t>(elements));
   return buffer.data();
 }

@@ -51,27 +51,5 @@ WeightedMean weighted_mean(const DataView<T>& data, int n_threads) {
   return result;
 }
 
-/// max_i ||x_i||^2 (in double; the maximum does not depend on the order).
-template <typename T>
-double max_squared_norm(const DataView<T>& data, int n_threads) {
-  const index_t n = data.n, d = data.d;
-  const index_t n_tasks = n_chunks(n, kStreamChunk);
-  std::vector<double> part(n_tasks, 0.0);
-  parallel_for(n_tasks, n_threads, [&](index_t t) {
-    const index_t r0 = t * kStreamChunk, r1 = std::min(n, r0 + kStreamChunk);
-    double m = 0.0;
-    for (index_t i = r0; i < r1; ++i) {
-      const T* x = data.row(i);
-      double s = 0.0;
-      for (index_t j = 0; j < d; ++j) s += static_cast<double>(x[j]) * static_cast<double>(x[j]);
-      m = std::max(m, s);
-    }
-    part[t] = m;
-  }, 2.0 * kStreamChunk * d);
-  double m = 0.0;
-  for (double v : part) m = std::max(m, v);
-  return m;
-}
-
 }  // namespace detail
 }  // namespace vcgmm
