@@ -63,7 +63,7 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
 }
-html_static_path = ["_static"]
+html_static_path = []
 templates_path = []
 exclude_patterns = ["_build", "examples", "auto_examples/*.ipynb", "auto_examples/*.py",
                     "auto_examples/*.zip", "auto_examples/*.md5"]
