@@ -184,7 +184,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Same array as ``cluster_centers_`` (the mixture's vocabulary).
     sigma2_ : float
         Shared variance per feature.
-    free_energy_ : ndarray of shape (n_iter_,)
+    free_energy_ : ndarray of shape (n_iter,)
         Free energy (eq. 10; summed over the weighted coreset or data) of every E-step.
     lower_bound_ : float
         Final free energy per unit of training weight, comparable to ``score``.
@@ -204,7 +204,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Effective neighbourhood size.
     n_distance_evals_ : dict
         Distance evaluations per phase: ``coreset``, ``seeding``,
-        ``iterations`` (E-steps), ``evaluation`` (labels_/inertia_).
+        ``iterations`` (E-steps), ``evaluation`` (``labels_``, ``inertia_``).
     timings_ : dict
         Wall time in seconds per phase (same keys).
     n_features_in_ : int
