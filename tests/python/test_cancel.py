@@ -1,0 +1,73 @@
+"""Every long computation answers a cancellation within a second.
+
+Ctrl-C in the main thread and ``cancel_all()`` from another thread reach the
+core through the same interrupt check (``detail::interrupt_requested``), so a
+public function that answers ``cancel_all()`` promptly also answers Ctrl-C
+promptly (``test_interrupt.py`` checks the signal path end to end). Here each
+public entry point runs a computation of many seconds in a worker thread and
+must raise KeyboardInterrupt soon after ``cancel_all()``.
+
+``lwcs`` is not in the table: it is O(N D) and finishes a 10^7-row data set
+in well under a second, so there is nothing to cancel.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import vcgmm
+
+# The issue asks for under 1 s; the bound leaves room for a loaded CI machine
+# (the figures measured on a quiet one are in the reliability issue's note).
+LATENCY_BOUND = 2.0
+
+
+@pytest.fixture(scope="module")
+def big():
+    rng = np.random.default_rng(0)
+    X = rng.random((200_000, 32))
+    return X, X[rng.choice(len(X), 20_000, replace=False)].copy()
+
+
+def _calls(X, centers):
+    few = centers[:2000].copy()
+    long_loop = dict(tol=0, max_iter=100_000)
+    return {
+        "assign": lambda: vcgmm.assign(X, centers),
+        "quantization_error": lambda: vcgmm.quantization_error(X, centers),
+        "kmeans_plusplus": lambda: vcgmm.kmeans_plusplus(X, 5000, random_state=0),
+        "afkmc2": lambda: vcgmm.afkmc2(X, 20_000, chain_length=1000, random_state=0),
+        "lloyd": lambda: vcgmm.lloyd(X, few, **long_loop),
+        "KMeans.fit": lambda: vcgmm.KMeans(2000, random_state=0, **long_loop).fit(X),
+        "KMeans.predict": lambda: vcgmm.KMeans(20_000, init=centers, max_iter=1).fit(
+            X[:20_000]).predict(X),
+        "fit_vcgmm": lambda: vcgmm.fit_vcgmm(X, 20_000, G=10, coreset_size=None,
+                                             random_state=0, **long_loop),
+        "fit_vargmm": lambda: vcgmm.fit_vargmm(X, 2000, G=10, init=few, **long_loop),
+        "VCGMM.fit": lambda: vcgmm.VCGMM(2000, G=10, coreset_size=None, init=few,
+                                         **long_loop).fit(X),
+        "VariationalLoop.e_step": lambda: [vcgmm.VariationalLoop(X, few, G=10).e_step()
+                                           for _ in range(1000)],
+    }
+
+
+@pytest.mark.parametrize("name", list(_calls(np.zeros((1, 1)), np.zeros((1, 1)))))
+def test_cancel_all_stops_within_a_second(big, name):
+    call = _calls(*big)[name]
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(call)
+        time.sleep(1.0)
+        assert not future.done(), f"{name} finished before the cancellation"
+        start = time.monotonic()
+        vcgmm.cancel_all()
+        with pytest.raises(KeyboardInterrupt):
+            future.result(timeout=30)
+        latency = time.monotonic() - start
+    print(f"{name}: cancelled after {latency:.3f} s")
+    assert latency < LATENCY_BOUND, f"{name}: {latency:.2f} s"
+    # The cancellation does not outlive its computations.
+    assert vcgmm.KMeans(2, random_state=0).fit(big[0][:100]).n_iter_ >= 1
