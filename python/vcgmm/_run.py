@@ -37,7 +37,8 @@ class Threads(Constraint):
 
     def error(self, value, name):
         if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-            return ValueError(f"{name} must be a positive integer, -1 or None, got {value}.")
+            return ValueError(f"{name} must be an integer in [1, {INT32_MAX}], -1 or None, "
+                              f"got {value}.")
         return TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__}).")
 
     def parse(self, text):
