@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 
-def show_build():
+def show_build() -> dict:
     """Build information: version, instruction-set level in use, OpenMP."""
     from ._loader import available_levels
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ._loader import core as _core
+from ._typing import ArrayLike, FloatArray, IntArray, ThreadsLike
 from ._run import check_n_threads
 from ._validation import as_data, check_centers, check_sample_weight
 
@@ -17,7 +18,8 @@ def nearest_centers(X, centers, sample_weight=None, *, n_threads=None, labels=Tr
     return labels, float(objective)
 
 
-def quantization_error(X, centers, sample_weight=None, *, n_threads=None):
+def quantization_error(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLike | None = None,
+                       *, n_threads: ThreadsLike = None) -> float:
     """Weighted quantization error ``sum_n w_n min_c ||x_n - c||^2``, exact.
 
     Blocked and multithreaded: the nearest center comes from matrix products
@@ -53,7 +55,7 @@ def quantization_error(X, centers, sample_weight=None, *, n_threads=None):
     return nearest_centers(X, centers, w, n_threads=n_threads, labels=False)[1]
 
 
-def assign(X, centers, *, n_threads=None):
+def assign(X: ArrayLike, centers: ArrayLike, *, n_threads: ThreadsLike = None) -> IntArray:
     """Index of the nearest center of every row of X (exact; ties: lowest index).
 
     Parameters

@@ -8,6 +8,7 @@ coreset: fit on all points).
 
 from __future__ import annotations
 
+from ._typing import ArrayLike, CoresetSizeLike, FloatArray, IntArray, RandomStateLike, ThreadsLike
 from ._loader import core as _core
 from ._params import AnyOf, Integer, NoneValue, Options, Param
 from ._run import run_options
@@ -23,7 +24,7 @@ MIN_DEFAULT_CORESET = 4096
 MAX_CORESET_FACTOR = 4
 
 
-def default_coreset_size(n_samples, n_clusters):
+def default_coreset_size(n_samples: int, n_clusters: int) -> int:
     """The default coreset size N' (``coreset_size="auto"``): ``min(n_samples, max(4096, 64 C))``.
 
     About 64 coreset points per cluster put vc-GMM near the papers' operating
@@ -71,7 +72,9 @@ def resolve_coreset_size(coreset_size, n_samples, n_clusters, name="coreset_size
     return int(coreset_size)
 
 
-def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, n_threads=None):
+def lwcs(X: ArrayLike, coreset_size: int, *, sample_weight: ArrayLike | None = None,
+         random_state: RandomStateLike = None,
+         n_threads: ThreadsLike = None) -> tuple[IntArray, FloatArray]:
     """Draw a lightweight coreset (Bachem, Lucic & Krause, KDD 2018).
 
     Two passes over the data: the (weighted) mean ``mu``, then the sampling

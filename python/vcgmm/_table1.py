@@ -93,7 +93,7 @@ class Row:
     name: str
     G: object = None
     n_prime: Optional[int] = None
-    fit: Callable = None
+    fit: Optional[Callable] = None
     family: Optional[str] = None
 
     def __post_init__(self):

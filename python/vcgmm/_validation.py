@@ -144,7 +144,7 @@ class _FriendlyArrayErrors:
         return False
 
 
-def as_data(X, name="X", *, ensure_min_samples=1):
+def as_data(X, name="X", *, ensure_min_samples=1) -> np.ndarray:
     """X as a validated 2-D C-contiguous float32/float64 array (see module doc)."""
     reject_non_numeric(X, name)
     with friendly_array_errors(name):
@@ -164,7 +164,7 @@ def as_data(X, name="X", *, ensure_min_samples=1):
     return check_finite_magnitude(X, name)
 
 
-def check_centers(centers, X, name="centers", n_clusters=None):
+def check_centers(centers, X, name="centers", n_clusters=None) -> np.ndarray:
     """Centers as a C-contiguous array of X's dtype, shape (n_clusters, n_features)."""
     reject_non_numeric(centers, name)
     with friendly_array_errors(name):
