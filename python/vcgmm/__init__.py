@@ -60,7 +60,21 @@ __all__ = [
 
 
 def show_build() -> dict:
-    """Build information: version, instruction-set level in use, OpenMP."""
+    """Build information: version, instruction-set level in use, OpenMP.
+
+    Returns
+    -------
+    dict
+        ``version``, ``opt_level`` (the compiled copy of the core in use:
+        ``generic``, ``avx2`` or ``avx512``), ``available_levels``,
+        ``cpu_features`` and ``openmp``.
+
+    Examples
+    --------
+    >>> import vcgmm
+    >>> sorted(vcgmm.show_build())
+    ['available_levels', 'cpu_features', 'openmp', 'opt_level', 'version']
+    """
     from ._loader import available_levels
 
     return {

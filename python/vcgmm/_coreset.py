@@ -41,6 +41,14 @@ def default_coreset_size(n_samples: int, n_clusters: int) -> int:
     Returns
     -------
     int
+
+    Examples
+    --------
+    >>> import vcgmm
+    >>> vcgmm.default_coreset_size(535_940, 1000)  # 64 points per cluster
+    64000
+    >>> vcgmm.default_coreset_size(10_000, 10)     # at least 4096, at most N
+    4096
     """
     n_samples = Integer(1, None).check(n_samples, "n_samples")
     n_clusters = Integer(1, None).check(n_clusters, "n_clusters")

@@ -93,6 +93,14 @@ class VCGMMResult:
         ``sum_n |S(n)|`` of every E-step.
     timings : dict
         Wall time in seconds per phase (same keys).
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.random.default_rng(0).normal(size=(2000, 3))
+    >>> r = vcgmm.fit_vcgmm(X, 8, 3, 512, random_state=0, return_labels=True)
+    >>> r.centers.shape, r.G, r.labels.shape, sorted(r.timings)
+    ((8, 3), 3, (2000,), ['coreset', 'evaluation', 'iterations', 'seeding'])
     """
 
     centers: np.ndarray
@@ -511,6 +519,14 @@ def fit_vargmm(X, C, G=_D["G"], *, sample_weight=None, return_labels=False, **pa
     -------
     VCGMMResult
         With ``coreset_indices`` and ``coreset_weights`` set to None.
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.random.default_rng(0).normal(size=(500, 2))
+    >>> r = vcgmm.fit_vargmm(X, 4, G=2, random_state=0)
+    >>> r.centers.shape, r.coreset_indices is None
+    ((4, 2), True)
     """
     if "coreset_size" in params or "n_prime" in params:
         raise TypeError("fit_vargmm fits on all points: use fit_vcgmm for a coreset.")
