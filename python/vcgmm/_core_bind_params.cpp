@@ -112,7 +112,8 @@ void bind_parameter_classes(py::module_& m) {
   params_class<vcgmm::LloydParams>(m, "LloydParams")
       .def_readwrite("max_iter", &vcgmm::LloydParams::max_iter)
       .def_readwrite("tol", &vcgmm::LloydParams::tol)
-      .def_readwrite("relocate_empty", &vcgmm::LloydParams::relocate_empty);
+      .def_readwrite("relocate_empty", &vcgmm::LloydParams::relocate_empty)
+      .def_readwrite("spherical", &vcgmm::LloydParams::spherical);
   params_class<vcgmm::VariationalGmmParams>(m, "VariationalGmmParams")
       .def_readwrite("G", &vcgmm::VariationalGmmParams::G)
       .def_readwrite("plus1", &vcgmm::VariationalGmmParams::plus1)

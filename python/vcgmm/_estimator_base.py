@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._assignment import nearest_centers
 from ._coreset import resolve_coreset_size
+from ._metric import is_cosine, normalize_rows
 from ._run import available_threads, run_options
 from ._seeding import seeding_to_core
 from ._validation import (
@@ -59,7 +60,18 @@ class CenterBasedEstimator:
                 reset=reset,
                 ensure_all_finite=False,
             )
-        return check_finite_magnitude(X, "X")
+        X = check_finite_magnitude(X, "X")
+        # metric="cosine": new data are normalised here; training data in
+        # PipelineEstimator._fit (the one path of fit and the functions).
+        return normalize_rows(X, "X") if is_cosine(self) and not reset else X
+
+    #: True for families whose centers are means that metric="cosine" keeps at
+    #: unit length (spherical k-means): their objective is then reported as
+    #: sum w (1 - cos), half the squared distance between unit vectors.
+    _spherical_centers = False
+
+    def _objective_scale(self):
+        return 0.5 if self._spherical_centers and is_cosine(self) else 1.0
 
     def _centers_like(self, X):
         """The fitted centers in X's dtype, C-contiguous."""
@@ -100,7 +112,8 @@ class CenterBasedEstimator:
         return nearest_centers(X, self._centers_like(X), n_threads=self.n_threads)[0]
 
     def transform(self, X):
-        """Euclidean distances of each sample to every center.
+        """Distances of each sample to every center: Euclidean, or with
+        ``metric="cosine"`` (k-means) the cosine distance ``1 - cos``.
 
         Parameters
         ----------
@@ -113,11 +126,14 @@ class CenterBasedEstimator:
         """
         check_is_fitted(self, "cluster_centers_")
         X = self._validate_X(X, reset=False)
-        return euclidean_distances(X, self._centers_like(X))
+        centers = self._centers_like(X)
+        if self._objective_scale() != 1.0:  # unit rows and unit centers
+            return np.clip(1.0 - X @ centers.T, 0.0, 2.0)
+        return euclidean_distances(X, centers)
 
     def _quantization_error(self, X, sample_weight):
-        return nearest_centers(X, self._centers_like(X), sample_weight,
-                               n_threads=self.n_threads, labels=False)[1]
+        return self._objective_scale() * nearest_centers(
+            X, self._centers_like(X), sample_weight, n_threads=self.n_threads, labels=False)[1]
 
 
 class PipelineEstimator(CenterBasedEstimator):
@@ -149,12 +165,16 @@ class PipelineEstimator(CenterBasedEstimator):
         coreset_weights)``; ``values`` are the validated parameters.
         """
         values = self._checked_params()
+        if is_cosine(values):
+            X = normalize_rows(X, "X")
         n_clusters = check_n_clusters(values[self._count_param], X, self._count_param)
         params = self._params.to_core(values)
         params.coreset_size = resolve_coreset_size(values["coreset_size"], X.shape[0], n_clusters)
         init_centers = seeding_to_core(values, X, n_clusters, params)
         params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
         params.evaluate = bool(evaluate)
+        if self._spherical_centers and is_cosine(values):
+            params.lloyd.spherical = True
         w = check_sample_weight(sample_weight, X)
         self._warn_if_huge(X, params)
         out = type(self)._core_fit(X, w, init_centers, params, bool(return_labels))

@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._coreset import coreset_size_param
 from ._estimator_base import PipelineEstimator
 from ._loader import core as _core
+from ._metric import metric_param, normalize_rows
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
 from ._run import RUN_PARAMS, run_options
 from ._seeding import SEEDING_PARAMS, init_param
@@ -38,6 +39,7 @@ KMEANS_PARAMS = ParamTable(
         coreset_size_param(None),
         *SEEDING_PARAMS,
         *LLOYD_PARAMS,
+        metric_param(),
         *RUN_PARAMS,
     ],
     core_params=_core.KMeansParams,
@@ -87,6 +89,12 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Move empty clusters onto the points farthest from their centers (as
         scikit-learn does), so that n_clusters non-empty clusters come back
         whenever the data have enough distinct points.
+    metric : {"euclidean", "cosine"}, default="euclidean"
+        "cosine": spherical k-means (Dhillon & Modha, 2001) for embeddings:
+        the rows are scaled to unit length (one copy of X; rows of norm zero
+        are refused), centers are rescaled to unit length after every update,
+        ``inertia_``/``score`` are ``sum_n w_n (1 - cos(x_n, c))`` and
+        ``transform`` gives cosine distances ``1 - cos``.
     n_threads : int or None, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
         if set, else every CPU available). Results do not depend on the number
@@ -142,6 +150,7 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     _params = KMEANS_PARAMS
     _count_param = "n_clusters"
     _core_fit = staticmethod(_core.fit_kmeans)
+    _spherical_centers = True
 
     __init__ = make_init(KMEANS_PARAMS)
 
@@ -170,10 +179,10 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         values, r, centers, labels, indices, weights = self._fit(X, sample_weight)
         self.cluster_centers_ = centers
         self.labels_ = labels
-        self.inertia_ = float(r.inertia)
+        self.inertia_ = self._objective_scale() * float(r.inertia)
         self.n_iter_ = int(r.n_iter)
         self.converged_ = bool(r.converged)
-        self.objective_ = r.objective
+        self.objective_ = self._objective_scale() * r.objective
         self.n_relocated_ = int(r.n_relocated)
         self.n_distance_evals_ = r.n_distance_evals
         self.timings_ = r.timings
@@ -223,7 +232,8 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
 
 def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["tol"],
-          relocate_empty=_D["relocate_empty"], n_threads=None, verbose=False):
+          relocate_empty=_D["relocate_empty"], metric="euclidean", n_threads=None,
+          verbose=False):
     """Weighted Lloyd iterations (k-means) from given initial centers.
 
     Each iteration assigns every point to its nearest center (exact, blocked
@@ -245,6 +255,10 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
         Relative change of the quantization error that counts as converged.
     relocate_empty : bool, default=True
         Move empty clusters onto the points farthest from their centers.
+    metric : {"euclidean", "cosine"}, default="euclidean"
+        "cosine": spherical k-means: X and the centers are scaled to unit
+        length (copies), the centers are rescaled to unit length after every
+        update, and ``info["objective"]`` is ``sum_n w_n (1 - cos(x_n, c))``.
     n_threads : int, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
         if set, else every CPU available).
@@ -274,11 +288,15 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
         raise ValueError(f"centers has {centers.shape[0]} rows but X only {X.shape[0]} samples.")
     w = check_sample_weight(sample_weight, X)
     values = KMEANS_PARAMS.validate({"max_iter": max_iter, "tol": tol,
-                                     "relocate_empty": relocate_empty})
+                                     "relocate_empty": relocate_empty, "metric": metric})
     params = KMEANS_PARAMS.to_core(values).lloyd
+    scale = 1.0
+    if values["metric"] == "cosine":  # spherical k-means, objective sum w (1 - cos)
+        X, centers = normalize_rows(X, "X"), normalize_rows(centers, "centers")
+        params.spherical, scale = True, 0.5
     centers, r = _core.lloyd(X, w, centers, params, run_options(n_threads, 0, verbose))  # Lloyd draws nothing
     info = {
-        "objective": r.objective,
+        "objective": scale * r.objective,
         "n_iter": int(r.n_iter),
         "converged": bool(r.converged),
         "n_relocated": int(r.n_relocated),

@@ -15,6 +15,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
+from ._metric import metric_param
 from ._coreset import coreset_size_param, default_coreset_size
 from ._estimator_base import PipelineEstimator
 from ._loader import core as _core
@@ -52,6 +53,7 @@ VCGMM_PARAMS = ParamTable(
               target="em.stop_rule", cli="--stop-rule"),
         Param("max_iter", Integer(1, INT32_MAX), CORE, "maximum number of iterations (Lloyd or EM)",
               target="em.max_iter", cli="--max-iter"),
+        metric_param(),
         *RUN_PARAMS,
     ],
     core_params=_core.VcgmmParams,
@@ -176,6 +178,12 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         F has an arbitrary offset.
     max_iter : int, default=1000
         Maximum number of EM iterations, initial E-steps included.
+    metric : {"euclidean", "cosine"}, default="euclidean"
+        "cosine": the rows are scaled to unit length first (one copy of X;
+        rows of norm zero are refused) and the mixture is fitted to them
+        unchanged: an isotropic Gaussian approximation of a von Mises-Fisher
+        mixture. Means are not renormalised; ``predict``, ``score_samples``
+        and ``inertia_`` are Euclidean on the normalised rows.
     n_threads : int or None, default=None
         Threads; None or -1 means OpenMP's default (``OMP_NUM_THREADS`` if set,
         else every CPU available). Results do not depend on it.
