@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from ._estimator_base import PipelineEstimator
 from ._kmeans import KMeans
 from ._params import AnyOf, Boolean, Integer, Options, Param
-from ._validation import as_data
+from ._validation import as_data, check_n_clusters
 
 __all__ = ["StochasticKMeansResult", "StochasticKMeans", "auto_or", "fit_function"]
 
@@ -159,6 +159,8 @@ def fit_function(cls, name, X, C, sample_weight, return_labels, params):
         raise TypeError(f"{name} got unexpected keyword argument(s) {', '.join(unknown)}; it "
                         f"takes X, C, sample_weight, return_labels and the parameters of "
                         f"{cls.__name__}.")
-    est = cls(C, **params)
+    X = as_data(X)
+    # Checked under the name the caller wrote (the estimator would say n_clusters).
+    est = cls(check_n_clusters(C, X, "C"), **params)
     return_labels = Boolean().check(return_labels, "return_labels")
-    return est._fit_result(as_data(X), sample_weight, return_labels=return_labels)
+    return est._fit_result(X, sample_weight, return_labels=return_labels)

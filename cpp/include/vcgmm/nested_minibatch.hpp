@@ -78,7 +78,7 @@ struct NmbatchParams {
   int max_iter = 1000;          ///< iterations, >= 1
   double time_budget = 0.0;     ///< seconds of iterations, >= 0 (0: no limit)
   NmbatchBounds bounds = NmbatchBounds::automatic;
-  int n_groups = 0;             ///< Yinyang groups in [1, C]; 0: automatic (see above)
+  int n_groups = 0;             ///< Yinyang groups >= 1 (clamped to C); 0: automatic (see above)
   double bounds_memory = 2147483648.0;  ///< bytes the automatic choice may spend on bounds
 };
 

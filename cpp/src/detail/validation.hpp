@@ -93,8 +93,7 @@ inline void require_nmbatch_params(const NmbatchParams& p, index_t n_fit, index_
   require(p.max_iter >= 1, w + ": max_iter must be >= 1");
   require(p.time_budget >= 0.0 && std::isfinite(p.time_budget),
           w + ": time_budget must be >= 0 seconds (0: none)");
-  require(p.n_groups >= 0 && p.n_groups <= C,
-          w + ": n_groups must be 0 (automatic) or in [1, n_clusters]");
+  require(p.n_groups >= 0, w + ": n_groups must be 0 (automatic) or >= 1");
   require(p.bounds_memory > 0.0, w + ": bounds_memory must be > 0 bytes");
 }
 
