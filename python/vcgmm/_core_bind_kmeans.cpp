@@ -92,18 +92,6 @@ py::tuple lloyd(const CArray<T>& X, const OptWeights& w, const CArray<T>& init_c
   return py::make_tuple(centers, r);
 }
 
-/// (result, centers, labels, coreset_indices, coreset_weights)
-template <typename T>
-py::tuple fit_kmeans(const CArray<T>& X, const OptWeights& w,
-                     const std::optional<CArray<T>>& init_centers,
-                     const vcgmm::KMeansParams& params, bool return_labels) {
-  const auto data = data_view(X, w);
-  const PipelineArrays<T> arrays(data, params, init_centers, return_labels);
-  vcgmm::KMeansResult r =
-      without_gil([&] { return vcgmm::fit_kmeans(data, params, arrays.buffers); });
-  return arrays.with(std::move(r));
-}
-
 template <typename T>
 void bind_typed(py::module_& m) {
   m.def("lightweight_coreset", &lightweight_coreset<T>, py::arg("X").noconvert(),
@@ -127,9 +115,7 @@ void bind_typed(py::module_& m) {
         py::arg("want_labels"), py::arg("want_min_d2"), py::arg("n_threads"));
   m.def("lloyd", &lloyd<T>, py::arg("X").noconvert(), py::arg("sample_weight").noconvert(),
         py::arg("init_centers").noconvert(), py::arg("params"), py::arg("run"));
-  m.def("fit_kmeans", &fit_kmeans<T>, py::arg("X").noconvert(),
-        py::arg("sample_weight").noconvert(), py::arg("init_centers").noconvert(),
-        py::arg("params"), py::arg("return_labels"));
+  def_pipeline<T, vcgmm::KMeansParams>(m, "fit_kmeans", &vcgmm::fit_kmeans<T>);
 }
 
 }  // namespace

@@ -16,18 +16,6 @@ namespace {
 
 using vcgmm::index_t;
 
-/// (result, means, labels, coreset_indices, coreset_weights)
-template <typename T>
-py::tuple fit_vcgmm(const CArray<T>& X, const OptWeights& w,
-                    const std::optional<CArray<T>>& init_means, const vcgmm::VcgmmParams& params,
-                    bool return_labels) {
-  const auto data = data_view(X, w);
-  const PipelineArrays<T> arrays(data, params, init_means, return_labels);
-  vcgmm::VcgmmResult r =
-      without_gil([&] { return vcgmm::fit_vcgmm(data, params, arrays.buffers); });
-  return arrays.with(std::move(r));
-}
-
 template <typename T>
 CArray<double> gmm_log_likelihood(const CArray<T>& X, const CArray<T>& means, double sigma2,
                                   int n_threads) {
@@ -116,9 +104,7 @@ class VariationalLoop {
 
 template <typename T>
 void bind_typed(py::module_& m, const char* loop_name) {
-  m.def("fit_vcgmm", &fit_vcgmm<T>, py::arg("X").noconvert(),
-        py::arg("sample_weight").noconvert(), py::arg("init_means").noconvert(),
-        py::arg("params"), py::arg("return_labels"));
+  def_pipeline<T, vcgmm::VcgmmParams>(m, "fit_vcgmm", &vcgmm::fit_vcgmm<T>);
   m.def("gmm_log_likelihood", &gmm_log_likelihood<T>, py::arg("X").noconvert(),
         py::arg("means").noconvert(), py::arg("sigma2"), py::arg("n_threads"));
   m.def("gmm_truncated_posteriors", &gmm_truncated_posteriors<T>, py::arg("X").noconvert(),

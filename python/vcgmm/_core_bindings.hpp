@@ -183,4 +183,22 @@ struct PipelineArrays {
   }
 };
 
+/// Binds `name` = a one-call pipeline `fit(data, params, buffers)` (fit_kmeans,
+/// fit_vcgmm, ...) for T: (X, sample_weight, init_centers, params,
+/// return_labels) -> (result, centers, labels, coreset_indices, coreset_weights).
+template <typename T, typename Params, typename Fit>
+void def_pipeline(py::module_& m, const char* name, Fit fit) {
+  m.def(
+      name,
+      [fit](const CArray<T>& X, const OptWeights& w, const std::optional<CArray<T>>& init_centers,
+            const Params& params, bool return_labels) {
+        const auto data = data_view(X, w);
+        const PipelineArrays<T> arrays(data, params, init_centers, return_labels);
+        auto result = without_gil([&] { return fit(data, params, arrays.buffers); });
+        return arrays.with(std::move(result));
+      },
+      py::arg("X").noconvert(), py::arg("sample_weight").noconvert(),
+      py::arg("init_centers").noconvert(), py::arg("params"), py::arg("return_labels"));
+}
+
 }  // namespace vcgmm_python

@@ -27,6 +27,7 @@ from ._validation import (
     check_finite_magnitude,
     check_n_clusters,
     check_sample_weight,
+    friendly_array_errors,
     reject_non_numeric,
 )
 
@@ -48,15 +49,16 @@ class CenterBasedEstimator:
 
     def _validate_X(self, X, *, reset):
         reject_non_numeric(X, "X")
-        X = validate_data(
-            self,
-            X,
-            accept_sparse=False,
-            dtype=list(FLOAT_DTYPES),
-            order="C",
-            reset=reset,
-            ensure_all_finite=False,
-        )
+        with friendly_array_errors("X"):
+            X = validate_data(
+                self,
+                X,
+                accept_sparse=False,
+                dtype=list(FLOAT_DTYPES),
+                order="C",
+                reset=reset,
+                ensure_all_finite=False,
+            )
         return check_finite_magnitude(X, "X")
 
     def _centers_like(self, X):

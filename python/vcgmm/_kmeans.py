@@ -108,7 +108,7 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Lloyd iterations run.
     converged_ : bool
         Whether the iterations stopped by ``tol`` (or a fixed point) rather than ``max_iter``.
-    objective_ : ndarray of shape (n_iter_,)
+    objective_ : ndarray of shape (n_iter,)
         Quantization error at each iteration's assignment step (on the coreset
         when one is used).
     n_relocated_ : int

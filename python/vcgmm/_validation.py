@@ -110,29 +110,64 @@ def check_finite_magnitude(X, name="X", dtype=None):
     return X
 
 
+def friendly_array_errors(name):
+    """A context manager turning scikit-learn's array-validation errors into
+    one-line messages that name the argument."""
+    return _FriendlyArrayErrors(name)
+
+
+class _FriendlyArrayErrors:
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if exc is None or not isinstance(exc, (ValueError, TypeError)):
+            return False
+        message = str(exc)
+        name = self.name
+        if "Expected 2D array" in message:
+            got = "a scalar" if "scalar" in message else "a 1D array"
+            raise ValueError(
+                f"{name} must be a 2D array of shape (n_samples, n_features), got {got}. "
+                f"Reshape your data: {name}.reshape(-1, 1) for one feature, {name}.reshape(1, -1) "
+                "for one sample.") from None
+        if "Found array with 0 sample" in message or "Found array with 0 feature" in message:
+            # scikit-learn's wording kept (its estimator checks expect it), with the name.
+            raise ValueError(f"{name} is empty: {message}") from None
+        if isinstance(exc, TypeError) or "could not convert" in message:
+            raise TypeError(f"{name} must hold real numbers: {message}") from None
+        if name not in message:
+            raise type(exc)(f"{name}: {' '.join(message.split())}") from None
+        return False
+
+
 def as_data(X, name="X", *, ensure_min_samples=1):
     """X as a validated 2-D C-contiguous float32/float64 array (see module doc)."""
     reject_non_numeric(X, name)
-    X = check_array(
-        X,
-        accept_sparse=False,
-        dtype=list(FLOAT_DTYPES),
-        order="C",
-        copy=False,
-        ensure_all_finite=False,
-        ensure_2d=True,
-        allow_nd=False,
-        ensure_min_samples=ensure_min_samples,
-        ensure_min_features=1,
-        input_name=name,
-    )
+    with friendly_array_errors(name):
+        X = check_array(
+            X,
+            accept_sparse=False,
+            dtype=list(FLOAT_DTYPES),
+            order="C",
+            copy=False,
+            ensure_all_finite=False,
+            ensure_2d=True,
+            allow_nd=False,
+            ensure_min_samples=ensure_min_samples,
+            ensure_min_features=1,
+            input_name=name,
+        )
     return check_finite_magnitude(X, name)
 
 
 def check_centers(centers, X, name="centers", n_clusters=None):
     """Centers as a C-contiguous array of X's dtype, shape (n_clusters, n_features)."""
     reject_non_numeric(centers, name)
-    try:
+    with friendly_array_errors(name):
         centers = check_array(
             centers,
             dtype=np.float64,
@@ -140,11 +175,6 @@ def check_centers(centers, X, name="centers", n_clusters=None):
             ensure_2d=True,
             input_name=name,
         )
-    except ValueError as exc:
-        message = str(exc)
-        if name not in message:
-            message = f"{name}: {message}"
-        raise ValueError(message) from None
     # Checked before the cast to X's dtype, where 1e200 would become inf.
     check_finite_magnitude(centers, name, dtype=X.dtype)
     centers = np.ascontiguousarray(centers, dtype=X.dtype)

@@ -153,7 +153,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     n_local_trials : int or "auto", default=1
         k-means++ candidates per step (with ``init="k-means++"``).
     n_init_estep : int, default=0
-        Extra E-steps before the first M-step.
+        Extra E-steps before the first M-step; they count against ``max_iter``
+        (at most ``max_iter - 1`` are run).
     tol : float, default=2e-4
         Convergence threshold of ``stop_rule`` (0: run ``max_iter`` iterations).
     stop_rule : {"gain", "relative"}, default="gain"
@@ -166,7 +167,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         (use ``tol=1e-4`` to reproduce them); it depends on the units, since
         F has an arbitrary offset.
     max_iter : int, default=1000
-        Maximum number of EM iterations.
+        Maximum number of EM iterations, initial E-steps included.
     n_threads : int or None, default=None
         Threads; None or -1 means OpenMP's default (``OMP_NUM_THREADS`` if set,
         else every CPU available). Results do not depend on it.
@@ -183,7 +184,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Same array as ``cluster_centers_`` (the mixture's vocabulary).
     sigma2_ : float
         Shared variance per feature.
-    free_energy_ : ndarray of shape (n_iter_,)
+    free_energy_ : ndarray of shape (n_iter,)
         Free energy (eq. 10; summed over the weighted coreset or data) of every E-step.
     lower_bound_ : float
         Final free energy per unit of training weight, comparable to ``score``.
@@ -203,7 +204,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Effective neighbourhood size.
     n_distance_evals_ : dict
         Distance evaluations per phase: ``coreset``, ``seeding``,
-        ``iterations`` (E-steps), ``evaluation`` (labels_/inertia_).
+        ``iterations`` (E-steps), ``evaluation`` (``labels_``, ``inertia_``).
     timings_ : dict
         Wall time in seconds per phase (same keys).
     n_features_in_ : int
@@ -234,7 +235,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         """The fit as a VCGMMResult (shared by fit, fit_vcgmm and fit_vargmm)."""
         values, r, centers, labels, indices, weights = self._fit(
             X, sample_weight, return_labels=return_labels, evaluate=return_labels)
-        if r.G < values["G"]:
+        if r.G < values["G"] and values["G"] != _D["G"]:  # the default G is clamped silently
             warnings.warn(
                 f"G={values['G']} exceeds the number of components "
                 f"({values[self._count_param]}) and was clamped to it: the loop is exact EM "
@@ -397,10 +398,16 @@ class _Unset:
         return "<coreset_size>"
 
 
+class _DefaultCoresetSize(str):
+    """fit_vcgmm's default coreset_size: the string "auto", but recognisable
+    as not given (so that coreset_size and its alias n_prime cannot both be)."""
+
+
 _UNSET = _Unset()
+_AUTO = _DefaultCoresetSize(_D["coreset_size"])
 
 
-def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, sample_weight=None,
+def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
               return_labels=False, n_prime=_UNSET, **params):
     """Fit a Gaussian mixture by vc-GMM: coreset + AFK-MC^2 + truncated variational EM.
 
@@ -465,7 +472,7 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, sample_weight
     (100, 8)
     """
     if n_prime is not _UNSET:
-        if coreset_size != _D["coreset_size"]:
+        if coreset_size is not _AUTO:
             raise TypeError("fit_vcgmm got both coreset_size and its alias n_prime; give one.")
         coreset_size = n_prime
     for name in ("n_components", "G", "coreset_size"):
@@ -479,7 +486,8 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_D["coreset_size"], *, sample_weight
     X = as_data(X)
     # Checked under the name the caller wrote (the estimator would say n_components).
     C = check_n_clusters(C, X, "C")
-    est = VCGMM(C, G=G, coreset_size=coreset_size, **params)
+    est = VCGMM(C, G=G, coreset_size=str(coreset_size) if coreset_size is _AUTO else coreset_size,
+                **params)
     return_labels = Boolean().check(return_labels, "return_labels")
     return est._fit_result(X, sample_weight, return_labels=return_labels)
 
