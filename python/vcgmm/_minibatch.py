@@ -132,10 +132,10 @@ class MiniBatchKMeans(StochasticKMeans):
         Batches processed (fit: this fit's; partial_fit: all calls').
     converged_ : bool
         Always False (mbatch has no convergence test).
-    objective_ : ndarray of shape (n_iter_,)
+    objective_ : ndarray of shape (n_iter,)
         Each batch's quantization error (before its update), scaled to the
         total sample weight: an estimate of the energy.
-    objective_seconds_ : ndarray of shape (n_iter_,)
+    objective_seconds_ : ndarray of shape (n_iter,)
         When each batch finished, in seconds since the iterations started.
     counts_ : ndarray of shape (n_clusters,)
         Weight of all assignments per center (+1 for the initial center):
@@ -288,14 +288,14 @@ class NestedMiniBatchKMeans(StochasticKMeans):
     n_iter_ : int
     converged_ : bool
         Whether it stopped at a fixed point on all samples.
-    objective_ : ndarray of shape (n_iter_,)
+    objective_ : ndarray of shape (n_iter,)
         Quantization error of each iteration's batch (each sample to its new
         center), scaled to the total sample weight.
-    objective_seconds_ : ndarray of shape (n_iter_,)
+    objective_seconds_ : ndarray of shape (n_iter,)
         When each iteration finished, in seconds since the iterations started.
-    batch_sizes_ : ndarray of shape (n_iter_,)
+    batch_sizes_ : ndarray of shape (n_iter,)
         b_t of each iteration.
-    distances_computed_, distances_skipped_ : ndarray of shape (n_iter_,)
+    distances_computed_, distances_skipped_ : ndarray of shape (n_iter,)
         Distances computed, and ruled out by the bounds, per iteration.
     n_distances_skipped_ : int
         All distances the bounds ruled out (``n_distance_evals_["iterations"]``

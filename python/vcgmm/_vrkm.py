@@ -122,7 +122,7 @@ class VRKMeans(StochasticKMeans):
         The learning rate used.
     epoch_size_ : int
         The epoch size used.
-    n_updates_ : ndarray of shape (n_iter_,)
+    n_updates_ : ndarray of shape (n_iter,)
         Inner steps that moved centers, per epoch.
     epoch_timings_ : dict
         Seconds spent in the full passes (``full_pass``), the position
