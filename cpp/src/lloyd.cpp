@@ -52,23 +52,9 @@ template <typename T>
 void update_centers(const DataView<T>& data, const ClusterPartition& part, index_t C,
                     int n_threads, T* centers) {
   const index_t d = data.d;
-  parallel_for(n_chunks(C, kLloydClustersPerTask), n_threads, [&](index_t task) {
-    const index_t c0 = task * kLloydClustersPerTask;
-    const index_t c1 = std::min(C, c0 + kLloydClustersPerTask);
-    Vector<double> acc(d);
-    for (index_t c = c0; c < c1; ++c) {
-      if (part.size(c) == 0) continue;
-      acc.setZero();
-      double wsum = 0.0;
-      for (index_t k = part.offsets[c]; k < part.offsets[c + 1]; ++k) {
-        const index_t i = part.order[k];
-        const double wi = data.weight(i);
-        add_scaled_to_double(acc.data(), wi, data.row(i), d);
-        wsum += wi;
-      }
-      VectorMap<T>(centers + c * d, d) = (acc / wsum).template cast<T>();
-    }
-  }, 2.0 * kLloydClustersPerTask * d * static_cast<double>(data.n) / static_cast<double>(C));
+  for_each_cluster_sum(data, part, C, n_threads, [&](index_t c, const double* acc, double wsum) {
+    VectorMap<T>(centers + c * d, d) = (ConstVectorMap<double>(acc, d) / wsum).template cast<T>();
+  });
 }
 
 /// Spherical k-means: every center rescaled to unit length (in double); a

@@ -14,9 +14,12 @@
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
 #include "vcgmm/lloyd.hpp"
+#include "vcgmm/minibatch.hpp"
+#include "vcgmm/nested_minibatch.hpp"
 #include "vcgmm/pipeline.hpp"
 #include "vcgmm/variational_gmm.hpp"
 #include "vcgmm/vc_gmm.hpp"
+#include "vcgmm/vrkm.hpp"
 
 namespace vcgmm_python {
 
@@ -28,6 +31,7 @@ using vcgmm::SeedingMethod;
 const std::pair<const char*, SeedingMethod> kSeedingMethods[] = {
     {"k-means++", SeedingMethod::kmeans_plusplus},
     {"afk-mc2", SeedingMethod::afkmc2},
+    {"random", SeedingMethod::random},
     {"given", SeedingMethod::given},
 };
 
@@ -35,6 +39,22 @@ const std::pair<const char*, SeedingMethod> kSeedingMethods[] = {
 const std::pair<const char*, vcgmm::StopRule> kStopRules[] = {
     {"gain", vcgmm::StopRule::gain},
     {"relative", vcgmm::StopRule::relative},
+};
+
+// nmbatch's bounds, VRKM's variants and update rules by name.
+const std::pair<const char*, vcgmm::NmbatchBounds> kNmbatchBounds[] = {
+    {"auto", vcgmm::NmbatchBounds::automatic},
+    {"elkan", vcgmm::NmbatchBounds::elkan},
+    {"yinyang", vcgmm::NmbatchBounds::yinyang},
+    {"none", vcgmm::NmbatchBounds::none},
+};
+const std::pair<const char*, vcgmm::VrkmVariant> kVrkmVariants[] = {
+    {"vrkm++", vcgmm::VrkmVariant::vrkm_plus_plus},
+    {"vrkm", vcgmm::VrkmVariant::vrkm},
+};
+const std::pair<const char*, vcgmm::VrkmUpdateRule> kVrkmUpdateRules[] = {
+    {"paper", vcgmm::VrkmUpdateRule::paper},
+    {"reference-code", vcgmm::VrkmUpdateRule::reference_code},
 };
 
 template <typename E, std::size_t N>
@@ -80,6 +100,17 @@ py::dict to_dict(const vcgmm::PhaseTimes& t) {
   d["iterations"] = t.iterations;
   d["evaluation"] = t.evaluation;
   return d;
+}
+
+/// A property of an enum field E P::*field, by the names of `table`.
+template <typename P, typename E, std::size_t N>
+void enum_property(py::class_<P>& cls, const char* name, E P::*field,
+                   const std::pair<const char*, E> (&table)[N]) {
+  cls.def_property(
+      name, [field, &table](const P& p) { return name_of(table, p.*field); },
+      [field, &table, name](P& p, const std::string& value) {
+        p.*field = value_of(table, value, name);
+      });
 }
 
 template <typename P>
@@ -140,6 +171,91 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("em", &vcgmm::VcgmmParams::em);
 }
 
+void bind_stochastic_parameter_classes(py::module_& m) {
+  params_class<vcgmm::MbatchParams>(m, "MbatchParams")
+      .def_readwrite("batch_size", &vcgmm::MbatchParams::batch_size)
+      .def_readwrite("max_iter", &vcgmm::MbatchParams::max_iter);
+  auto nm = params_class<vcgmm::NmbatchParams>(m, "NmbatchParams");
+  nm.def_readwrite("batch_size", &vcgmm::NmbatchParams::batch_size)
+      .def_readwrite("rho", &vcgmm::NmbatchParams::rho)
+      .def_readwrite("max_iter", &vcgmm::NmbatchParams::max_iter)
+      .def_readwrite("time_budget", &vcgmm::NmbatchParams::time_budget)
+      .def_readwrite("n_groups", &vcgmm::NmbatchParams::n_groups)
+      .def_readwrite("bounds_memory", &vcgmm::NmbatchParams::bounds_memory);
+  enum_property(nm, "bounds", &vcgmm::NmbatchParams::bounds, kNmbatchBounds);
+  auto vr = params_class<vcgmm::VrkmParams>(m, "VrkmParams");
+  vr.def_readwrite("learning_rate", &vcgmm::VrkmParams::learning_rate)
+      .def_readwrite("epoch_size", &vcgmm::VrkmParams::epoch_size)
+      .def_readwrite("max_epochs", &vcgmm::VrkmParams::max_epochs)
+      .def_readwrite("tol", &vcgmm::VrkmParams::tol)
+      .def_readwrite("block_size", &vcgmm::VrkmParams::block_size);
+  enum_property(vr, "variant", &vcgmm::VrkmParams::variant, kVrkmVariants);
+  enum_property(vr, "update_rule", &vcgmm::VrkmParams::update_rule, kVrkmUpdateRules);
+  py::class_<vcgmm::MbatchKMeansParams, vcgmm::PipelineParams>(m, "MbatchKMeansParams",
+                                                               py::module_local())
+      .def(py::init<>())
+      .def_readwrite("mbatch", &vcgmm::MbatchKMeansParams::mbatch);
+  py::class_<vcgmm::NmbatchKMeansParams, vcgmm::PipelineParams>(m, "NmbatchKMeansParams",
+                                                                py::module_local())
+      .def(py::init<>())
+      .def_readwrite("nmbatch", &vcgmm::NmbatchKMeansParams::nmbatch);
+  py::class_<vcgmm::VrkmKMeansParams, vcgmm::PipelineParams>(m, "VrkmKMeansParams",
+                                                             py::module_local())
+      .def(py::init<>())
+      .def_readwrite("vrkm", &vcgmm::VrkmKMeansParams::vrkm);
+}
+
+/// A read-only numpy property of a vector field.
+template <typename R, typename V>
+void vector_property(py::class_<R, vcgmm::IterationResult>& cls, const char* name,
+                     std::vector<V> R::*field) {
+  cls.def_property_readonly(name, [field](const R& r) { return to_numpy(r.*field); });
+}
+
+void bind_stochastic_result_classes(py::module_& m) {
+  py::class_<vcgmm::MbatchResult, vcgmm::IterationResult> mb(m, "MbatchResult",
+                                                             py::module_local());
+  mb.def_readonly("batch_size", &vcgmm::MbatchResult::batch_size);
+  vector_property(mb, "objective", &vcgmm::MbatchResult::objective);
+  vector_property(mb, "seconds", &vcgmm::MbatchResult::seconds);
+  vector_property(mb, "counts", &vcgmm::MbatchResult::counts);
+  py::class_<vcgmm::NmbatchResult, vcgmm::IterationResult> nm(m, "NmbatchResult",
+                                                              py::module_local());
+  nm.def_property_readonly("bounds",
+                           [](const vcgmm::NmbatchResult& r) { return name_of(kNmbatchBounds, r.bounds); })
+      .def_readonly("n_groups", &vcgmm::NmbatchResult::n_groups)
+      .def_readonly("bounds_bytes", &vcgmm::NmbatchResult::bounds_bytes)
+      .def_readonly("batch_size", &vcgmm::NmbatchResult::batch_size)
+      .def_readonly("n_skipped", &vcgmm::NmbatchResult::n_skipped);
+  vector_property(nm, "objective", &vcgmm::NmbatchResult::objective);
+  vector_property(nm, "seconds", &vcgmm::NmbatchResult::seconds);
+  vector_property(nm, "batch_sizes", &vcgmm::NmbatchResult::batch_sizes);
+  vector_property(nm, "computed", &vcgmm::NmbatchResult::computed);
+  vector_property(nm, "skipped", &vcgmm::NmbatchResult::skipped);
+  vector_property(nm, "n_changed", &vcgmm::NmbatchResult::n_changed);
+  py::class_<vcgmm::VrkmResult, vcgmm::IterationResult> vr(m, "VrkmResult", py::module_local());
+  vr.def_readonly("learning_rate", &vcgmm::VrkmResult::learning_rate)
+      .def_readonly("epoch_size", &vcgmm::VrkmResult::epoch_size)
+      .def_readonly("full_pass_seconds", &vcgmm::VrkmResult::full_pass_seconds)
+      .def_readonly("correction_seconds", &vcgmm::VrkmResult::correction_seconds)
+      .def_readonly("inner_loop_seconds", &vcgmm::VrkmResult::inner_loop_seconds);
+  vector_property(vr, "objective", &vcgmm::VrkmResult::objective);
+  vector_property(vr, "seconds", &vcgmm::VrkmResult::seconds);
+  vector_property(vr, "n_updates", &vcgmm::VrkmResult::n_updates);
+  py::class_<vcgmm::MbatchKMeansResult, vcgmm::MbatchResult>(m, "MbatchKMeansResult",
+                                                             py::module_local())
+      .def_readonly("inertia", &vcgmm::MbatchKMeansResult::inertia);
+  py::class_<vcgmm::NmbatchKMeansResult, vcgmm::NmbatchResult>(m, "NmbatchKMeansResult",
+                                                               py::module_local())
+      .def_readonly("inertia", &vcgmm::NmbatchKMeansResult::inertia);
+  py::class_<vcgmm::VrkmKMeansResult, vcgmm::VrkmResult>(m, "VrkmKMeansResult",
+                                                         py::module_local())
+      .def_readonly("inertia", &vcgmm::VrkmKMeansResult::inertia);
+  py::class_<vcgmm::MbatchStepStats>(m, "MbatchStepStats", py::module_local())
+      .def_readonly("objective", &vcgmm::MbatchStepStats::objective)
+      .def_readonly("n_distance_evals", &vcgmm::MbatchStepStats::n_distance_evals);
+}
+
 void bind_result_classes(py::module_& m) {
   py::class_<vcgmm::PhaseCosts>(m, "PhaseCosts", py::module_local())
       .def_property_readonly("n_distance_evals",
@@ -177,8 +293,15 @@ void bind_params(py::module_& m) {
         "Names of the seeding methods, as SeedingParams.method takes them.");
   m.def("stop_rules", [] { return names_of(kStopRules); },
         "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
+  m.def("nmbatch_bounds", [] { return names_of(kNmbatchBounds); },
+        "Names of nmbatch's bounds (NmbatchParams.bounds).");
+  m.def("vrkm_variants", [] { return names_of(kVrkmVariants); }, "VrkmParams.variant names.");
+  m.def("vrkm_update_rules", [] { return names_of(kVrkmUpdateRules); },
+        "VrkmParams.update_rule names.");
   bind_parameter_classes(m);
+  bind_stochastic_parameter_classes(m);
   bind_result_classes(m);
+  bind_stochastic_result_classes(m);
 }
 
 }  // namespace vcgmm_python

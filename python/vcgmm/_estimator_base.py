@@ -170,6 +170,7 @@ class PipelineEstimator(CenterBasedEstimator):
         n_clusters = check_n_clusters(values[self._count_param], X, self._count_param)
         params = self._params.to_core(values)
         params.coreset_size = resolve_coreset_size(values["coreset_size"], X.shape[0], n_clusters)
+        self._check_sizes(values, params.coreset_size or X.shape[0], n_clusters)
         init_centers = seeding_to_core(values, X, n_clusters, params)
         params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
         params.evaluate = bool(evaluate)
@@ -179,6 +180,11 @@ class PipelineEstimator(CenterBasedEstimator):
         self._warn_if_huge(X, params)
         out = type(self)._core_fit(X, w, init_centers, params, bool(return_labels))
         return (values, *out)
+
+    def _check_sizes(self, values, n_fit, n_clusters):
+        """Checks of parameters against the points fitted (``n_fit``: the
+        samples, or the coreset size), raising ValueError naming the
+        parameter; none by default (e.g. a batch size at most n_fit)."""
 
     def _work_estimate(self, n_samples, params):
         """(distance evaluations before the first iteration, per iteration,

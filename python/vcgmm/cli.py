@@ -45,8 +45,10 @@ class Algorithm:
     flags that apply), ``fixed`` the parameters the choice sets itself (their
     flags do not apply), ``defaults`` the family defaults it replaces,
     ``unused`` parameters of the family it does not use (their flags do not
-    apply), ``summary`` one line for ``--help`` and ``describe(est, n)`` what
-    the fit will do, for the report.
+    apply), ``summary`` one line for ``--help``, ``describe(est, n)`` what
+    the fit will do, for the report, and ``stops`` the parameters that end the
+    fit, shown in the report (the first: the iteration limit; None when the
+    algorithm has no convergence test and always runs to it).
     """
 
     estimator: str
@@ -55,6 +57,8 @@ class Algorithm:
     describe: Callable
     defaults: dict = field(default_factory=dict)
     unused: tuple = ()
+    stops: tuple = ("max_iter", "tol")
+    converges: bool = True
 
 
 def _estimator_class(name):
@@ -78,6 +82,24 @@ def _coreset_text(est, n_samples):
 
 def _g_text(est):
     return f"G={est.G}{'+1' if est.plus1 else ''}"
+
+
+def _seeding_text(est):
+    if not isinstance(est.init, str):
+        return "given initial centers"
+    return {"random": "random samples as initial centers", "k-means++": "k-means++ seeding",
+            "afk-mc2": _chain_text(est)}[est.init]
+
+
+def _nmbatch_text(est, n):
+    return (f"nested mini-batch k-means (first batch {est.batch_size}, rho={est.rho:g}, "
+            f"{est.bounds} bounds) from {_seeding_text(est)}")
+
+
+def _vrkm_text(est, n):
+    loop = "sequential" if est.block_size == 1 else f"blocked by {est.block_size}"
+    return (f"{est.variant.upper()}: {_seeding_text(est)} + epochs of a full pass and "
+            f"{est.epoch_size} {loop} updates (learning rate {est.learning_rate})")
 
 
 #: algorithm name -> Algorithm
@@ -106,6 +128,28 @@ ALGORITHMS = {
         "var-GMM-S: the same EM on all data (no coreset)",
         lambda est, n: (f"var-GMM-S: {_chain_text(est)} + truncated variational EM "
                         f"({_g_text(est)}) on all data")),
+    "mbatch": Algorithm(
+        "MiniBatchKMeans", {"compute_labels": True},
+        "mini-batch k-means (Sculley): batches of b random samples, running-mean "
+        "updates; a fixed number of batches",
+        lambda est, n: (f"mini-batch k-means (batch size {est.batch_size}) from "
+                        f"{_seeding_text(est)}"),
+        stops=("max_iter",), converges=False),
+    "nmbatch": Algorithm(
+        "NestedMiniBatchKMeans", {},
+        "nested mini-batch k-means with Elkan/Yinyang bounds (Newling & Fleuret): "
+        "growing nested batches, converges to a Lloyd fixed point",
+        _nmbatch_text, stops=("max_iter", "time_budget")),
+    "vrkm++": Algorithm(
+        "VRKMeans", {"variant": "vrkm++"},
+        "variance-reduced k-means VRKM++ (Zhao et al.): full passes + single-sample "
+        "updates with a constant learning rate",
+        _vrkm_text, stops=("max_epochs", "tol")),
+    "vrkm": Algorithm(
+        "VRKMeans", {"variant": "vrkm"},
+        "VRKM: VRKM++ with the position correction by the batch gradient (same "
+        "iterates, slower)",
+        _vrkm_text, stops=("max_epochs", "tol")),
 }
 
 # The estimator argument each command-line-only name stands for.
@@ -291,6 +335,19 @@ def _print_phases(est, out):
         "full data for labels and quantization error)")
 
 
+def _stop_text(est, spec):
+    """Why the fit ended, for the report."""
+    limit = spec.stops[0]
+    if not spec.converges:
+        return f" (runs --{limit.replace('_', '-')} {getattr(est, limit)}; no convergence test)"
+    if getattr(est, "converged_", False):
+        return " (converged)"
+    if est.n_iter_ >= getattr(est, limit):
+        return f" (NOT converged: reached --{limit.replace('_', '-')} {getattr(est, limit)})"
+    others = ", ".join("--" + p.replace("_", "-") for p in spec.stops[1:])
+    return f" (NOT converged: stopped by {others})"
+
+
 def _cmd_fit(args):
     from ._io import open_data
 
@@ -326,7 +383,8 @@ def _cmd_fit(args):
         elif args.verbose:
             out(f"              note: {note}")
     out(f"algorithm   : {args.algo}: {description}")
-    out(f"parameters  : C={args.clusters}, max_iter={est.max_iter}, tol={est.tol:g}, "
+    stops = "".join(f"{name}={getattr(est, name)}, " for name in ALGORITHMS[args.algo].stops)
+    out(f"parameters  : C={args.clusters}, {stops}"
         f"seed={args.seed}{seed_note}, threads={_threads_text(args.threads)}")
     sys.stdout.flush()
 
@@ -339,10 +397,7 @@ def _cmd_fit(args):
         print(f"{PROG}: warning: {w.message}", file=sys.stderr)
 
     q = float(est.inertia_)
-    converged = getattr(est, "converged_", None)
-    out(f"iterations  : {est.n_iter_}"
-        + ("" if converged is None else (" (converged)" if converged else
-                                        f" (NOT converged: reached --max-iter {est.max_iter})")))
+    out(f"iterations  : {est.n_iter_}{_stop_text(est, ALGORITHMS[args.algo])}")
     relocated = getattr(est, "n_relocated_", 0)
     if relocated:
         out(f"relocated   : {relocated} empty clusters moved to far points")

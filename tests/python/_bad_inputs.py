@@ -29,6 +29,7 @@ import scipy.sparse as sp
 
 import vcgmm
 from vcgmm._kmeans import KMEANS_PARAMS
+from vcgmm._minibatch import MBATCH_PARAMS, NMBATCH_PARAMS
 from vcgmm._params import (
     INT32_MAX,
     AnyOf,
@@ -41,6 +42,7 @@ from vcgmm._params import (
 from vcgmm._run import RandomState, Threads
 from vcgmm._seeding import InitConstraint
 from vcgmm._vcgmm import VCGMM_PARAMS
+from vcgmm._vrkm import VRKM_PARAMS
 
 N_SAMPLES = 12
 N_FEATURES = 3
@@ -223,8 +225,10 @@ def _own_bad_values(constraint):
             out.append((c.high + 1, ValueError))
         return out
     if isinstance(c, Real):
-        out = [(math.nan, ValueError), (math.inf, ValueError), (-math.inf, ValueError),
+        out = [(math.nan, ValueError), (-math.inf, ValueError),
                ("0.5", TypeError), (True, TypeError), (None, TypeError)]
+        if not (c.allow_inf and c.high is None):
+            out.append((math.inf, ValueError))
         if c.low is not None:
             out.append((float(c.low if c.low_open else np.nextafter(c.low, -np.inf)),
                         ValueError))
@@ -246,7 +250,7 @@ def _own_bad_values(constraint):
         return [(-1, ValueError), (2**32, ValueError), ("x", TypeError), (1.5, TypeError),
                 (True, TypeError), (np.random.default_rng(0), TypeError)]
     if isinstance(c, InitConstraint):
-        return [("random", ValueError), ("K-MEANS++", ValueError), (3, TypeError),
+        return [("uniform", ValueError), ("K-MEANS++", ValueError), (3, TypeError),
                 (None, TypeError)]
     raise AssertionError(f"unknown constraint {c!r}: teach _bad_inputs about it")
 
@@ -260,6 +264,8 @@ def _in_range(constraint, v):
         return v in c.values
     if isinstance(c, NoneValue):
         return True
+    if isinstance(c, Real):
+        return c.accepts(v)
     raise AssertionError(f"_in_range does not know {c!r} inside AnyOf")
 
 
@@ -293,11 +299,15 @@ def _run_kw(params, **defaults):
     return {**defaults, **params}
 
 
+#: The k-means estimators of the stochastic family (their first argument: n_clusters).
+STOCHASTIC = ("MiniBatchKMeans", "NestedMiniBatchKMeans", "VRKMeans")
+
+
 @functools.lru_cache(maxsize=None)
 def fitted(kind):
     """A fitted estimator on good_X() (cached: methods do not change it)."""
-    if kind == "KMeans":
-        return vcgmm.KMeans(N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
+    if kind == "KMeans" or kind in STOCHASTIC:
+        return getattr(vcgmm, kind)(N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
     return vcgmm.VCGMM(N_CLUSTERS, G=N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
 
 
@@ -395,6 +405,52 @@ def _fit_vargmm(X, w, c, p):
                             **_init_kw(c))
 
 
+def _stochastic(kind, method="fit"):
+    def call(X, w, c, p):
+        est = getattr(vcgmm, kind)(**_run_kw(p, n_clusters=N_CLUSTERS, random_state=0,
+                                             n_threads=1, **_init_kw(c)))
+        return getattr(est, method)(X, sample_weight=w)
+    return call
+
+
+def _stochastic_function(name):
+    def call(X, w, c, p):
+        p = dict(p)
+        C = p.pop("n_clusters", N_CLUSTERS)
+        return getattr(vcgmm, name)(X, C, sample_weight=w,
+                                    **_run_kw(p, random_state=0, n_threads=1), **_init_kw(c))
+    return call
+
+
+def _stochastic_entries():
+    """The entry points of MiniBatchKMeans, NestedMiniBatchKMeans, VRKMeans and
+    fit_mbatch, fit_nmbatch, fit_vrkm."""
+    tables = {"MiniBatchKMeans": (MBATCH_PARAMS, "fit_mbatch"),
+              "NestedMiniBatchKMeans": (NMBATCH_PARAMS, "fit_nmbatch"),
+              "VRKMeans": (VRKM_PARAMS, "fit_vrkm")}
+    out = []
+    for kind, (table, function) in tables.items():
+        out += [
+            EntryPoint(f"{kind}.fit", _stochastic(kind), frozenset({_X, _W, _C}),
+                       centers_arg="init", centers_are_init=True, params=_table_params(table)),
+            EntryPoint(function, _stochastic_function(function), frozenset({_X, _W, _C}),
+                       centers_arg="init", centers_are_init=True,
+                       params=_table_params(table) + RETURN_LABELS,
+                       arg_names={"n_clusters": "C"}),
+            EntryPoint(f"{kind}.fit_predict", _stochastic(kind, "fit_predict"),
+                       frozenset({_X, _W})),
+            EntryPoint(f"{kind}.predict", _method(kind, "predict"), frozenset({_X})),
+            EntryPoint(f"{kind}.transform", _method(kind, "transform"), frozenset({_X})),
+            EntryPoint(f"{kind}.score", _method(kind, "score", weighted=True),
+                       frozenset({_X, _W})),
+        ]
+    out.append(EntryPoint("MiniBatchKMeans.partial_fit",
+                          _stochastic("MiniBatchKMeans", "partial_fit"),
+                          frozenset({_X, _W, _C}), centers_arg="init", centers_are_init=True,
+                          params=_table_params(MBATCH_PARAMS, exclude=("coreset_size",))))
+    return out
+
+
 def _method(kind, name, weighted=False):
     def call(X, w, c, p):
         f = getattr(fitted(kind), name)
@@ -463,6 +519,7 @@ ENTRY_POINTS = {e.name: e for e in [
     EntryPoint("VCGMM.score_samples", _method("VCGMM", "score_samples"), frozenset({_X})),
     EntryPoint("VCGMM.score", _method("VCGMM", "score", weighted=True), frozenset({_X, _W})),
     EntryPoint("VCGMM.transform", _method("VCGMM", "transform"), frozenset({_X})),
+    *_stochastic_entries(),
 ]}
 
 #: Entry points of fitted estimators, with their unfitted counterpart.
@@ -497,6 +554,7 @@ __all__ = [
     "N_CLUSTERS",
     "N_FEATURES",
     "N_SAMPLES",
+    "STOCHASTIC",
     "bad_values",
     "entry_points",
     "fitted",

@@ -1,4 +1,5 @@
-"""scikit-learn compatibility of every estimator (KMeans, VCGMM): scikit-learn's
+"""scikit-learn compatibility of every estimator (KMeans, VCGMM, MiniBatchKMeans,
+NestedMiniBatchKMeans, VRKMeans): scikit-learn's
 own estimator checks, with the checks that fail by design and their reasons
 in one table, and clone/pipeline use."""
 
@@ -20,6 +21,12 @@ ESTIMATORS = [
     vcgmm.KMeans(n_clusters=3, init="afk-mc2", coreset_size="auto", random_state=0, n_threads=1),
     vcgmm.VCGMM(n_components=3, G=2, random_state=0, n_threads=1),
     vcgmm.VCGMM(n_components=3, G=2, coreset_size=None, random_state=0, n_threads=1),
+    vcgmm.MiniBatchKMeans(n_clusters=3, random_state=0, n_threads=1),
+    vcgmm.NestedMiniBatchKMeans(n_clusters=3, random_state=0, n_threads=1),
+    vcgmm.NestedMiniBatchKMeans(n_clusters=3, bounds="yinyang", n_groups=2, random_state=0,
+                                n_threads=1),
+    vcgmm.VRKMeans(n_clusters=3, random_state=0, n_threads=1),
+    vcgmm.VRKMeans(n_clusters=3, variant="vrkm", block_size=8, random_state=0, n_threads=1),
 ]
 
 # Checks that fail by design, each with the reason, for every estimator.

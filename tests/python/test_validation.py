@@ -25,6 +25,7 @@ from _bad_inputs import (
     ENTRY_POINTS,
     FITTED_METHODS,
     N_CLUSTERS,
+    STOCHASTIC,
     bad_values,
     entry_points,
     good_X,
@@ -32,7 +33,9 @@ from _bad_inputs import (
     valid_centers,
 )
 from vcgmm._kmeans import KMEANS_PARAMS
+from vcgmm._minibatch import MBATCH_PARAMS, NMBATCH_PARAMS
 from vcgmm._vcgmm import VCGMM_PARAMS
+from vcgmm._vrkm import VRKM_PARAMS
 
 
 def _names(message, name):
@@ -51,9 +54,10 @@ def test_every_public_entry_point_is_in_the_table():
                  and name not in ("cancel_all", "show_build", "default_coreset_size")}
     classes = {"VariationalLoop"}
     assert functions | classes <= set(ENTRY_POINTS)
-    for est in ("KMeans", "VCGMM"):
-        methods = {m for m in ("fit", "fit_predict", "predict", "predict_proba", "transform",
-                               "score", "score_samples") if hasattr(getattr(vcgmm, est), m)}
+    for est in ("KMeans", "VCGMM", *STOCHASTIC):
+        methods = {m for m in ("fit", "fit_predict", "partial_fit", "predict", "predict_proba",
+                               "transform", "score", "score_samples")
+                   if hasattr(getattr(vcgmm, est), m)}
         assert {f"{est}.{m}" for m in methods} <= set(ENTRY_POINTS), est
 
 
@@ -61,7 +65,9 @@ def test_every_parameter_of_every_table_is_tested():
     cases = parameter_cases()
     tested = {(entry, name) for entry, name, _, _ in cases}
     for entry, table in (("KMeans.fit", KMEANS_PARAMS), ("VCGMM.fit", VCGMM_PARAMS),
-                         ("fit_vcgmm", VCGMM_PARAMS)):
+                         ("fit_vcgmm", VCGMM_PARAMS), ("MiniBatchKMeans.fit", MBATCH_PARAMS),
+                         ("NestedMiniBatchKMeans.fit", NMBATCH_PARAMS),
+                         ("VRKMeans.fit", VRKM_PARAMS), ("fit_vrkm", VRKM_PARAMS)):
         for p in table:
             assert (entry, p.name) in tested, (entry, p.name)
             kinds = {exc for e, n, _, exc in cases if (e, n) == (entry, p.name)}

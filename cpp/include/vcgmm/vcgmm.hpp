@@ -7,6 +7,9 @@
 //   lloyd.hpp                weighted Lloyd iterations
 //   pipeline.hpp             what the one-call pipelines share (params, buffers)
 //   kmeans.hpp               the k-means++ and LWCS baselines in one call
+//   minibatch.hpp            mini-batch k-means (mbatch, Sculley 2010)
+//   nested_minibatch.hpp     nested mini-batch k-means with bounds (nmbatch)
+//   vrkm.hpp                 variance-reduced k-means (VRKM, VRKM++)
 //   variational_gmm.hpp      the truncated variational EM loop (var-GMM-S)
 //   vc_gmm.hpp               vc-GMM / var-GMM-S in one call (the headline)
 //   gmm_scoring.hpp          exact log-likelihood and top-k posteriors of the GMM
@@ -24,6 +27,9 @@
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
 #include "vcgmm/lloyd.hpp"
+#include "vcgmm/minibatch.hpp"
+#include "vcgmm/nested_minibatch.hpp"
 #include "vcgmm/pipeline.hpp"
 #include "vcgmm/variational_gmm.hpp"
 #include "vcgmm/vc_gmm.hpp"
+#include "vcgmm/vrkm.hpp"

@@ -34,6 +34,11 @@ enum class Stream : std::uint64_t {
   variational_init = 5,
   variational_plus1 = 6,
   variational_neighbourhood = 7,
+  shuffle = 8,        ///< random permutations: "random" seeding, nmbatch's order
+  mbatch = 9,         ///< mbatch's batches (index: the iteration)
+  vrkm = 10,          ///< VRKM's inner-loop draws (index: the epoch)
+  seeding_sample = 11,  ///< the rows mbatch seeds on
+  yinyang = 12,       ///< nmbatch's grouping of the centers (Yinyang bounds)
 };
 
 class Rng {

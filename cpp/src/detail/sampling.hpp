@@ -5,8 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <numeric>
+#include <utility>
 #include <vector>
 
+#include "detail/random.hpp"
 #include "vcgmm/common.hpp"
 
 namespace vcgmm {
@@ -72,6 +75,24 @@ class CumulativeTable {
  private:
   std::vector<double> cum_;
 };
+
+/// The first k entries of a uniformly random permutation of [0, n): k
+/// distinct rows, every subset equally likely (partial Fisher-Yates, O(n)
+/// memory and time, k draws). The first k' entries do not depend on k, so
+/// the rows of the "random" seeding (k = C) are the first C of nmbatch's order
+/// (k = n) under the same seed.
+inline std::vector<index_t> random_permutation_prefix(index_t n, index_t k, std::uint64_t seed,
+                                                      Stream stream = Stream::shuffle) {
+  std::vector<index_t> perm(static_cast<size_t>(n));
+  std::iota(perm.begin(), perm.end(), index_t(0));
+  Rng rng(seed, stream);
+  for (index_t i = 0; i < k && i + 1 < n; ++i) {
+    const index_t j = i + static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n - i)));
+    std::swap(perm[i], perm[j]);
+  }
+  perm.resize(static_cast<size_t>(k));
+  return perm;
+}
 
 }  // namespace detail
 }  // namespace vcgmm
