@@ -34,6 +34,8 @@ enum class Stream : std::uint64_t {
   variational_init = 5,
   variational_plus1 = 6,
   variational_neighbourhood = 7,
+  coreset_split = 8,  ///< chunked coreset: the split of the draws over the chunks
+  coreset_chunk = 9,  ///< chunked coreset: the draws of one chunk (index = chunk id)
 };
 
 class Rng {
