@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._chunked import as_source
 from ._coreset import coreset_size_param
-from ._estimator_base import PipelineEstimator
+from ._estimator_base import PipelineEstimator, as_float
 from ._loader import core as _core
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
 from ._run import RUN_PARAMS, run_options
@@ -166,11 +168,17 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self : KMeans
             Fitted estimator.
         """
-        X = self._validate_X(X, reset=True)
+        source = as_source(X, sample_weight)
+        if source is None:
+            X = self._validate_X(X, reset=True)
+        else:
+            X, sample_weight = source, None
         values, r, centers, labels, indices, weights = self._fit(X, sample_weight)
+        if source is not None:
+            self.n_features_in_ = source.n_features
         self.cluster_centers_ = centers
         self.labels_ = labels
-        self.inertia_ = float(r.inertia)
+        self.inertia_ = as_float(r.inertia)
         self.n_iter_ = int(r.n_iter)
         self.converged_ = bool(r.converged)
         self.objective_ = r.objective
@@ -179,7 +187,8 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self.timings_ = r.timings
         self.coreset_indices_ = indices
         self.coreset_weights_ = weights
-        self._warn_distinct_clusters(labels, values["n_clusters"])
+        if isinstance(labels, np.ndarray):  # not when lazy (Dask)
+            self._warn_distinct_clusters(labels, values["n_clusters"])
         return self
 
     def score(self, X, y=None, sample_weight=None):
@@ -200,8 +209,9 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             ``-sum_n w_n min_c ||x_n - c||^2``.
         """
         check_is_fitted(self, "cluster_centers_")
-        X = self._validate_X(X, reset=False)
-        sample_weight = check_sample_weight(sample_weight, X)
+        if as_source(X) is None:
+            X = self._validate_X(X, reset=False)
+            sample_weight = check_sample_weight(sample_weight, X)
         return -self._quantization_error(X, sample_weight)
 
     @staticmethod
