@@ -105,6 +105,7 @@ def _centers_for(source, centers):
     centers = check_centers(centers, _Like(source, centers))
     if source.n_features is None:
         source.n_features = centers.shape[1]
+        source.width_from = "the centers have"
     return centers
 
 

@@ -70,10 +70,16 @@ def _is_zarr_array(X):
 
 
 def _is_chunk_list(X):
+    # A list whose first item is a 2-D array or a path (as one array-like it
+    # would be 3-D or strings: invalid), made of arrays and paths only; each
+    # chunk is then checked on its own, so a bad one is named.
     if not isinstance(X, (list, tuple)) or len(X) == 0:
         return False
-    return all(isinstance(c, (str, os.PathLike)) or (isinstance(c, np.ndarray) and c.ndim == 2)
-               for c in X)
+    first = X[0]
+    if not (isinstance(first, (str, os.PathLike))
+            or (isinstance(first, np.ndarray) and first.ndim == 2)):
+        return False
+    return all(isinstance(c, (str, os.PathLike, np.ndarray)) for c in X)
 
 
 def is_chunked(X):
@@ -101,7 +107,8 @@ def as_source(X, sample_weight=None, name="X"):
     return None
 
 
-def validate_chunk(raw, c, name, dtype, n_features, *, check_values=True):
+def validate_chunk(raw, c, name, dtype, n_features, *, check_values=True,
+                   width_from="chunk 0 has"):
     """One chunk as a C-contiguous float32/float64 array, checked against the
     first chunk's dtype and width; NaN/inf and overflowing values refused
     (``check_values``), with the chunk named in every message.
@@ -119,11 +126,11 @@ def validate_chunk(raw, c, name, dtype, n_features, *, check_values=True):
     if dtype is not None and raw.dtype != dtype:
         raise ValueError(f"{where} has dtype {raw.dtype} but chunk 0 has {dtype}: all chunks "
                          "must have the same dtype.")
-    if n_features is not None and raw.shape[1] != n_features:
-        raise ValueError(f"{where} has {raw.shape[1]} features but chunk 0 has {n_features}: "
-                         "all chunks must have the same width.")
     if raw.shape[1] == 0:
         raise ValueError(f"{where} has no features (shape {tuple(raw.shape)}).")
+    if n_features is not None and raw.shape[1] != n_features:
+        raise ValueError(f"{where} has {raw.shape[1]} features but {width_from} {n_features}: "
+                         "all chunks must have the same width.")
     target = np.float32 if raw.dtype == np.float32 else np.float64
     arr = np.ascontiguousarray(raw, dtype=target)
     if check_values and arr.size:
@@ -162,7 +169,8 @@ class ChunkSource:
                                  f"with chunked X, got shape {np.shape(sw)}.")
             self.sample_weight = sw
         self.dtype = None        # the raw dtype of chunk 0
-        self.n_features = None
+        self.n_features = None   # chunk 0's width, or the model's (set by the caller)
+        self.width_from = "chunk 0 has"
         self.rows = None         # rows per chunk, known after the first pass
         if _is_zarr_array(X):
             if len(X.shape) != 2:
@@ -232,7 +240,8 @@ class ChunkSource:
                 start += self.rows[c]
                 continue
             chunk, dtype = validate_chunk(raw, f"{c}{self._label(c)}", self.name, self.dtype,
-                                          self.n_features, check_values=check_values)
+                                          self.n_features, check_values=check_values,
+                                          width_from=self.width_from)
             if self.dtype is None:
                 self.dtype, self.n_features = dtype, chunk.shape[1]
             if self.rows is not None and chunk.shape[0] != self.rows[c]:
@@ -244,6 +253,7 @@ class ChunkSource:
                 log(f"{what}chunk {c}{self._label(c)}: {chunk.shape[0]:,} rows")
             yield c, start, chunk, w
             start += chunk.shape[0]
+        self.last_rows = start
         if self.rows is not None and count != len(self.rows):
             raise ValueError(f"{self.name} gave {count} chunks on this pass but "
                              f"{len(self.rows)} on the first: the chunks must not change "
@@ -317,14 +327,27 @@ class ChunkSource:
         clock = time.perf_counter()
         parts, total = [], 0.0
         for c, _, chunk, w in self.chunks(log=log, what="evaluation: "):
-            lab, q = nearest_centers(chunk, np.ascontiguousarray(centers, chunk.dtype), w,
-                                     n_threads=n_threads, labels=labels)
+            if chunk.shape[0] == 0:
+                lab, q = np.empty(0, np.int32), 0.0
+            else:
+                lab, q = nearest_centers(chunk, np.ascontiguousarray(centers, chunk.dtype), w,
+                                         n_threads=n_threads, labels=labels)
             total += q
             if labels:
                 parts.append(lab)
+        if start_rows(self) == 0:
+            raise ValueError(f"{self.name} is empty: its chunks have no rows.")
         out = np.concatenate(parts) if labels else None
         return out, total, time.perf_counter() - clock
 
     def map_chunks(self, fn):
         """fn(chunk) of every chunk, concatenated along the rows."""
-        return np.concatenate([fn(chunk) for _, _, chunk, _ in self.chunks()])
+        parts = [fn(chunk) for _, _, chunk, _ in self.chunks()]
+        if start_rows(self) == 0:
+            raise ValueError(f"{self.name} is empty: its chunks have no rows.")
+        return np.concatenate(parts)
+
+
+def start_rows(source):
+    """Rows read by the source's last complete pass."""
+    return source.last_rows

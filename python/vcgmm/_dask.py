@@ -85,6 +85,8 @@ def _labels_block(block, centers):
     from ._assignment import nearest_centers
 
     chunk = _block(block, "?", None, "X")
+    if chunk.shape[0] == 0:
+        return np.empty(0, np.int32)
     return nearest_centers(chunk, np.ascontiguousarray(centers, chunk.dtype), None,
                            n_threads=1, labels=True)[0]
 
@@ -94,6 +96,8 @@ def _qe_block(block, *rest):
 
     centers = rest[-1]
     chunk = _block(block, "?", None, "X")
+    if chunk.shape[0] == 0:
+        return np.zeros(1)
     w = None if len(rest) == 1 else _block_weights(rest[0], chunk, "?")
     q = nearest_centers(chunk, np.ascontiguousarray(centers, chunk.dtype), w, n_threads=1,
                         labels=False)[1]
@@ -104,6 +108,8 @@ def _distances_block(block, centers):
     from sklearn.metrics.pairwise import euclidean_distances
 
     chunk = _block(block, "?", None, "X")
+    if chunk.shape[0] == 0:
+        return np.empty((0, np.shape(centers)[0]), chunk.dtype)
     return euclidean_distances(chunk, np.ascontiguousarray(centers, chunk.dtype))
 
 

@@ -167,8 +167,10 @@ class CenterBasedEstimator:
         if source is not None:
             if is_dask_array(X):
                 return source.transform(self.cluster_centers_)
+            C = self.cluster_centers_.shape[0]
             return source.map_chunks(
-                lambda chunk: euclidean_distances(chunk, self._centers_like(chunk)))
+                lambda chunk: euclidean_distances(chunk, self._centers_like(chunk))
+                if chunk.shape[0] else np.empty((0, C), chunk.dtype))
         X = self._validate_X(X, reset=False)
         return euclidean_distances(X, self._centers_like(X))
 
@@ -180,6 +182,7 @@ class CenterBasedEstimator:
             expected = getattr(self, "n_features_in_", None)
             if source.n_features is None:
                 source.n_features = expected  # checked chunk by chunk as they are read
+                source.width_from = f"{type(self).__name__} was fitted on"
             elif expected is not None and source.n_features != expected:
                 raise ValueError(f"X has {source.n_features} features, but "
                                  f"{type(self).__name__} is expecting {expected} features "
