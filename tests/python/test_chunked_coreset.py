@@ -458,3 +458,14 @@ def test_cli_fits_a_folder_a_glob_and_a_zarr_store(tmp_path, capsys, blob_chunks
     bounds = list(range(0, 40000, 7000)) + [40000]
     ref = vcgmm.VCGMM(30, random_state=1).fit(split(X, bounds))
     np.testing.assert_array_equal(np.load(tmp_path / "cz.npy"), ref.cluster_centers_)
+
+
+def test_vcgmm_dask_without_dask_says_how_to_install(monkeypatch):
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, "dask", None)  # import dask now fails
+    monkeypatch.setitem(sys.modules, "dask.array", None)
+    monkeypatch.delitem(sys.modules, "vcgmm.dask", raising=False)
+    with pytest.raises(ImportError, match=r"pip install 'vcgmm\[dask\]'"):
+        importlib.import_module("vcgmm.dask")
