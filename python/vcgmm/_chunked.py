@@ -251,8 +251,12 @@ class ChunkSource:
             w = self.chunk_weights(c, start, chunk)
             if log:
                 log(f"{what}chunk {c}{self._label(c)}: {chunk.shape[0]:,} rows")
+            n_rows = chunk.shape[0]
             yield c, start, chunk, w
-            start += chunk.shape[0]
+            # Drop this frame's references before the next chunk is read, so
+            # that one chunk (e.g. one memory-mapped file) is resident at a time.
+            del raw, chunk, w
+            start += n_rows
         self.last_rows = start
         if self.rows is not None and count != len(self.rows):
             raise ValueError(f"{self.name} gave {count} chunks on this pass but "
@@ -284,24 +288,28 @@ class ChunkSource:
         n = int(sum(rows))
         m = resolve(coreset_size, n) if resolve else int(coreset_size)
         mean, mass, draws, plan = plan_coreset(weights, np.vstack(means), scatters, m, run)
-        idx_parts, w_parts, x_parts = [], [], []
+        # The coreset's rows go straight into their place (no second copy).
+        indices = np.empty(m, np.int64)
+        gammas = np.empty(m, np.float64)
+        points = np.empty((m, self.n_features),
+                          np.float32 if self.dtype == np.float32 else np.float64)
+        k = 0
         for c, start, chunk, w in self.chunks(check_values=False, skip=lambda c: draws[c] == 0,
                                               log=log, what="coreset pass 2: "):
             idx, gamma, stats = _core.draw_coreset_chunk(
                 chunk, w, c, mean, *plan, float(mass[c]), int(draws[c]), m, run)
-            idx_parts.append(idx + start)
-            w_parts.append(gamma)
-            x_parts.append(chunk[idx])
+            indices[k:k + idx.size] = idx + start
+            gammas[k:k + idx.size] = gamma
+            np.take(chunk, idx, axis=0, out=points[k:k + idx.size])
+            k += idx.size
             evals += stats.n_distance_evals["coreset"]
             del chunk
+        assert k == m
         seconds = time.perf_counter() - clock
         if log:
             log(f"coreset: {m:,} draws from {n:,} rows in {len(rows)} chunks ({seconds:.2f} s)")
         return CoresetDraw(
-            indices=np.concatenate(idx_parts).astype(np.int64, copy=False),
-            weights=np.concatenate(w_parts),
-            points=np.ascontiguousarray(np.concatenate(x_parts)),
-            n_samples=n, n_features=int(self.n_features), n_chunks=len(rows),
+            indices=indices, weights=gammas, points=points, n_samples=n, n_features=int(self.n_features), n_chunks=len(rows),
             n_distance_evals=int(evals), seconds=seconds)
 
     def _check_after_first_pass(self, rows, n_clusters):
@@ -335,6 +343,7 @@ class ChunkSource:
             total += q
             if labels:
                 parts.append(lab)
+            del chunk
         if start_rows(self) == 0:
             raise ValueError(f"{self.name} is empty: its chunks have no rows.")
         out = np.concatenate(parts) if labels else None
