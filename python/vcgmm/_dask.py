@@ -223,16 +223,28 @@ class DaskSource:
             blocks[c], wblocks[c], c, self.name, mean, plan, float(mass[c]), int(draws[c]), m,
             run.seed) for c in chosen]
         parts = _compute(tasks, verbose, "coreset pass 2")
+        # Assembled in place, each block's part released once copied.
+        indices = np.empty(m, np.int64)
+        gammas = np.empty(m, np.float64)
+        points = np.empty((m, self.n_features), self.dtype)
+        k = 0
+        for i, c in enumerate(chosen):
+            idx, gamma, rows_c, e = parts[i]
+            parts[i] = None
+            indices[k:k + idx.size] = idx + offsets[c]
+            gammas[k:k + idx.size] = gamma
+            points[k:k + idx.size] = rows_c
+            evals += e
+            k += idx.size
+        assert k == m
         seconds = time.perf_counter() - clock
         if log:
             log(f"coreset: {m:,} draws from {n:,} rows in {len(rows)} Dask blocks "
                 f"({seconds:.2f} s)")
         return CoresetDraw(
-            indices=np.concatenate([p[0] + offsets[c] for c, p in zip(chosen, parts)]),
-            weights=np.concatenate([p[1] for p in parts]),
-            points=np.ascontiguousarray(np.concatenate([p[2] for p in parts])),
-            n_samples=n, n_features=self.n_features, n_chunks=len(rows),
-            n_distance_evals=int(evals + sum(p[3] for p in parts)), seconds=seconds)
+            indices=indices, weights=gammas, points=points, n_samples=n,
+            n_features=self.n_features, n_chunks=len(rows), n_distance_evals=int(evals),
+            seconds=seconds)
 
     # -- lazy passes with fitted centers -----------------------------------------
 

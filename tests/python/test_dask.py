@@ -227,3 +227,19 @@ def test_a_worker_killed_during_the_coreset_passes(cluster, tmp_path):
     ref = vcgmm.fit_vcgmm([X[i:i + 400] for i in range(0, 1600, 400)], 4, 2, 512, random_state=1)
     np.testing.assert_array_equal(r.centers, ref.centers)
     np.testing.assert_array_equal(r.coreset_indices, ref.coreset_indices)
+
+
+def test_verbose_shows_dask_progress(blobs_dask, cluster, capsys, caplog):
+    """verbose=True: distributed.progress bars under a client (Dask's own
+    diagnostics), the same result as without."""
+    import logging
+
+    _, Xd, chunks = blobs_dask
+    with caplog.at_level(logging.INFO, logger="vcgmm"):
+        r = vcgmm.dask.fit_vcgmm(Xd, 5, 2, 2048, random_state=2, verbose=True)
+    out = capsys.readouterr()
+    assert "100%" in out.out + out.err  # the progress bars completed
+    assert "coreset pass 1: 6 Dask tasks" in caplog.text
+    assert "coreset: 2,048 draws from 30,000 rows in 6 Dask blocks" in caplog.text
+    ref = vcgmm.fit_vcgmm(chunks, 5, 2, 2048, random_state=2)
+    np.testing.assert_array_equal(r.centers, ref.centers)
