@@ -155,9 +155,14 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features), or chunked data
             Training data. float32 stays float32, other numbers become float64;
             C-contiguous float arrays (and memory maps) are used without a copy.
+            Chunked data (lists of arrays or ``.npy`` paths, chunk functions,
+            zarr or Dask arrays) need a coreset (``coreset_size`` set): it is
+            drawn in two passes, then the chunks are read once more for
+            ``labels_`` and ``inertia_`` (lazy for Dask); see
+            :func:`vcgmm.fit_vcgmm`.
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None

@@ -262,9 +262,13 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features), or chunked data
             Training data. float32 stays float32, other numbers become float64;
             C-contiguous float arrays (and memory maps) are used without a copy.
+            Chunked data (lists of arrays or ``.npy`` paths, chunk functions,
+            zarr or Dask arrays) are fitted on a coreset drawn in two passes,
+            then read once more for ``labels_`` and ``inertia_`` (lazy dask
+            arrays for Dask input); see :func:`fit_vcgmm`.
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -429,9 +433,16 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : array-like of shape (n_samples, n_features), or chunked data
         Data. float32 stays float32 (and is never copied when C-contiguous,
-        e.g. a ``np.memmap``); other numbers become float64.
+        e.g. a ``np.memmap``); other numbers become float64. Data larger than
+        memory can come in chunks: a list of arrays or ``.npy`` paths, a
+        function returning an iterable of chunks, a zarr array, or a Dask
+        array (see :mod:`vcgmm.dask`). The coreset is then drawn in two
+        passes over the chunks, holding one chunk plus the coreset in memory
+        (the same chunks and seed give the same result on any threads or
+        workers); ``return_labels`` reads the chunks once more (lazily for
+        Dask). Chunked data need a coreset (``coreset_size`` not None).
     C : int
         Number of clusters (Gaussians), 1 <= C <= n_samples.
     G : int, default=5
