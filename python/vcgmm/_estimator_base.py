@@ -19,8 +19,10 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._assignment import nearest_centers
+from ._chunked import as_source, is_chunked, is_dask_array
 from ._coreset import resolve_coreset_size
 from ._metric import is_cosine, normalize_rows
+from ._logging import progress_callback
 from ._run import available_threads, run_options
 from ._seeding import seeding_to_core
 from ._validation import (
@@ -32,7 +34,7 @@ from ._validation import (
     reject_non_numeric,
 )
 
-__all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD"]
+__all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD", "as_float"]
 
 #: A generous rate (floating-point operations per second and thread) for the
 #: warning on absurd sizes: a fit warned about is slower than an hour even on
@@ -40,15 +42,59 @@ __all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD"]
 FLOPS_PER_THREAD = 5e10
 
 
+def as_float(value):
+    """A float, unless the value is a lazy Dask scalar (kept lazy)."""
+    return value if is_dask_array(value) else float(value)
+
+
+class SourceFitResult:
+    """The core's result of a fit on a coreset drawn from chunked data, with
+    the costs of the chunked passes in its phases: ``coreset`` (both passes,
+    reading included) and ``evaluation`` (the pass for labels and inertia, 0
+    when lazy), and the inertia of the full data (None when not evaluated; a
+    lazy 0-d dask array for Dask data)."""
+
+    def __init__(self, result, draw, inertia, evaluation_evals, evaluation_seconds):
+        self._result = result
+        self._draw = draw
+        self.inertia = inertia
+        self._evaluation = (int(evaluation_evals), float(evaluation_seconds))
+
+    def __getattr__(self, name):
+        return getattr(self._result, name)
+
+    @property
+    def n_distance_evals(self):
+        evals = dict(self._result.n_distance_evals)
+        evals["coreset"] = self._draw.n_distance_evals
+        evals["evaluation"] = self._evaluation[0]
+        return evals
+
+    @property
+    def timings(self):
+        timings = dict(self._result.timings)
+        timings["coreset"] = self._draw.seconds
+        timings["evaluation"] = self._evaluation[1]
+        return timings
+
+
 class CenterBasedEstimator:
     """Mixin for estimators whose model is a set of centers ``cluster_centers_``.
 
     Provides input validation (float32 stays float32, everything else becomes
     float64, C order, finite) and the methods that only need the centers:
-    ``predict``, ``transform`` and the exact quantization error.
+    ``predict``, ``transform`` and the exact quantization error. ``predict``
+    and ``transform`` also take chunked data (lists of arrays or ``.npy``
+    files, zarr arrays: one pass, results concatenated in memory) and Dask
+    arrays (lazy ``map_blocks``, nothing computed).
     """
 
     def _validate_X(self, X, *, reset):
+        if is_chunked(X):
+            raise TypeError(
+                "this method needs X in memory as one array; it does not take chunked or "
+                "Dask data (fit, predict and transform do). Pass np.asarray(X) (or "
+                "X.compute()) if it fits in memory.")
         reject_non_numeric(X, "X")
         with friendly_array_errors("X"):
             X = validate_data(
@@ -108,6 +154,11 @@ class CenterBasedEstimator:
         labels : ndarray of shape (n_samples,), dtype int32
         """
         check_is_fitted(self, "cluster_centers_")
+        source = self._source(X)
+        if source is not None:
+            if is_dask_array(X):
+                return source.labels(self.cluster_centers_)
+            return source.nearest(self.cluster_centers_, labels=True, n_threads=self.n_threads)[0]
         X = self._validate_X(X, reset=False)
         return nearest_centers(X, self._centers_like(X), n_threads=self.n_threads)[0]
 
@@ -125,13 +176,43 @@ class CenterBasedEstimator:
         distances : ndarray of shape (n_samples, n_clusters)
         """
         check_is_fitted(self, "cluster_centers_")
+        source = self._source(X)
+        if source is not None:
+            if is_dask_array(X):
+                return source.transform(self.cluster_centers_)
+            C = self.cluster_centers_.shape[0]
+            return source.map_chunks(
+                lambda chunk: euclidean_distances(chunk, self._centers_like(chunk))
+                if chunk.shape[0] else np.empty((0, C), chunk.dtype))
         X = self._validate_X(X, reset=False)
         centers = self._centers_like(X)
         if self._objective_scale() != 1.0:  # unit rows and unit centers
             return np.clip(1.0 - X @ centers.T, 0.0, 2.0)
         return euclidean_distances(X, centers)
 
+    def _source(self, X, sample_weight=None):
+        """The chunk source of chunked/Dask X, checked against the fitted
+        width; None for one array."""
+        source = as_source(X, sample_weight)
+        if source is not None and self._objective_scale() != 1.0:
+            raise ValueError("metric='cosine' estimators take X as one array, not chunked or "
+                             "Dask data.")
+        if source is not None:
+            expected = getattr(self, "n_features_in_", None)
+            if source.n_features is None:
+                source.n_features = expected  # checked chunk by chunk as they are read
+                source.width_from = f"{type(self).__name__} was fitted on"
+            elif expected is not None and source.n_features != expected:
+                raise ValueError(f"X has {source.n_features} features, but "
+                                 f"{type(self).__name__} is expecting {expected} features "
+                                 "as input.")
+        return source
+
     def _quantization_error(self, X, sample_weight):
+        source = self._source(X, sample_weight)
+        if source is not None:
+            return source.nearest(self.cluster_centers_, labels=False,
+                                  n_threads=self.n_threads)[1]
         return self._objective_scale() * nearest_centers(
             X, self._centers_like(X), sample_weight, n_threads=self.n_threads, labels=False)[1]
 
@@ -162,8 +243,11 @@ class PipelineEstimator(CenterBasedEstimator):
         """Runs the family's pipeline on validated X (float32/float64, C order).
 
         Returns ``(values, result, centers, labels, coreset_indices,
-        coreset_weights)``; ``values`` are the validated parameters.
+        coreset_weights)``; ``values`` are the validated parameters. X may
+        also be a chunk source (chunked or Dask data, see ``_fit_source``).
         """
+        if not isinstance(X, np.ndarray):
+            return self._fit_source(X, return_labels=return_labels, evaluate=evaluate)
         values = self._checked_params()
         if is_cosine(values):
             X = normalize_rows(X, "X")
@@ -185,6 +269,47 @@ class PipelineEstimator(CenterBasedEstimator):
         """Checks of parameters against the points fitted (``n_fit``: the
         samples, or the coreset size), raising ValueError naming the
         parameter; none by default (e.g. a batch size at most n_fit)."""
+
+    def _fit_source(self, source, *, return_labels, evaluate):
+        """The fit on chunked data: the chunked coreset (two passes), then the
+        family's pipeline on the coreset in memory (seeded like the one-array
+        pipeline after its coreset), then, when asked, one more pass for the
+        labels and the quantization error of the full data (lazy for Dask)."""
+        values = self._checked_params()
+        count = values[self._count_param]
+        if values["coreset_size"] is None:
+            raise ValueError(
+                "coreset_size=None fits on all points, which needs X in memory as one array; "
+                "chunked and Dask data are fitted on a coreset: pass coreset_size='auto' or an "
+                "integer.")
+        if is_cosine(values):
+            raise ValueError(
+                "metric='cosine' needs the rows normalised in memory; chunked and Dask data "
+                "take metric='euclidean' (normalise the chunks yourself, then fit).")
+        params = self._params.to_core(values)
+        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
+        draw = source.coreset(
+            values["coreset_size"], params.run, n_clusters=count, verbose=values["verbose"],
+            resolve=lambda m, n: resolve_coreset_size(m, n, count))
+        X = draw.points
+        self._check_sizes(values, X.shape[0], count)
+        log = progress_callback(values["verbose"])
+        if log:
+            log(f"fit on the coreset ({X.shape[0]:,} weighted points drawn from the chunks; "
+                "below, the core reports it as a fit on given points)")
+        params.coreset_size = 0  # the coreset is drawn: fit on it
+        init_centers = seeding_to_core(values, X, count, params)
+        params.evaluate = False
+        r, centers = type(self)._core_fit(X, draw.weights, init_centers, params, False)[:2]
+        labels, inertia, seconds, evals = None, None, 0.0, 0
+        if evaluate or return_labels:
+            labels, inertia, seconds = source.nearest(
+                centers, labels=return_labels, n_threads=values["n_threads"],
+                verbose=values["verbose"])
+            evals = 0 if is_dask_array(inertia) else draw.n_samples * count
+        result = SourceFitResult(r, draw, inertia, evals, seconds)
+        self._source_n_features = draw.n_features
+        return values, result, centers, labels, draw.indices, draw.weights
 
     def _work_estimate(self, n_samples, params):
         """(distance evaluations before the first iteration, per iteration,

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._chunked import as_source
 from ._coreset import coreset_size_param
-from ._estimator_base import PipelineEstimator
+from ._estimator_base import PipelineEstimator, as_float
 from ._loader import core as _core
 from ._metric import metric_param, normalize_rows
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
@@ -162,9 +164,14 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features), or chunked data
             Training data. float32 stays float32, other numbers become float64;
             C-contiguous float arrays (and memory maps) are used without a copy.
+            Chunked data (lists of arrays or ``.npy`` paths, chunk functions,
+            zarr or Dask arrays) need a coreset (``coreset_size`` set): it is
+            drawn in two passes, then the chunks are read once more for
+            ``labels_`` and ``inertia_`` (lazy for Dask); see
+            :func:`vcgmm.fit_vcgmm`.
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -175,11 +182,17 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self : KMeans
             Fitted estimator.
         """
-        X = self._validate_X(X, reset=True)
+        source = as_source(X, sample_weight)
+        if source is None:
+            X = self._validate_X(X, reset=True)
+        else:
+            X, sample_weight = source, None
         values, r, centers, labels, indices, weights = self._fit(X, sample_weight)
+        if source is not None:
+            self.n_features_in_ = source.n_features
         self.cluster_centers_ = centers
         self.labels_ = labels
-        self.inertia_ = self._objective_scale() * float(r.inertia)
+        self.inertia_ = self._objective_scale() * as_float(r.inertia)
         self.n_iter_ = int(r.n_iter)
         self.converged_ = bool(r.converged)
         self.objective_ = self._objective_scale() * r.objective
@@ -188,7 +201,8 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self.timings_ = r.timings
         self.coreset_indices_ = indices
         self.coreset_weights_ = weights
-        self._warn_distinct_clusters(labels, values["n_clusters"])
+        if isinstance(labels, np.ndarray):  # not when lazy (Dask)
+            self._warn_distinct_clusters(labels, values["n_clusters"])
         return self
 
     def score(self, X, y=None, sample_weight=None):
@@ -209,8 +223,9 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             ``-sum_n w_n min_c ||x_n - c||^2``.
         """
         check_is_fitted(self, "cluster_centers_")
-        X = self._validate_X(X, reset=False)
-        sample_weight = check_sample_weight(sample_weight, X)
+        if as_source(X) is None:
+            X = self._validate_X(X, reset=False)
+            sample_weight = check_sample_weight(sample_weight, X)
         return -self._quantization_error(X, sample_weight)
 
     @staticmethod

@@ -146,6 +146,15 @@ class _FriendlyArrayErrors:
 
 def as_data(X, name="X", *, ensure_min_samples=1) -> np.ndarray:
     """X as a validated 2-D C-contiguous float32/float64 array (see module doc)."""
+    from ._chunked import is_chunked
+
+    if is_chunked(X):
+        # Never pulled into memory silently (np.asarray of a Dask or zarr array).
+        raise TypeError(
+            f"{name} is chunked or Dask data, which this function does not take: it needs "
+            f"{name} in memory as one array (np.asarray({name}) or {name}.compute() if it "
+            "fits). fit_vcgmm, lwcs, quantization_error, assign and the estimators' fit, "
+            "predict and transform take chunked data.")
     reject_non_numeric(X, name)
     with friendly_array_errors(name):
         X = check_array(

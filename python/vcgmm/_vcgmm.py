@@ -15,9 +15,10 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
+from ._chunked import as_source
 from ._metric import metric_param
 from ._coreset import coreset_size_param, default_coreset_size
-from ._estimator_base import PipelineEstimator
+from ._estimator_base import PipelineEstimator, as_float
 from ._loader import core as _core
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Options, Param, ParamTable, Real
 from ._run import RUN_PARAMS, check_n_threads
@@ -262,7 +263,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             centers=centers, sigma2=float(r.sigma2), free_energy=r.free_energy,
             n_iter=int(r.n_iter), converged=bool(r.converged), G=int(r.G),
             coreset_indices=indices, coreset_weights=weights, labels=labels,
-            inertia=float(r.inertia) if return_labels else None,
+            inertia=as_float(r.inertia) if return_labels else None,
             n_distance_evals=r.n_distance_evals, estep_distance_evals=r.estep_distance_evals,
             timings=r.timings)
 
@@ -277,9 +278,13 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features), or chunked data
             Training data. float32 stays float32, other numbers become float64;
             C-contiguous float arrays (and memory maps) are used without a copy.
+            Chunked data (lists of arrays or ``.npy`` paths, chunk functions,
+            zarr or Dask arrays) are fitted on a coreset drawn in two passes,
+            then read once more for ``labels_`` and ``inertia_`` (lazy dask
+            arrays for Dask input); see :func:`fit_vcgmm`.
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -290,8 +295,14 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self : VCGMM
             Fitted estimator.
         """
-        X = self._validate_X(X, reset=True)
+        source = as_source(X, sample_weight)
+        if source is None:
+            X = self._validate_X(X, reset=True)
+        else:
+            X, sample_weight = source, None
         r = self._fit_result(X, sample_weight, return_labels=True)
+        if source is not None:
+            self.n_features_in_ = source.n_features
         self.cluster_centers_ = r.centers
         self.sigma2_ = r.sigma2
         self.free_energy_ = r.free_energy
@@ -438,9 +449,16 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : array-like of shape (n_samples, n_features), or chunked data
         Data. float32 stays float32 (and is never copied when C-contiguous,
-        e.g. a ``np.memmap``); other numbers become float64.
+        e.g. a ``np.memmap``); other numbers become float64. Data larger than
+        memory can come in chunks: a list of arrays or ``.npy`` paths, a
+        function returning an iterable of chunks, a zarr array, or a Dask
+        array (see :mod:`vcgmm.dask`). The coreset is then drawn in two
+        passes over the chunks, holding one chunk plus the coreset in memory
+        (the same chunks and seed give the same result on any threads or
+        workers); ``return_labels`` reads the chunks once more (lazily for
+        Dask). Chunked data need a coreset (``coreset_size`` not None).
     C : int
         Number of clusters (Gaussians), 1 <= C <= n_samples.
     G : int, default=5
@@ -499,9 +517,14 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
         raise TypeError(f"fit_vcgmm got unexpected keyword argument(s) {', '.join(unknown)}; "
                         f"it takes X, C, G, coreset_size, sample_weight, return_labels and "
                         f"the parameters of VCGMM.")
-    X = as_data(X)
-    # Checked under the name the caller wrote (the estimator would say n_components).
-    C = check_n_clusters(C, X, "C")
+    source = as_source(X, sample_weight)
+    if source is None:
+        X = as_data(X)
+        # Checked under the name the caller wrote (the estimator would say n_components).
+        C = check_n_clusters(C, X, "C")
+    else:  # chunked or Dask data: C <= n_samples is checked after the first pass
+        X, sample_weight = source, None
+        C = Integer(1, INT32_MAX).check(C, "C")
     est = VCGMM(C, G=G, coreset_size=str(coreset_size) if coreset_size is _AUTO else coreset_size,
                 **params)
     return_labels = Boolean().check(return_labels, "return_labels")

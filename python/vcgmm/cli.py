@@ -251,6 +251,7 @@ def _check_outputs(args):
     outputs = [(opt, path) for opt, path in (("--out", args.out), ("--labels-out", args.labels_out))
                if path is not None]
     data = os.path.realpath(args.data)
+    chunk_files = set(os.path.realpath(f) for f in getattr(args, "chunk_files", ()))
     seen = {}
     for option, path in outputs:
         ext = os.path.splitext(path)[1].lower()
@@ -258,7 +259,11 @@ def _check_outputs(args):
             raise CLIError(f"{option} {path}: the file name must end in one of "
                            f"{', '.join(_OUTPUT_EXTENSIONS)}")
         real = os.path.realpath(path)
-        if real == data or (os.path.exists(real) and os.path.samefile(real, args.data)):
+        if real in chunk_files:
+            raise CLIError(f"{option} {path} is one of the input chunks: it would be "
+                           "overwritten; choose another output file")
+        if real == data or (os.path.exists(real) and os.path.exists(args.data)
+                            and os.path.samefile(real, args.data)):
             raise CLIError(f"{option} {path} is the input file {args.data}: it would be "
                            "overwritten; choose another output file")
         if real in seen:
@@ -348,9 +353,34 @@ def _stop_text(est, spec):
     return f" (NOT converged: stopped by {others})"
 
 
-def _cmd_fit(args):
-    from ._io import open_data
+def _open_chunked(args):
+    """Chunked DATA (a folder or glob of .npy files, a zarr store): the
+    chunks, notes, shape and dtype, after checking the options that apply."""
+    from ._io import open_chunks
 
+    if args.key is not None:
+        raise CLIError("--key applies to .npz files, not to chunked data")
+    if args.dtype is not None:
+        raise CLIError("--dtype does not apply to chunked data (float32 chunks stay float32, "
+                       "the others are converted to float64 one chunk at a time)")
+    X, notes, shape, dtype = open_chunks(args.data)
+    args.chunk_files = X if isinstance(X, list) else ()
+    return X, notes, shape, dtype
+
+
+def _cmd_fit(args):
+    from ._io import is_chunked_path, open_data
+
+    chunked = is_chunked_path(args.data)
+    if chunked:
+        if args.algo in ("kmeans++", "vargmm"):
+            raise CLIError(f"--algo {args.algo} fits on all points and needs the data in "
+                           "memory; chunked data (a folder, glob or zarr store) are fitted on a "
+                           "coreset: use --algo vcgmm or lwcs")
+    if chunked:  # the chunk files first: an output must not overwrite one of them
+        start = time.perf_counter()
+        X, notes, (n, d), dtype = _open_chunked(args)
+        load_seconds = time.perf_counter() - start
     _check_outputs(args)
     if args.seed is None:
         # Draw the seed here so it can be printed and the run repeated.
@@ -359,22 +389,35 @@ def _cmd_fit(args):
     else:
         seed_note = ""
 
-    start = time.perf_counter()
-    X, notes = open_data(args.data, key=args.key, dtype=args.dtype)
-    load_seconds = time.perf_counter() - start
-    n, d = X.shape
+    if not chunked:
+        start = time.perf_counter()
+        X, notes = open_data(args.data, key=args.key, dtype=args.dtype)
+        load_seconds = time.perf_counter() - start
+        n, d = X.shape
+        dtype = X.dtype
     if args.clusters > n:
         raise CLIError(f"-C {args.clusters} exceeds the number of samples ({n:,}) in {args.data}")
-    if args.verbose and X.dtype not in (np.float32, np.float64):
-        notes.append(f"{X.dtype} data are converted to float64 by the library (one copy)")
-    if args.verbose and not X.flags.c_contiguous:
+    if args.verbose and dtype not in (np.float32, np.float64):
+        notes.append(f"{dtype} data are converted to float64 by the library "
+                     + ("(one chunk at a time)" if chunked else "(one copy)"))
+    if args.verbose and not chunked and not X.flags.c_contiguous:
         notes.append("the data are not C-contiguous; the library copies them to C order once")
 
     est, description = _make_estimator(args, n)
+    if chunked and est.coreset_size is None:
+        raise CLIError("chunked data are fitted on a coreset: --coreset-size must be a number "
+                       "or 'auto'")
     out = print
-    kind = "memory-mapped" if isinstance(X, np.memmap) else "in memory"
+    if chunked:
+        kind = ("out of core: " + ("zarr array" if not isinstance(X, list) else
+                                   f"{len(X)} chunk files")
+                + ", each chunk read twice for the coreset, once for the labels")
+    else:
+        kind = "memory-mapped" if isinstance(X, np.memmap) else "in memory"
     out(f"data        : {args.data}" + (f" [{args.key}]" if args.key else ""))
-    out(f"              {n:,} x {d} {X.dtype} ({kind}, read in {load_seconds:.2f} s)")
+    out(f"              {n:,} x {d} {dtype} ({kind}, "
+        + (f"headers read in {load_seconds:.2f} s)" if chunked else
+           f"read in {load_seconds:.2f} s)"))
     from ._io import IMPORTANT
 
     for note in notes:
@@ -484,10 +527,16 @@ def build_parser():
             "algorithms:\n" + _algorithms_help() + "\n"
             "data files: .npy (memory-mapped), .npz (one array, --key; memory-mapped\n"
             "when stored uncompressed), .csv/.tsv/.txt (delimiter guessed, header row\n"
-            "skipped if not numeric)."
+            "skipped if not numeric).\n"
+            "chunked data (larger than memory; --algo vcgmm or lwcs): a folder of .npy\n"
+            "files, a quoted glob such as 'parts/*.npy' (natural name order), or a zarr\n"
+            "store; each chunk is read twice for the coreset and once more for the\n"
+            "quantization error and labels."
         ),
     )
-    fit.add_argument("data", metavar="DATA", help="data file (.npy, .npz, .csv, .tsv, .txt)")
+    fit.add_argument("data", metavar="DATA",
+                     help="data file (.npy, .npz, .csv, .tsv, .txt), or chunked data: a folder "
+                          "or glob of .npy files, a zarr store")
     count = _flag_params()["clusters"][0]
     fit.add_argument(*count.flags, dest="clusters", type=_flag_type(count, "-C"), required=True,
                      metavar="N", help="number of clusters C")

@@ -3,6 +3,8 @@
 - ``BAD_X``, ``BAD_WEIGHTS``, ``BAD_CENTERS``: bad data, sample weights and
   centers (``centers`` / ``init`` / ``means``), each with the exception type
   and a pattern of its message;
+- ``BAD_CHUNKS``: bad chunked data (lists of chunks), applied to every entry
+  point of ``CHUNK_ENTRY_POINTS`` (those taking chunked data);
 - ``ENTRY_POINTS``: every public entry point, what input it takes (data,
   weights, centers) and which parameters, so that every table is applied to
   every entry point that takes that input;
@@ -562,3 +564,88 @@ __all__ = [
     "parameter_cases",
     "valid_centers",
 ]
+
+
+# ----------------------------------------------------------------------------
+# Bad chunked data: (make(), exception, message pattern naming the chunk)
+# ----------------------------------------------------------------------------
+
+
+def _chunks(*shapes, dtype=np.float64):
+    rng = np.random.default_rng(7)
+    return [rng.standard_normal(shape).astype(dtype) for shape in shapes]
+
+
+def _chunks_with(value, chunk=2, where=(3, 1)):
+    def make():
+        chunks = _chunks((10, 3), (0, 3), (12, 3), (1, 3))
+        chunks[chunk][where] = value
+        return chunks
+    return make
+
+
+def _mixed_dtypes():
+    chunks = _chunks((10, 3), (12, 3))
+    chunks[1] = chunks[1].astype(np.float32)
+    return chunks
+
+
+def _generator():
+    return (c for c in _chunks((10, 3), (12, 3)))
+
+
+#: Entry points of CHUNK_ENTRY_POINTS that compare the chunks with given
+#: centers or a fitted model (the others learn the width from chunk 0).
+_CENTER_BASED = ("quantization_error", "assign", "KMeans.predict", "VCGMM.transform")
+
+
+def _all_entries(entry):
+    return True
+
+
+#: (make(), exception, message pattern, applies(entry name))
+BAD_CHUNKS = {
+    "nan": (_chunks_with(np.nan), ValueError, r"X chunk 2 contains NaN \(first at row 3",
+            _all_entries),
+    "inf": (_chunks_with(np.inf, chunk=3, where=(0, 2)), ValueError,
+            r"X chunk 3 contains infinity \(first at row 0, column 2", _all_entries),
+    "overflowing squares": (_chunks_with(1e200), ValueError, "X chunk 2 has values up to",
+                            _all_entries),
+    "other width": (lambda: _chunks((10, 3), (12, 4)), ValueError,
+                    r"X chunk 1 has 4 features but (chunk 0 has|the centers have|\w+ was "
+                    r"fitted on) 3", _all_entries),
+    "width != model": (lambda: _chunks((10, 4)), ValueError,
+                       r"X chunk 0 has 4 features but (the centers have|\w+ was fitted on) 3",
+                       lambda entry: entry in _CENTER_BASED),
+    "other dtype": (_mixed_dtypes, ValueError,
+                    "X chunk 1 has dtype float32 but chunk 0 has float64", _all_entries),
+    "1-D chunk": (lambda: _chunks((10, 3)) + [np.zeros(3)], ValueError,
+                  r"X chunk 1 must be a 2-D array \(rows, features\), got shape \(3,\)",
+                  _all_entries),
+    "no features": (lambda: _chunks((10, 0), (5, 0)), ValueError, "X chunk 0 has no features",
+                    _all_entries),
+    "all empty": (lambda: _chunks((0, 3), (0, 3)), ValueError, "empty", _all_entries),
+    "complex": (lambda: [c + 1j for c in _chunks((10, 3), (12, 3))], TypeError, "complex",
+                _all_entries),
+    "strings": (lambda: _chunks((10, 3)) + [np.array([["a"] * 3] * 4)], TypeError, "string",
+                _all_entries),
+    "generator": (_generator, TypeError, "read only once", _all_entries),
+}
+
+
+def _centers3():
+    return valid_centers(np.empty((1, 3)))
+
+
+#: The entry points that take chunked data, called with valid arguments but X.
+CHUNK_ENTRY_POINTS = {
+    "lwcs": lambda X: vcgmm.lwcs(X, 5, random_state=0),
+    "fit_vcgmm": lambda X: vcgmm.fit_vcgmm(X, 2, coreset_size=8, random_state=0),
+    "VCGMM.fit": lambda X: vcgmm.VCGMM(2, coreset_size=8, random_state=0).fit(X),
+    "KMeans.fit": lambda X: vcgmm.KMeans(2, init="afk-mc2", coreset_size=8,
+                                         random_state=0).fit(X),
+    "quantization_error": lambda X: vcgmm.quantization_error(X, _centers3()),
+    "assign": lambda X: vcgmm.assign(X, _centers3()),
+    "KMeans.predict": lambda X: fitted("KMeans").predict(X),
+    "VCGMM.transform": lambda X: fitted("VCGMM").transform(X),
+}

@@ -2,6 +2,7 @@
 //
 //   assignment.hpp           exact nearest-center labels and quantization error
 //   lightweight_coreset.hpp  LWCS (Bachem et al. 2018)
+//   chunked_coreset.hpp      LWCS in per-chunk steps (out of core, Dask blocks)
 //   kmeans_plusplus.hpp      D^2 seeding (Arthur & Vassilvitskii 2007)
 //   afkmc2.hpp               AFK-MC^2 seeding (Bachem et al. 2016)
 //   lloyd.hpp                weighted Lloyd iterations
@@ -20,6 +21,7 @@
 
 #include "vcgmm/afkmc2.hpp"
 #include "vcgmm/assignment.hpp"
+#include "vcgmm/chunked_coreset.hpp"
 #include "vcgmm/common.hpp"
 #include "vcgmm/gmm_scoring.hpp"
 #include "vcgmm/interrupt.hpp"

@@ -39,6 +39,8 @@ enum class Stream : std::uint64_t {
   vrkm = 10,          ///< VRKM's inner-loop draws (index: the epoch)
   seeding_sample = 11,  ///< the rows mbatch seeds on
   yinyang = 12,       ///< nmbatch's grouping of the centers (Yinyang bounds)
+  coreset_split = 13,  ///< chunked coreset: the split of the draws over the chunks
+  coreset_chunk = 14,  ///< chunked coreset: the draws of one chunk (index = chunk id)
 };
 
 class Rng {
