@@ -34,6 +34,10 @@ enum class Stream : std::uint64_t {
   variational_init = 5,
   variational_plus1 = 6,
   variational_neighbourhood = 7,
+  // Kernel k-means (kernel_kmeans.cpp); numbered apart from the other families.
+  kernel_gamma = 101,           ///< rows of the gamma heuristic
+  kernel_kmeans_plusplus = 102, ///< kernel k-means++ draws
+  kernel_kmeans_batch = 103,    ///< the mini-batch of an iteration (index: the iteration)
 };
 
 class Rng {
