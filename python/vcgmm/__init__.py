@@ -22,14 +22,20 @@ fit_vcgmm          vc-GMM: coreset + AFK-MC^2 + truncated variational EM (the he
 fit_vargmm         var-GMM-S: the same loop on all points
 VariationalLoop    the variational loop step by step (research, tests)
 
+Kernel k-means
+--------------
+fit_kernel_kmeans  truncated mini-batch / mini-batch / full-batch kernel k-means
+
 Estimators (scikit-learn compatible)
 ------------------------------------
 VCGMM              vc-GMM / var-GMM-S as an estimator
 KMeans             k-means++ / LWCS baselines
+KernelKMeans       kernel k-means (truncated mini-batch, mini-batch, full batch)
 """
 
 from ._assignment import assign, quantization_error
 from ._coreset import default_coreset_size, lwcs
+from ._kernel_kmeans import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
 from ._kmeans import KMeans, lloyd
 from ._run import cancel_all
 from ._seeding import afkmc2, kmeans_plusplus
@@ -42,10 +48,13 @@ __version__ = _core.version()
 
 __all__ = [
     "KMeans",
+    "KernelKMeans",
+    "KernelKMeansResult",
     "VCGMM",
     "VCGMMResult",
     "VariationalLoop",
     "default_coreset_size",
+    "fit_kernel_kmeans",
     "fit_vargmm",
     "fit_vcgmm",
     "afkmc2",

@@ -256,8 +256,12 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         Offset of the poly kernel.
     n_neighbors : int, default=10
         Neighbours per point of the k-nn graph (knn and heat kernels).
-    t : float, default=1.0
-        Time of the heat kernel.
+    t : float, default=1000.0
+        Time of the heat kernel ``exp(-t L)``: it keeps the graph's diffusion
+        modes with eigenvalue well below ``1 / t``. Large t (hundreds to
+        thousands on a k-nn graph) approaches spectral clustering on the
+        slowest modes; small t leaves the points nearly orthogonal in feature
+        space (no clusters).
     algorithm : {"truncated", "minibatch", "full"}, default="truncated"
         See above.
     batch_size : int, default=1024

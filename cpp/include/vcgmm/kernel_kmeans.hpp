@@ -200,7 +200,11 @@ enum class GraphKernelType {
 struct GraphKernelParams {
   GraphKernelType type = GraphKernelType::knn;
   index_t n_neighbors = 10;  ///< neighbours per point, 1 <= n_neighbors < n
-  double t = 1.0;            ///< heat kernel time > 0
+  /// Heat kernel time > 0. exp(-t L) keeps the graph's diffusion modes with
+  /// eigenvalue lambda << 1 / t of L: large t (hundreds to thousands of steps
+  /// on a k-nn graph) approaches spectral clustering on the slowest modes,
+  /// small t leaves every point nearly orthogonal to the others.
+  double t = 1000.0;
 };
 
 /// A graph kernel from the symmetrised k-nn graph of the rows (A_ij = 1 when j
