@@ -132,6 +132,7 @@ double gamma_heuristic(const DataView<T>& data, KernelType type, const RunOption
   auto mid = dist.begin() + np / 2;
   std::nth_element(dist.begin(), mid, dist.end());
   double med = *mid;
+  if (np % 2 == 0) med = 0.5 * (med + *std::max_element(dist.begin(), mid));  // numpy's median
   if (!(med > 0.0)) {
     double sum = 0.0;
     index_t cnt = 0;

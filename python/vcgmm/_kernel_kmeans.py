@@ -287,7 +287,11 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         (mini-batch: over the batch, before and after the update, the paper's
         epsilon, which costs one more pass of the batch; full: over all
         points) improves by less than ``tol``. 0 turns it off (the full
-        algorithm still stops when no label changes).
+        algorithm still stops when no label changes). The gain on a batch
+        does not fall below the batch's own noise (about the variance of
+        the distances over ``batch_size``; with the beta rate it does not
+        decay), so ``tol`` must exceed that level: the paper's analysis
+        takes ``batch_size`` of order ``k / tol^2``.
     n_threads : int or None, default=None
         Threads to use; None or -1 means OpenMP's default. Results do not
         depend on it.
