@@ -361,8 +361,11 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
       const index_t bj = static_cast<index_t>(members[j].size());
       if (bj > 0) alpha[j] = learning_rate(p.learning_rate, bj, b, &counts[j]);
     }
-    const double window = static_cast<double>(std::min<index_t>(p.tau, n)) +
-                          static_cast<double>(b) / static_cast<double>(k);
+    // Work of a center's update: about b_j (tau + 3 b_j) evaluations with
+    // b_j ~ b / k (the incremental <C, C>); small updates stay on one thread.
+    const double bj_mean = static_cast<double>(b) / static_cast<double>(k);
+    const double update_evals =
+        bj_mean * (static_cast<double>(std::min<index_t>(p.tau, n)) + 3.0 * bj_mean);
     parallel_for(k, p.run.n_threads, [&](index_t j) {
       task_evals[j] = 0;
       if (members[j].empty()) return;
@@ -375,7 +378,7 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
       }
       u /= static_cast<double>(members[j].size());
       task_evals[j] = centers[j].update(tr, it, alpha[j], std::move(pts), u, tau);
-    }, 2.0 * window * window * kernel_value_flops(tr.kernel().params(), tr.data().d));
+    }, update_evals * kernel_value_flops(tr.kernel().params(), tr.data().d));
     for (index_t j = 0; j < k; ++j) evals += task_evals[j];
 
     result->objective.push_back(fb);
