@@ -308,7 +308,7 @@ void batch_inner_products(const Training<T>& tr, const Fitted<T>& f,
   const CenterSupport<T>& cs = f.support;
   SupportTiles<T> S(tr.kernel(), cs.rows.data(), cs.points.data(), cs.size());
   ip->resize(batch.size() * static_cast<size_t>(k));
-  inner_products(S, cs.terms, k, static_cast<index_t>(batch.size()),
+  inner_products(S, cs.cols, k, static_cast<index_t>(batch.size()),
                  [&](index_t i) { return tr.row(batch[i]); }, n_threads, ip->data());
 }
 
@@ -424,7 +424,7 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
     CenterSupport<T> cs;
     single_point_centers(tr, init, &cs);
     SupportTiles<T> S(tr.kernel(), cs.rows.data(), cs.points.data(), cs.size());
-    inner_products(S, cs.terms, k, n, [&](index_t i) { return tr.row(i); }, nt, G.data());
+    inner_products(S, cs.cols, k, n, [&](index_t i) { return tr.row(i); }, nt, G.data());
     evals += n * cs.size();
   }
   for (index_t j = 0; j < k; ++j) {
@@ -466,7 +466,7 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
     CenterSupport<T> cs;
     cs.build(tr, cm);
     SupportTiles<T> S(tr.kernel(), cs.rows.data(), cs.points.data(), cs.size());
-    inner_products(S, cs.terms, k, n, [&](index_t i) { return tr.row(i); }, nt, M.data());
+    inner_products(S, cs.cols, k, n, [&](index_t i) { return tr.row(i); }, nt, M.data());
     evals += n * cs.size();
     for (index_t j = 0; j < k; ++j) {
       if (members[j].empty()) continue;
@@ -569,23 +569,15 @@ void run_full(const Training<T>& tr, const KernelKMeansParams& p, const std::vec
     CenterSupport<T> cs;
     single_point_centers(tr, init, &cs);
     SupportTiles<T> S(tr.kernel(), cs.rows.data(), cs.points.data(), cs.size());
-    inner_products(S, cs.terms, k, n, [&](index_t i) { return tr.row(i); }, nt, ip.data());
+    inner_products(S, cs.cols, k, n, [&](index_t i) { return tr.row(i); }, nt, ip.data());
     evals += n * cs.size();
     for (index_t j = 0; j < k; ++j) sqnorm[j] = tr.self(init[j]);
     label_all(tr, ip, sqnorm, nt, labels.data(), &dist);
   }
   // Distances of points on their own center round to ~eps K(x, x).
   const double floor = 64.0 * std::numeric_limits<T>::epsilon() * std::max(1.0, tr.max_self());
-  std::vector<index_t> all(n);
-  std::iota(all.begin(), all.end(), index_t(0));
-  // Every point is a column; the columns' centers change with the labels.
-  SupportTiles<T> S(tr.kernel(), tr.data().x, all.data(), n);
-  ColumnTerms terms;
-  terms.ptr.resize(n + 1);
-  terms.center.resize(n);
-  terms.coef.resize(n);
-  std::iota(terms.ptr.begin(), terms.ptr.end(), index_t(0));
   std::vector<index_t> size(k);
+  CenterSupport<T> cs;
   double prev_obj = NAN;
 
   for (int it = 1; it <= p.max_iter; ++it) {
@@ -594,11 +586,19 @@ void run_full(const Training<T>& tr, const KernelKMeansParams& p, const std::vec
     previous = labels;
     std::fill(size.begin(), size.end(), 0);
     for (std::int32_t l : labels) ++size[l];
-    for (index_t x = 0; x < n; ++x) {
-      terms.center[x] = labels[x];
-      terms.coef[x] = 1.0 / static_cast<double>(size[labels[x]]);
+    // The centers are the clusters' means: every point is a column, grouped
+    // by cluster (points in index order), coefficient 1 / |A_j|.
+    {
+      std::vector<Terms> t(k);
+      for (index_t x = 0; x < n; ++x) {
+        const std::int32_t l = labels[x];
+        t[l].idx.push_back(x);
+        t[l].coef.push_back(1.0 / static_cast<double>(size[l]));
+      }
+      cs.build(tr, std::move(t));
     }
-    inner_products(S, terms, k, n, [&](index_t i) { return tr.row(i); }, nt, ip.data());
+    SupportTiles<T> S(tr.kernel(), cs.rows.data(), cs.points.data(), cs.size());
+    inner_products(S, cs.cols, k, n, [&](index_t i) { return tr.row(i); }, nt, ip.data());
     evals += n * n;
     // <C_j, C_j> = mean over A_j of <phi(x), C_j>, in index order.
     std::fill(sqnorm.begin(), sqnorm.end(), 0.0);
@@ -627,16 +627,10 @@ void run_full(const Training<T>& tr, const KernelKMeansParams& p, const std::vec
     }
   }
   // The centers are the means of the partition the last pass measured
-  // against (`previous`); `labels` is every point's nearest of them.
-  std::vector<Terms> t(k);
-  for (index_t x = 0; x < n; ++x) {
-    const std::int32_t l = previous[x];
-    t[l].idx.push_back(x);
-    t[l].coef.push_back(1.0 / static_cast<double>(size[l]));
-  }
-  // (An empty cluster -- more clusters than distinct points -- keeps no
-  // points and an infinite norm: it is never anyone's nearest.)
-  out->support.build(tr, t);
+  // against (`previous`, the columns of cs); `labels` is every point's
+  // nearest of them. (An empty cluster -- more clusters than distinct points
+  // -- keeps no points and an infinite norm: it is never anyone's nearest.)
+  out->support = std::move(cs);
   out->sqnorm = sqnorm;
   if (labels_out) std::copy(labels.begin(), labels.end(), labels_out);
   if (!labels_out && !p.evaluate) result->inertia = NAN;
@@ -694,7 +688,7 @@ KernelKMeansResult fit_kernel_kmeans(const DataView<T>& data, const KernelKMeans
     const CenterSupport<T>& cs = fitted.support;
     SupportTiles<T> S(tr.kernel(), cs.rows.data(), cs.points.data(), cs.size());
     std::vector<double> ip(n * k);
-    inner_products(S, cs.terms, k, n, [&](index_t i) { return tr.row(i); }, run.n_threads,
+    inner_products(S, cs.cols, k, n, [&](index_t i) { return tr.row(i); }, run.n_threads,
                    ip.data());
     result.n_distance_evals.evaluation += n * cs.size();
     result.inertia = label_all(tr, ip, fitted.sqnorm, run.n_threads, labels);
@@ -742,26 +736,27 @@ PhaseCosts kernel_kmeans_predict(const DataView<T>& data, const KernelParams& ke
   }
   Stopwatch clock;
   KernelFunction<T> kf(kernel, data.d);
-  // Column terms from the per-center lists.
-  ColumnTerms terms;
-  {
-    std::vector<std::vector<std::pair<std::int32_t, double>>> by_col(m);
-    for (index_t j = 0; j < k; ++j) {
-      for (index_t t = centers.indptr[j]; t < centers.indptr[j + 1]; ++t) {
-        by_col[centers.index[t]].emplace_back(static_cast<std::int32_t>(j), centers.coef[t]);
-      }
-    }
-    for (index_t p = 0; p < m; ++p) {
-      for (const auto& e : by_col[p]) terms.add(e.first, e.second);
-      terms.end_column();
+  // Columns: the centers' terms side by side (a support vector shared by two
+  // centers is two columns).
+  CenterColumns cols;
+  cols.start.assign(centers.indptr.begin(), centers.indptr.end());
+  cols.coef = centers.coef;
+  std::vector<index_t> colpoint(nnz);
+  std::vector<T> rows;
+  for (index_t t = 0; t < nnz; ++t) colpoint[t] = centers.support[centers.index[t]];
+  if (!pre) {
+    rows.resize(static_cast<size_t>(nnz * data.d));
+    for (index_t t = 0; t < nnz; ++t) {
+      std::copy(support_vectors + centers.index[t] * data.d,
+                support_vectors + (centers.index[t] + 1) * data.d, rows.data() + t * data.d);
     }
   }
-  SupportTiles<T> S(kf, support_vectors, centers.support.data(), m);
+  SupportTiles<T> S(kf, rows.data(), colpoint.data(), nnz);
   std::vector<double> ip(data.n * k);
-  inner_products(S, terms, k, data.n, [&](index_t i) { return data.row(i); }, run.n_threads,
+  inner_products(S, cols, k, data.n, [&](index_t i) { return data.row(i); }, run.n_threads,
                  ip.data());
   PhaseCosts costs;
-  costs.n_distance_evals.evaluation = data.n * m;
+  costs.n_distance_evals.evaluation = data.n * nnz;
   parallel_for(n_chunks(data.n, kStreamChunk), run.n_threads, [&](index_t t) {
     const index_t r1 = std::min(data.n, (t + 1) * kStreamChunk);
     for (index_t i = t * kStreamChunk; i < r1; ++i) {

@@ -91,11 +91,9 @@ class Training {
     if (a.size() == 0 || b.size() == 0) return 0.0;
     const std::vector<T> rows = gather(b.idx);
     SupportTiles<T> S(kernel_, rows.data(), b.idx.data(), b.size());
-    ColumnTerms terms;
-    for (index_t q = 0; q < b.size(); ++q) {
-      terms.add(0, b.coef[q]);
-      terms.end_column();
-    }
+    CenterColumns cols;
+    cols.start = {0, b.size()};
+    cols.coef = b.coef;
     const index_t rb = S.row_block();
     const T* ptr[SupportTiles<T>::kMaxRowBlock];
     double part[SupportTiles<T>::kMaxRowBlock];
@@ -106,7 +104,7 @@ class Training {
         ptr[i] = data_.row(a.idx[r0 + i]);
         part[i] = 0.0;
       }
-      accumulate_block(S, terms, 1, ptr, nrows, part);
+      accumulate_block(S, cols, 1, ptr, nrows, part);
       for (index_t i = 0; i < nrows; ++i) total += a.coef[r0 + i] * part[i];
     }
     return total;
@@ -238,61 +236,47 @@ struct TruncatedCenter {
   }
 };
 
-/// The union of the centers' points as the columns of one kernel pass.
+/// The centers' points side by side as the columns of one kernel pass.
 template <typename T>
 struct CenterSupport {
-  std::vector<index_t> points;  ///< (m,) distinct training rows, increasing
+  std::vector<Terms> centers;   ///< per center: distinct points and coefficients
+  std::vector<index_t> points;  ///< (m,) the training row of each column
   std::vector<T> rows;          ///< (m, d) their coordinates (empty for precomputed)
-  ColumnTerms terms;            ///< the centers each column feeds
+  CenterColumns cols;           ///< the center of each column
 
-  /// From each center's terms (center j: terms[j]).
-  void build(const Training<T>& tr, const std::vector<Terms>& centers) {
-    struct Entry {
-      index_t point;
-      std::int32_t center;
-      double coef;
-    };
-    std::vector<Entry> all;
-    for (size_t j = 0; j < centers.size(); ++j) {
-      for (index_t t = 0; t < centers[j].size(); ++t) {
-        all.push_back({centers[j].idx[t], static_cast<std::int32_t>(j), centers[j].coef[t]});
-      }
-    }
-    std::stable_sort(all.begin(), all.end(),
-                     [](const Entry& a, const Entry& b) { return a.point < b.point; });
+  /// From each center's terms (center j: centers[j]).
+  void build(const Training<T>& tr, std::vector<Terms> terms) {
+    centers = std::move(terms);
     points.clear();
-    terms.clear();
-    for (size_t e = 0; e < all.size(); ++e) {
-      if (e > 0 && all[e].point != all[e - 1].point) terms.end_column();
-      if (e == 0 || all[e].point != all[e - 1].point) points.push_back(all[e].point);
-      terms.add(all[e].center, all[e].coef);
+    cols.start.assign(1, 0);
+    cols.coef.clear();
+    for (const Terms& t : centers) {
+      points.insert(points.end(), t.idx.begin(), t.idx.end());
+      cols.coef.insert(cols.coef.end(), t.coef.begin(), t.coef.end());
+      cols.start.push_back(static_cast<index_t>(points.size()));
     }
-    if (!all.empty()) terms.end_column();
     rows = tr.gather(points);
   }
 
   index_t size() const { return static_cast<index_t>(points.size()); }
 
-  /// The public model: per center its positions in `points` and coefficients.
+  /// The public model: the distinct points of all centers (increasing), and
+  /// per center its positions among them and its coefficients.
   KernelCenters model(const std::vector<double>& sqnorm) const {
-    const index_t k = static_cast<index_t>(sqnorm.size());
+    const index_t k = static_cast<index_t>(centers.size());
     KernelCenters c;
     c.support = points;
+    std::sort(c.support.begin(), c.support.end());
+    c.support.erase(std::unique(c.support.begin(), c.support.end()), c.support.end());
     c.sqnorm = sqnorm;
-    c.indptr.assign(k + 1, 0);
-    for (index_t p = 0; p < size(); ++p) {
-      for (index_t t = terms.ptr[p]; t < terms.ptr[p + 1]; ++t) ++c.indptr[terms.center[t] + 1];
-    }
-    for (index_t j = 0; j < k; ++j) c.indptr[j + 1] += c.indptr[j];
-    c.index.resize(c.indptr[k]);
-    c.coef.resize(c.indptr[k]);
-    std::vector<index_t> next(c.indptr.begin(), c.indptr.end() - 1);
-    for (index_t p = 0; p < size(); ++p) {
-      for (index_t t = terms.ptr[p]; t < terms.ptr[p + 1]; ++t) {
-        const index_t at = next[terms.center[t]]++;
-        c.index[at] = p;
-        c.coef[at] = terms.coef[t];
+    c.indptr.assign(1, 0);
+    for (index_t j = 0; j < k; ++j) {
+      for (index_t t = 0; t < centers[j].size(); ++t) {
+        const auto at = std::lower_bound(c.support.begin(), c.support.end(), centers[j].idx[t]);
+        c.index.push_back(static_cast<index_t>(at - c.support.begin()));
+        c.coef.push_back(centers[j].coef[t]);
       }
+      c.indptr.push_back(static_cast<index_t>(c.index.size()));
     }
     return c;
   }

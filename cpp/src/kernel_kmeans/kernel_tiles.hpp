@@ -234,39 +234,58 @@ class SupportTiles {
   std::unique_ptr<CenterTiles<T>> rbf_;
 };
 
-/// Which centers each support column feeds: column p adds coef[t] K(x, s_p)
-/// to center[t] for t in [ptr[p], ptr[p + 1]).
-struct ColumnTerms {
-  std::vector<index_t> ptr{0};
-  std::vector<std::int32_t> center;
+/// Which center each support column feeds: the columns of center j are
+/// [start[j], start[j + 1]) (the centers' points side by side, so a point
+/// shared by two centers is two columns), column p with coefficient coef[p].
+struct CenterColumns {
+  std::vector<index_t> start{0};
   std::vector<double> coef;
 
-  index_t columns() const { return static_cast<index_t>(ptr.size()) - 1; }
-  void clear() {
-    ptr.assign(1, 0);
-    center.clear();
-    coef.clear();
-  }
-  void add(std::int32_t c, double a) {
-    center.push_back(c);
-    coef.push_back(a);
-  }
-  void end_column() { ptr.push_back(static_cast<index_t>(center.size())); }
+  index_t centers() const { return static_cast<index_t>(start.size()) - 1; }
+  index_t columns() const { return start.back(); }
 };
 
-/// out[i * k + j] += <phi(q_i), C_j> for one block of rows (serial; nrows <=
-/// S.row_block()); sums over the columns in increasing order.
+/// sum_p x[p] c[p] for p < n in double: 8 lanes in a fixed order, whatever
+/// the alignment (so the sum never depends on where a buffer landed).
 template <typename T>
-void accumulate_block(const SupportTiles<T>& S, const ColumnTerms& terms, index_t k,
+inline double dot_to_double(const T* x, const double* c, index_t n) {
+#if defined(__GNUC__) || defined(__clang__)
+  typedef double V8 __attribute__((vector_size(64)));
+  typedef T In8 __attribute__((vector_size(8 * sizeof(T))));
+  V8 acc = {};
+  index_t p = 0;
+  for (; p + 8 <= n; p += 8) {
+    In8 xv;
+    V8 cv;
+    __builtin_memcpy(&xv, x + p, sizeof(In8));
+    __builtin_memcpy(&cv, c + p, sizeof(V8));
+    acc += __builtin_convertvector(xv, V8) * cv;
+  }
+  double tail = 0.0;
+  for (; p < n; ++p) tail += static_cast<double>(x[p]) * c[p];
+  return sum_lanes8(acc) + tail;
+#else
+  double s = 0.0;
+  for (index_t p = 0; p < n; ++p) s += static_cast<double>(x[p]) * c[p];
+  return s;
+#endif
+}
+
+/// out[i * k + j] += <phi(q_i), C_j> for one block of rows (serial; nrows <=
+/// S.row_block()); per (row, center) the tiles are summed in increasing order.
+template <typename T>
+void accumulate_block(const SupportTiles<T>& S, const CenterColumns& cols, index_t k,
                       const T* const* q, index_t nrows, double* out) {
+  index_t first = 0;  // the first center whose columns reach into the tile
   S.for_each_tile(q, nrows, [&](index_t j0, index_t nc, const T* K, index_t ld) {
-    for (index_t i = 0; i < nrows; ++i) {
-      double* acc = out + i * k;
-      const T* row = K + i * ld;
-      for (index_t j = 0; j < nc; ++j) {
-        const double v = static_cast<double>(row[j]);
-        const index_t p = j0 + j;
-        for (index_t t = terms.ptr[p]; t < terms.ptr[p + 1]; ++t) acc[terms.center[t]] += terms.coef[t] * v;
+    const index_t j1 = j0 + nc;
+    while (first < k && cols.start[first + 1] <= j0) ++first;
+    for (index_t c = first; c < k && cols.start[c] < j1; ++c) {
+      const index_t a = std::max(cols.start[c], j0), e = std::min(cols.start[c + 1], j1);
+      if (a >= e) continue;
+      const double* coef = cols.coef.data() + a;
+      for (index_t i = 0; i < nrows; ++i) {
+        out[i * k + c] += dot_to_double(K + i * ld + (a - j0), coef, e - a);
       }
     }
   });
@@ -280,7 +299,7 @@ inline double kernel_value_flops(const KernelParams& p, index_t d) {
 /// out (n, k), overwritten: out[i * k + j] = <phi(x_i), C_j> for the rows
 /// x_i = row_of(i), i < n, in tasks of S.row_block() rows.
 template <typename T, typename RowOf>
-void inner_products(const SupportTiles<T>& S, const ColumnTerms& terms, index_t k, index_t n,
+void inner_products(const SupportTiles<T>& S, const CenterColumns& cols, index_t k, index_t n,
                     RowOf&& row_of, int n_threads, double* out) {
   std::fill(out, out + n * k, 0.0);
   if (S.size() == 0) return;
@@ -289,7 +308,7 @@ void inner_products(const SupportTiles<T>& S, const ColumnTerms& terms, index_t 
     const index_t r0 = task * rb, nrows = std::min(rb, n - r0);
     const T* q[SupportTiles<T>::kMaxRowBlock];
     for (index_t i = 0; i < nrows; ++i) q[i] = row_of(r0 + i);
-    accumulate_block(S, terms, k, q, nrows, out + r0 * k);
+    accumulate_block(S, cols, k, q, nrows, out + r0 * k);
   }, static_cast<double>(rb) * static_cast<double>(S.size()) *
          kernel_value_flops(S.kernel().params(), S.kernel().dim()));
 }
