@@ -655,8 +655,6 @@ def fit_kernel_kmeans(X, n_clusters, **params):
     >>> r.labels.shape
     (1000,)
     """
-    if "n_clusters" in params:
-        raise TypeError("fit_kernel_kmeans got 'n_clusters' twice (it is a positional argument).")
     unknown = sorted(set(params) - set(KERNEL_KMEANS_PARAMS.names()))
     if unknown:
         raise TypeError(f"fit_kernel_kmeans got unexpected keyword argument(s) "
