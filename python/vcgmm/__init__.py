@@ -28,6 +28,10 @@ fit_mbatch         mini-batch k-means (Sculley)
 fit_nmbatch        nested mini-batch k-means with distance bounds (Newling & Fleuret)
 fit_vrkm           variance-reduced k-means, VRKM++ and VRKM (Zhao et al.)
 
+Kernel k-means
+--------------
+fit_kernel_kmeans  truncated mini-batch / mini-batch / full-batch kernel k-means
+
 Estimators (scikit-learn compatible)
 ------------------------------------
 VCGMM                  vc-GMM / var-GMM-S as an estimator
@@ -39,6 +43,7 @@ VRKMeans               VRKM++ / VRKM
 
 from ._assignment import assign, quantization_error
 from ._coreset import default_coreset_size, lwcs
+from ._kernel_kmeans import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
 from ._kmeans import KMeans, lloyd
 from ._minibatch import MiniBatchKMeans, NestedMiniBatchKMeans, fit_mbatch, fit_nmbatch
 from ._run import cancel_all
@@ -58,6 +63,8 @@ __all__ = [
     "NestedMiniBatchKMeans",
     "StochasticKMeansResult",
     "VRKMeans",
+    "KernelKMeans",
+    "KernelKMeansResult",
     "VCGMM",
     "VCGMMResult",
     "VariationalLoop",
@@ -65,6 +72,7 @@ __all__ = [
     "fit_mbatch",
     "fit_nmbatch",
     "fit_vrkm",
+    "fit_kernel_kmeans",
     "fit_vargmm",
     "fit_vcgmm",
     "afkmc2",

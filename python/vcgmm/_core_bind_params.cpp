@@ -10,6 +10,7 @@
 
 #include "_core_bindings.hpp"
 #include "vcgmm/afkmc2.hpp"
+#include "vcgmm/kernel_kmeans.hpp"
 #include "vcgmm/kmeans.hpp"
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
@@ -33,6 +34,29 @@ const std::pair<const char*, SeedingMethod> kSeedingMethods[] = {
     {"afk-mc2", SeedingMethod::afkmc2},
     {"random", SeedingMethod::random},
     {"given", SeedingMethod::given},
+};
+
+// Kernel k-means: kernels, algorithms, learning rates, graph kernels by name
+// (the names of scikit-learn's pairwise_kernels where they overlap).
+const std::pair<const char*, vcgmm::KernelType> kKernelTypes[] = {
+    {"rbf", vcgmm::KernelType::rbf},
+    {"laplacian", vcgmm::KernelType::laplacian},
+    {"poly", vcgmm::KernelType::polynomial},
+    {"linear", vcgmm::KernelType::linear},
+    {"precomputed", vcgmm::KernelType::precomputed},
+};
+const std::pair<const char*, vcgmm::KernelKMeansAlgorithm> kKernelKMeansAlgorithms[] = {
+    {"truncated", vcgmm::KernelKMeansAlgorithm::truncated},
+    {"minibatch", vcgmm::KernelKMeansAlgorithm::minibatch},
+    {"full", vcgmm::KernelKMeansAlgorithm::full},
+};
+const std::pair<const char*, vcgmm::LearningRate> kLearningRates[] = {
+    {"beta", vcgmm::LearningRate::beta},
+    {"sklearn", vcgmm::LearningRate::sklearn},
+};
+const std::pair<const char*, vcgmm::GraphKernelType> kGraphKernels[] = {
+    {"knn", vcgmm::GraphKernelType::knn},
+    {"heat", vcgmm::GraphKernelType::heat},
 };
 
 // The variational loop's stopping rules by name.
@@ -163,6 +187,44 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("seeding", &vcgmm::PipelineParams::seeding)
       .def_readwrite("evaluate", &vcgmm::PipelineParams::evaluate)
       .def_readwrite("run", &vcgmm::PipelineParams::run);
+  params_class<vcgmm::KernelParams>(m, "KernelParams")
+      .def_property(
+          "type", [](const vcgmm::KernelParams& p) { return name_of(kKernelTypes, p.type); },
+          [](vcgmm::KernelParams& p, const std::string& name) {
+            p.type = value_of(kKernelTypes, name, "kernel");
+          })
+      .def_readwrite("gamma", &vcgmm::KernelParams::gamma)
+      .def_readwrite("degree", &vcgmm::KernelParams::degree)
+      .def_readwrite("coef0", &vcgmm::KernelParams::coef0);
+  params_class<vcgmm::KernelKMeansParams>(m, "KernelKMeansParams")
+      .def_readwrite("n_clusters", &vcgmm::KernelKMeansParams::n_clusters)
+      .def_readwrite("kernel", &vcgmm::KernelKMeansParams::kernel)
+      .def_property(
+          "algorithm",
+          [](const vcgmm::KernelKMeansParams& p) { return name_of(kKernelKMeansAlgorithms, p.algorithm); },
+          [](vcgmm::KernelKMeansParams& p, const std::string& name) {
+            p.algorithm = value_of(kKernelKMeansAlgorithms, name, "algorithm");
+          })
+      .def_readwrite("batch_size", &vcgmm::KernelKMeansParams::batch_size)
+      .def_readwrite("tau", &vcgmm::KernelKMeansParams::tau)
+      .def_property(
+          "learning_rate",
+          [](const vcgmm::KernelKMeansParams& p) { return name_of(kLearningRates, p.learning_rate); },
+          [](vcgmm::KernelKMeansParams& p, const std::string& name) {
+            p.learning_rate = value_of(kLearningRates, name, "learning_rate");
+          })
+      .def_readwrite("max_iter", &vcgmm::KernelKMeansParams::max_iter)
+      .def_readwrite("tol", &vcgmm::KernelKMeansParams::tol)
+      .def_readwrite("evaluate", &vcgmm::KernelKMeansParams::evaluate)
+      .def_readwrite("run", &vcgmm::KernelKMeansParams::run);
+  params_class<vcgmm::GraphKernelParams>(m, "GraphKernelParams")
+      .def_property(
+          "type", [](const vcgmm::GraphKernelParams& p) { return name_of(kGraphKernels, p.type); },
+          [](vcgmm::GraphKernelParams& p, const std::string& name) {
+            p.type = value_of(kGraphKernels, name, "kernel");
+          })
+      .def_readwrite("n_neighbors", &vcgmm::GraphKernelParams::n_neighbors)
+      .def_readwrite("t", &vcgmm::GraphKernelParams::t);
   py::class_<vcgmm::KMeansParams, vcgmm::PipelineParams>(m, "KMeansParams", py::module_local())
       .def(py::init<>())
       .def_readwrite("lloyd", &vcgmm::KMeansParams::lloyd);
@@ -282,6 +344,24 @@ void bind_result_classes(py::module_& m) {
       .def_readonly("inertia", &vcgmm::KMeansResult::inertia);
   py::class_<vcgmm::VcgmmResult, vcgmm::VariationalGmmResult>(m, "VcgmmResult", py::module_local())
       .def_readonly("inertia", &vcgmm::VcgmmResult::inertia);
+  py::class_<vcgmm::KernelKMeansResult, vcgmm::IterationResult>(m, "KernelKMeansResult",
+                                                                py::module_local())
+      .def_property_readonly("support",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.support); })
+      .def_property_readonly("indptr",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.indptr); })
+      .def_property_readonly("index",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.index); })
+      .def_property_readonly("coef",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.coef); })
+      .def_property_readonly("sqnorm",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.sqnorm); })
+      .def_readonly("kernel", &vcgmm::KernelKMeansResult::kernel)
+      .def_property_readonly(
+          "init_indices", [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.init_indices); })
+      .def_property_readonly(
+          "objective", [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.objective); })
+      .def_readonly("inertia", &vcgmm::KernelKMeansResult::inertia);
   py::class_<vcgmm::SeedingStats, vcgmm::PhaseCosts>(m, "SeedingStats", py::module_local());
   py::class_<vcgmm::CoresetStats, vcgmm::PhaseCosts>(m, "CoresetStats", py::module_local());
 }
@@ -291,6 +371,14 @@ void bind_result_classes(py::module_& m) {
 void bind_params(py::module_& m) {
   m.def("seeding_methods", [] { return names_of(kSeedingMethods); },
         "Names of the seeding methods, as SeedingParams.method takes them.");
+  m.def("kernel_types", [] { return names_of(kKernelTypes); },
+        "Names of the kernels of kernel k-means (KernelParams.type).");
+  m.def("kernel_kmeans_algorithms", [] { return names_of(kKernelKMeansAlgorithms); },
+        "Names of the kernel k-means algorithms (KernelKMeansParams.algorithm).");
+  m.def("learning_rates", [] { return names_of(kLearningRates); },
+        "Names of the mini-batch learning rates (KernelKMeansParams.learning_rate).");
+  m.def("graph_kernels", [] { return names_of(kGraphKernels); },
+        "Names of the graph kernels (GraphKernelParams.type).");
   m.def("stop_rules", [] { return names_of(kStopRules); },
         "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
   m.def("nmbatch_bounds", [] { return names_of(kNmbatchBounds); },

@@ -75,6 +75,7 @@ void bind_all(py::module_& m) {
   bind_kmeans(m);
   bind_vcgmm(m);
   bind_minibatch(m);
+  bind_kernel_kmeans(m);
 }
 
 }  // namespace vcgmm_python

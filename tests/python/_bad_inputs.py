@@ -30,6 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import vcgmm
+from vcgmm._kernel_kmeans import KERNEL_KMEANS_PARAMS, IndexInit
 from vcgmm._kmeans import KMEANS_PARAMS
 from vcgmm._minibatch import MBATCH_PARAMS, NMBATCH_PARAMS
 from vcgmm._params import (
@@ -209,7 +210,7 @@ def _type_ok(constraint, v):
         return v is None or _is_int(v)
     if isinstance(constraint, RandomState):
         return v is None or _is_int(v) or isinstance(v, np.random.RandomState)
-    if isinstance(constraint, InitConstraint):
+    if isinstance(constraint, (InitConstraint, IndexInit)):
         return isinstance(v, str) or hasattr(v, "__len__") or hasattr(v, "__array__")
     raise AssertionError(f"unknown constraint {constraint!r}: teach _bad_inputs about it")
 
@@ -251,7 +252,7 @@ def _own_bad_values(constraint):
     if isinstance(c, RandomState):
         return [(-1, ValueError), (2**32, ValueError), ("x", TypeError), (1.5, TypeError),
                 (True, TypeError), (np.random.default_rng(0), TypeError)]
-    if isinstance(c, InitConstraint):
+    if isinstance(c, (InitConstraint, IndexInit)):
         return [("uniform", ValueError), ("K-MEANS++", ValueError), (3, TypeError),
                 (None, TypeError)]
     raise AssertionError(f"unknown constraint {c!r}: teach _bad_inputs about it")
@@ -305,11 +306,18 @@ def _run_kw(params, **defaults):
 STOCHASTIC = ("MiniBatchKMeans", "NestedMiniBatchKMeans", "VRKMeans")
 
 
+#: Mini-batch size of the valid kernel k-means calls (<= N_SAMPLES).
+KERNEL_BATCH = 8
+
+
 @functools.lru_cache(maxsize=None)
 def fitted(kind):
     """A fitted estimator on good_X() (cached: methods do not change it)."""
     if kind == "KMeans" or kind in STOCHASTIC:
         return getattr(vcgmm, kind)(N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
+    if kind == "KernelKMeans":
+        return vcgmm.KernelKMeans(N_CLUSTERS, batch_size=KERNEL_BATCH, max_iter=5,
+                                  random_state=0, n_threads=1).fit(good_X())
     return vcgmm.VCGMM(N_CLUSTERS, G=N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
 
 
@@ -453,6 +461,20 @@ def _stochastic_entries():
     return out
 
 
+def _kernel_kmeans(X, w, c, p, method="fit"):
+    est = vcgmm.KernelKMeans(**_run_kw(p, n_clusters=N_CLUSTERS, batch_size=KERNEL_BATCH,
+                                       max_iter=5, random_state=0, n_threads=1))
+    return getattr(est, method)(X)
+
+
+def _fit_kernel_kmeans(X, w, c, p):
+    p = dict(p)
+    n_clusters = p.pop("n_clusters", N_CLUSTERS)
+    return vcgmm.fit_kernel_kmeans(X, n_clusters, **_run_kw(p, batch_size=KERNEL_BATCH,
+                                                            max_iter=5, random_state=0,
+                                                            n_threads=1))
+
+
 def _method(kind, name, weighted=False):
     def call(X, w, c, p):
         f = getattr(fitted(kind), name)
@@ -522,6 +544,16 @@ ENTRY_POINTS = {e.name: e for e in [
     EntryPoint("VCGMM.score", _method("VCGMM", "score", weighted=True), frozenset({_X, _W})),
     EntryPoint("VCGMM.transform", _method("VCGMM", "transform"), frozenset({_X})),
     *_stochastic_entries(),
+    EntryPoint("KernelKMeans.fit", _kernel_kmeans, frozenset({_X}),
+               params=_table_params(KERNEL_KMEANS_PARAMS)),
+    EntryPoint("KernelKMeans.fit(full)",
+               lambda X, w, c, p: _kernel_kmeans(X, w, c, {"algorithm": "full", **p}),
+               frozenset({_X})),
+    EntryPoint("KernelKMeans.fit_predict",
+               lambda X, w, c, p: _kernel_kmeans(X, w, c, p, "fit_predict"), frozenset({_X})),
+    EntryPoint("KernelKMeans.predict", _method("KernelKMeans", "predict"), frozenset({_X})),
+    EntryPoint("fit_kernel_kmeans", _fit_kernel_kmeans, frozenset({_X}),
+               params=_table_params(KERNEL_KMEANS_PARAMS)),
 ]}
 
 #: Entry points of fitted estimators, with their unfitted counterpart.

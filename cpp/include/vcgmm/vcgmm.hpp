@@ -14,6 +14,7 @@
 //   variational_gmm.hpp      the truncated variational EM loop (var-GMM-S)
 //   vc_gmm.hpp               vc-GMM / var-GMM-S in one call (the headline)
 //   gmm_scoring.hpp          exact log-likelihood and top-k posteriors of the GMM
+//   kernel_kmeans.hpp        kernel k-means: truncated mini-batch, mini-batch, full batch
 //   interrupt.hpp            cooperative interruption
 //
 // Link with the CMake target vcgmm::core (find_package(vcgmm)).
@@ -25,6 +26,7 @@
 #include "vcgmm/common.hpp"
 #include "vcgmm/gmm_scoring.hpp"
 #include "vcgmm/interrupt.hpp"
+#include "vcgmm/kernel_kmeans.hpp"
 #include "vcgmm/kmeans.hpp"
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
