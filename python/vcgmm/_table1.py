@@ -142,12 +142,12 @@ def measure_fit(X, fitted, n_threads=None):
     timings = dict(_attribute(fitted, "timings"))
     evals = dict(_attribute(fitted, "n_distance_evals"))
     setup = timings.get("coreset", 0.0) + timings.get("seeding", 0.0)
-    em = timings.get("iterations", 0.0)
+    em = timings.get("iterations", 0.0) + timings.get("refinement", 0.0)
     centers = getattr(fitted, "cluster_centers_", None)
     return measurement(
         X, fitted.centers if centers is None else centers, n_threads,
         seconds=float(setup + em), setup_seconds=float(setup), em_seconds=float(em),
-        distances=int(sum(evals.get(k, 0) for k in ("coreset", "seeding", "iterations"))),
+        distances=int(sum(evals.get(k, 0) for k in ("coreset", "seeding", "iterations", "refinement"))),
         iterations=int(_attribute(fitted, "n_iter")),
     )
 
