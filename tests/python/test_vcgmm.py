@@ -389,7 +389,8 @@ def test_vcgmm_is_coreset_plus_afkmc2_plus_loop(make_blobs):
     assert out["sigma2"] == r.sigma2 and out["G"] == r.G
     np.testing.assert_array_equal(out["estep_distance_evals"], r.estep_distance_evals)
     assert out["n_distance_evals"] == {"coreset": 0, "seeding": 0, "evaluation": 0,
-                                       "iterations": r.n_distance_evals["iterations"]}
+                                       "iterations": r.n_distance_evals["iterations"],
+                                       "refinement": r.n_distance_evals["refinement"]}
     assert set(out["timings"]) == set(out["n_distance_evals"]) and out["timings"]["iterations"] > 0
     assert r.coreset_weights.sum() == pytest.approx(X.shape[0], rel=0.1)
 
@@ -565,10 +566,10 @@ def test_phase_distance_counts(fit, make_blobs):
     np.testing.assert_array_equal(r.labels, vcgmm.assign(X, r.centers, n_threads=1))
     np.testing.assert_allclose(r.inertia, vcgmm.quantization_error(X, r.centers, n_threads=1),
                                rtol=1e-12)
-    assert set(r.timings) == {"coreset", "seeding", "iterations", "evaluation"}
+    assert set(r.timings) == {"coreset", "seeding", "iterations", "refinement", "evaluation"}
     assert all(t >= 0 for t in r.timings.values())
     assert r.algorithm_seconds == r.timings["coreset"] + r.timings["seeding"] + \
-        r.timings["iterations"]
+        r.timings["iterations"] + r.timings["refinement"]
 
     # Given initial means: no seeding; extra initial E-steps are counted too.
     r2 = vcgmm.fit_vargmm(X, C, G=3, init=r.centers, n_init_estep=2, random_state=0,
