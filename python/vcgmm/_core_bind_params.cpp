@@ -113,6 +113,7 @@ py::dict to_dict(const vcgmm::DistanceCounts& c) {
   d["coreset"] = c.coreset;
   d["seeding"] = c.seeding;
   d["iterations"] = c.iterations;
+  d["refinement"] = c.refinement;
   d["evaluation"] = c.evaluation;
   return d;
 }
@@ -122,6 +123,7 @@ py::dict to_dict(const vcgmm::PhaseTimes& t) {
   d["coreset"] = t.coreset;
   d["seeding"] = t.seeding;
   d["iterations"] = t.iterations;
+  d["refinement"] = t.refinement;
   d["evaluation"] = t.evaluation;
   return d;
 }
@@ -175,6 +177,7 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("n_init_estep", &vcgmm::VariationalGmmParams::n_init_estep)
       .def_readwrite("tol", &vcgmm::VariationalGmmParams::tol)
       .def_readwrite("max_iter", &vcgmm::VariationalGmmParams::max_iter)
+      .def_readwrite("refine", &vcgmm::VariationalGmmParams::refine)
       .def_property(
           "stop_rule",
           [](const vcgmm::VariationalGmmParams& p) { return name_of(kStopRules, p.stop_rule); },
@@ -337,8 +340,12 @@ void bind_result_classes(py::module_& m) {
       .def_readonly("sigma2", &vcgmm::VariationalGmmResult::sigma2)
       .def_property_readonly(
           "free_energy", [](const vcgmm::VariationalGmmResult& r) { return to_numpy(r.free_energy); })
-      .def_property_readonly("estep_distance_evals", [](const vcgmm::VariationalGmmResult& r) {
-        return to_numpy(r.estep_distance_evals);
+      .def_property_readonly("estep_distance_evals",
+                             [](const vcgmm::VariationalGmmResult& r) {
+                               return to_numpy(r.estep_distance_evals);
+                             })
+      .def_property_readonly("refine_objective", [](const vcgmm::VariationalGmmResult& r) {
+        return to_numpy(r.refine_objective);
       });
   py::class_<vcgmm::KMeansResult, vcgmm::LloydResult>(m, "KMeansResult", py::module_local())
       .def_readonly("inertia", &vcgmm::KMeansResult::inertia);

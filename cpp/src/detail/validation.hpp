@@ -72,6 +72,7 @@ inline void require_variational_params(const VariationalGmmParams& p, const char
   require(p.G >= 1, w + ": G must be >= 1");
   require(p.n_init_estep >= 0, w + ": n_init_estep must be >= 0");
   require(p.max_iter >= 1, w + ": max_iter must be >= 1");
+  require(p.refine >= 0, w + ": refine must be >= 0");
   require(p.tol >= 0.0 && std::isfinite(p.tol), w + ": tol must be >= 0");
 }
 
