@@ -178,6 +178,15 @@ class KernelKMeansResult:
         points), and ``graph`` (distance evaluations building a k-nn graph).
     timings : dict
         Wall time in seconds per phase (same keys).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_circles
+    >>> import vcgmm
+    >>> X, y = make_circles(1000, factor=0.3, noise=0.05, random_state=0)
+    >>> r = vcgmm.fit_kernel_kmeans(X, 2, gamma=10.0, batch_size=256, tau=100, random_state=0)
+    >>> r.labels.shape, r.center_indptr.shape, bool(r.inertia >= 0)
+    ((1000,), (3,), True)
     """
 
     labels: np.ndarray

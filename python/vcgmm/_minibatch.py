@@ -358,6 +358,14 @@ def fit_mbatch(X, C, *, sample_weight=None, return_labels=False, **params):
     -------
     StochasticKMeansResult
         ``info`` holds ``batch_size``, ``counts`` and ``n_steps``.
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.random.default_rng(0).normal(size=(20000, 4))
+    >>> r = vcgmm.fit_mbatch(X, 8, batch_size=1000, random_state=0, return_labels=True)
+    >>> r.centers.shape, r.labels.shape, int(r.info["counts"].sum()) > 0
+    ((8, 4), (20000,), True)
     """
     return fit_function(MiniBatchKMeans, "fit_mbatch", X, C, sample_weight, return_labels,
                         params)

@@ -64,6 +64,14 @@ class StochasticKMeansResult:
         The coreset, when one is used.
     info : dict
         What the algorithm reports besides (see the estimator's attributes).
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.random.default_rng(0).normal(size=(20000, 4)).astype(np.float32)
+    >>> r = vcgmm.fit_nmbatch(X, 16, random_state=0, return_labels=True)
+    >>> r.centers.dtype, r.labels.shape, r.n_distance_evals["iterations"] > 0
+    (dtype('float32'), (20000,), True)
     """
 
     centers: np.ndarray

@@ -178,5 +178,13 @@ def fit_vrkm(X, C, *, sample_weight=None, return_labels=False, **params):
     StochasticKMeansResult
         ``info`` holds ``learning_rate``, ``epoch_size``, ``n_updates`` and
         ``epoch_timings``.
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.random.default_rng(0).normal(size=(5000, 4))
+    >>> r = vcgmm.fit_vrkm(X, 8, random_state=0, return_labels=True)
+    >>> r.centers.shape, bool(r.objective[-1] <= r.objective[0])
+    ((8, 4), True)
     """
     return fit_function(VRKMeans, "fit_vrkm", X, C, sample_weight, return_labels, params)

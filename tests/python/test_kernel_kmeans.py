@@ -455,7 +455,7 @@ def test_precomputed_predict_takes_kernel_rows():
 def test_graph_kernels_have_no_predict():
     Xm, _ = make_moons(300, noise=0.05, random_state=0)
     km = vcgmm.KernelKMeans(2, kernel="knn", algorithm="full", random_state=0).fit(Xm)
-    assert set(km.n_kernel_evals_) == {"graph", "seeding", "iterations", "evaluation"}
+    assert set(km.n_kernel_evals_) == {"graph", "seeding", "iterations", "refinement", "evaluation"}
     with pytest.raises(ValueError, match="training points only"):
         km.predict(Xm)
 

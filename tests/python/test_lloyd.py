@@ -232,7 +232,7 @@ def test_distance_evals_and_input_not_modified(make_blobs):
     # Lloyd's phase is "iterations": every point against every center.
     assert info["n_distance_evals"] == {"coreset": 0, "seeding": 0,
                                         "iterations": info["n_iter"] * 1000 * 6,
-                                        "evaluation": 0}
+                                        "refinement": 0, "evaluation": 0}
     assert set(info["timings"]) == set(info["n_distance_evals"])
     assert info["timings"]["iterations"] > 0.0
     assert all(info["timings"][k] == 0.0 for k in ("coreset", "seeding", "evaluation"))

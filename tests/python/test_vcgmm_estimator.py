@@ -169,7 +169,7 @@ def test_attributes(fitted, train):
     assert fitted.free_energy_.shape == (fitted.n_iter_,)
     assert np.all(np.diff(fitted.free_energy_) >= -1e-9 * np.abs(fitted.free_energy_[1:]))
     assert isinstance(fitted.converged_, bool) and fitted.converged_
-    assert set(fitted.n_distance_evals_) == {"coreset", "seeding", "iterations", "evaluation"}
+    assert set(fitted.n_distance_evals_) == {"coreset", "seeding", "iterations", "refinement", "evaluation"}
     assert set(fitted.timings_) == set(fitted.n_distance_evals_)
     assert fitted.n_distance_evals_["evaluation"] == train.shape[0] * C
     if fitted.coreset_size is None:

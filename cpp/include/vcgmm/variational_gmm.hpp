@@ -87,7 +87,7 @@ struct VariationalGmmParams {
   double tol = 2e-4;       ///< convergence threshold of stop_rule (0: run to max_iter)
   StopRule stop_rule = StopRule::gain;  ///< how tol is applied
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
-  int refine = 3;          ///< hard refinement steps after EM (>= 0; 0: the papers' algorithm)
+  int refine = 0;          ///< hard refinement steps after EM (>= 0; 0: the papers' algorithm)
 };
 
 /// Phase `iterations` of the costs: sum_n |S(n)| over all E-steps.
