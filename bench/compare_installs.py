@@ -50,7 +50,8 @@ new_api = "stop_rule" in inspect.signature(vcgmm.VCGMM).parameters
 papers_stop = {"stop_rule": "relative", "tol": 1e-4} if new_api else {"tol": 1e-4}
 
 def algo_seconds(timings):
-    return timings["coreset"] + timings["seeding"] + timings["iterations"]
+    return (timings["coreset"] + timings["seeding"] + timings["iterations"]
+            + timings.get("refinement", 0.0))
 
 def run(case):
     kind, *rest = case.split(":")

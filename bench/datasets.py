@@ -31,10 +31,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -170,9 +167,8 @@ def _mnist_5k(dtype, return_labels):
 def _letter_rda():
     """LetterRecognition.rda: the installed R package, else our extracted copy.
 
-    Without R installed, the Debian package is fetched with ``apt-get
-    download`` (Debian's registry, the only place it ships) and unpacked into
-    ``bench/.cache/r-cran-mlbench`` with ``dpkg-deb -x``; nothing is installed.
+    Nothing is fetched at run time: without it, the error says how to install
+    the Debian package or extract it into ``bench/.cache/r-cran-mlbench``.
     """
     system = Path("/") / _MLBENCH_RDA
     if system.exists():
@@ -180,23 +176,11 @@ def _letter_rda():
     local = CACHE_DIR / "r-cran-mlbench" / _MLBENCH_RDA
     if local.exists():
         return local
-    if not (shutil.which("apt-get") and shutil.which("dpkg-deb")):
-        raise FileNotFoundError(
-            "LetterRecognition.rda not found; install r-cran-mlbench or extract it into "
-            f"{CACHE_DIR / 'r-cran-mlbench'} (apt-get download r-cran-mlbench && dpkg-deb -x ...)")
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=CACHE_DIR) as tmp:
-        print("letter: apt-get download r-cran-mlbench (Debian) ...", file=sys.stderr)
-        subprocess.run(["apt-get", "download", "r-cran-mlbench"], cwd=tmp, check=True,
-                       capture_output=True)
-        debs = list(Path(tmp).glob("r-cran-mlbench_*.deb"))
-        if not debs:
-            raise FileNotFoundError("apt-get download r-cran-mlbench produced no .deb")
-        subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(Path(tmp) / "root")], check=True)
-        target = CACHE_DIR / "r-cran-mlbench"
-        shutil.rmtree(target, ignore_errors=True)
-        os.replace(Path(tmp) / "root", target)
-    return local
+    raise FileNotFoundError(
+        "LetterRecognition.rda (R package mlbench) not found. Install it first, e.g. "
+        "`apt-get install r-cran-mlbench` (Debian/Ubuntu), or without installing: "
+        f"`apt-get download r-cran-mlbench && dpkg-deb -x r-cran-mlbench_*.deb {CACHE_DIR / 'r-cran-mlbench'}`"
+        "; or `install.packages('mlbench')` in R.")
 
 
 def _letter(dtype, return_labels):

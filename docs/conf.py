@@ -33,7 +33,8 @@ autodoc_default_options = {
     "inherited-members": False,
     # scikit-learn's metadata-routing and output helpers are documented there.
     "exclude-members": "set_fit_request,set_score_request,set_predict_request,"
-                       "set_transform_request,set_output,get_metadata_routing",
+                       "set_transform_request,set_partial_fit_request,set_output,"
+                       "get_metadata_routing",
 }
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False

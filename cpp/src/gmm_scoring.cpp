@@ -37,7 +37,8 @@ struct LogLikelihoodHandler {
   double log_norm;  // log C + D/2 log(2 pi sigma^2)
   double* out;
 
-  void tile(Block& b, index_t i, index_t, const T* p, index_t n, T before, T after) const {
+  void tile(Block& b, index_t, index_t i, index_t, const T* p, index_t n, T before,
+            T after) const {
     const double pmin = static_cast<double>(after);
     if (after < before && b.sum[i] > 0.0) {
       b.sum[i] *= std::exp(-(static_cast<double>(before) - pmin) * scale);

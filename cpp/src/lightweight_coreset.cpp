@@ -7,6 +7,7 @@
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
 #include "detail/random.hpp"
+#include "detail/sampling.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
 #include "detail/weighted_moments.hpp"
@@ -58,63 +59,18 @@ CoresetDistribution coreset_distribution(const DataView<T>& data, int n_threads)
   return q;
 }
 
-/// m i.i.d. uniforms on [0, scale), in increasing order, in O(m) without a
-/// sort (interruptible): the order statistics of m uniforms are distributed as
-/// S_k / S_{m+1}, S_k the partial sums of m + 1 standard exponentials.
-std::vector<double> sorted_uniforms(index_t m, double scale, std::uint64_t seed) {
-  constexpr index_t kCheck = index_t(1) << 20;  // draws between interrupt checks
-  std::vector<double> u(m);
-  Rng rng(seed, Stream::coreset);
-  double s = 0.0;
-  for (index_t k = 0; k < m; ++k) {
-    if (k % kCheck == kCheck - 1) check_interrupt();
-    s -= std::log1p(-rng.uniform());  // an Exp(1) draw: -log(1 - U), U in [0, 1)
-    u[k] = s;
-  }
-  s -= std::log1p(-rng.uniform());
-  const double factor = scale / s;
-  for (index_t k = 0; k < m; ++k) u[k] = std::min(u[k] * factor, std::nextafter(scale, 0.0));
-  return u;
-}
-
-/// m i.i.d. draws from q: m uniforms on [0, total), sorted (inverting the
-/// CDF with sorted uniforms gives the same multiset of draws as m independent
-/// inversions); each chunk resolves the uniforms falling into its mass.
+/// m i.i.d. draws from q (see resolve_sorted_uniforms), each chunk resolving
+/// the uniforms falling into its mass.
 template <typename T>
 void draw_coreset(const DataView<T>& data, const CoresetDistribution& q, index_t m,
                   const RunOptions& run, index_t* indices, double* weights) {
-  const index_t n = data.n, n_tasks = n_chunks(n, kStreamChunk);
   auto qi_of = [&](index_t i) { return data.weight(i) * (q.a + q.b * q.d2[i]); };
-  const std::vector<double> u = sorted_uniforms(m, q.total(), run.seed);
-  std::vector<index_t> first_draw(n_tasks + 1);
-  for (index_t t = 0; t <= n_tasks; ++t) {
-    first_draw[t] = t == n_tasks ? m
-                                 : std::lower_bound(u.begin(), u.end(), q.chunk_start[t]) - u.begin();
-  }
-  parallel_for(n_tasks, run.n_threads, [&](index_t t) {
-    index_t k = first_draw[t];
-    const index_t k_end = first_draw[t + 1];
-    if (k == k_end) return;
-    const index_t r0 = t * kStreamChunk, r1 = std::min(n, r0 + kStreamChunk);
-    double cum = q.chunk_start[t];
-    index_t last_positive = r0;
-    for (index_t i = r0; i < r1 && k < k_end; ++i) {
-      const double qi = qi_of(i);
-      if (qi <= 0.0) continue;
-      last_positive = i;
-      cum += qi;
-      while (k < k_end && u[k] < cum) {
-        indices[k] = i;
-        weights[k] = data.weight(i) / (static_cast<double>(m) * qi);
-        ++k;
-      }
-    }
-    // Rounding may leave the last uniforms just above the chunk's running sum.
-    for (; k < k_end; ++k) {
-      indices[k] = last_positive;
-      weights[k] = data.weight(last_positive) / (static_cast<double>(m) * qi_of(last_positive));
-    }
-  }, 10.0 * kStreamChunk);
+  Rng rng(run.seed, Stream::coreset);
+  const std::vector<double> u = sorted_uniforms(m, q.total(), rng);
+  resolve_sorted_uniforms(
+      data.n, kStreamChunk, q.chunk_start, u, run.n_threads, qi_of,
+      [&](index_t i, double qi) { return data.weight(i) / (static_cast<double>(m) * qi); },
+      indices, weights);
 }
 
 }  // namespace

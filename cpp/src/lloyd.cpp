@@ -52,23 +52,24 @@ template <typename T>
 void update_centers(const DataView<T>& data, const ClusterPartition& part, index_t C,
                     int n_threads, T* centers) {
   const index_t d = data.d;
-  parallel_for(n_chunks(C, kLloydClustersPerTask), n_threads, [&](index_t task) {
-    const index_t c0 = task * kLloydClustersPerTask;
-    const index_t c1 = std::min(C, c0 + kLloydClustersPerTask);
-    Vector<double> acc(d);
-    for (index_t c = c0; c < c1; ++c) {
-      if (part.size(c) == 0) continue;
-      acc.setZero();
-      double wsum = 0.0;
-      for (index_t k = part.offsets[c]; k < part.offsets[c + 1]; ++k) {
-        const index_t i = part.order[k];
-        const double wi = data.weight(i);
-        add_scaled_to_double(acc.data(), wi, data.row(i), d);
-        wsum += wi;
-      }
-      VectorMap<T>(centers + c * d, d) = (acc / wsum).template cast<T>();
+  for_each_cluster_sum(data, part, C, n_threads, [&](index_t c, const double* acc, double wsum) {
+    VectorMap<T>(centers + c * d, d) = (ConstVectorMap<double>(acc, d) / wsum).template cast<T>();
+  });
+}
+
+/// Spherical k-means: every center rescaled to unit length (in double); a
+/// center of norm zero (its points cancel out) keeps its previous direction.
+template <typename T>
+void normalise_centers(index_t C, index_t d, const T* previous, T* centers) {
+  for (index_t c = 0; c < C; ++c) {
+    VectorMap<T> row(centers + c * d, d);
+    const double norm = row.template cast<double>().norm();
+    if (norm > 0.0 && std::isfinite(norm)) {
+      row = (row.template cast<double>() / norm).template cast<T>();
+    } else {
+      row = ConstVectorMap<T>(previous + c * d, d);
     }
-  }, 2.0 * kLloydClustersPerTask * d * static_cast<double>(data.n) / static_cast<double>(C));
+  }
 }
 
 }  // namespace
@@ -82,6 +83,7 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
   std::vector<std::int32_t> labels(n, -1);
   std::vector<double> min_d2(n);
   ClusterPartition part;
+  std::vector<T> before_update;  // spherical: the centers before the update
   // Rounding size of a squared distance: a center is a mean rounded to T, so
   // a point that coincides with it mathematically lies up to ~eps |x| away.
   // Changes of Q below w_total times that are rounding noise, not progress
@@ -119,7 +121,9 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
       if (moved > 0) part.build(labels.data(), n, C);
       result.n_relocated += moved;
     }
+    if (params.spherical) before_update.assign(centers, centers + C * data.d);
     update_centers(data, part, C, run.n_threads, centers);
+    if (params.spherical) normalise_centers(C, data.d, before_update.data(), centers);
     result.n_iter = it;
     const double q_floor = d2_floor * w_total;  // d2_floor of the centers Q was measured with
     d2_floor = rounding_floor();

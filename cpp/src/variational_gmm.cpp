@@ -39,16 +39,15 @@ double VariationalLoop<T>::log_normaliser() const {
 }
 
 template <typename T>
-double VariationalLoop<T>::e_step(bool estimate_sigma) {
-  estimate_sigma = estimate_sigma || !has_sigma_;
+EStepSums VariationalLoop<T>::search_pass(bool defer_resp, std::uint64_t stream_index) {
   const index_t N = data_.n;
   const index_t block = sets_.full ? N : stats_->block_points();
   const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);
   std::vector<EStepSums> task_sums(tasks_total);
   if (stats_) stats_->begin_estep();
-  const std::uint64_t stream_base = static_cast<std::uint64_t>(estep_evals_.size()) << 32;
+  const std::uint64_t stream_base = stream_index << 32;
   const EStepSearch<T> search(data_, means_.data(), sets_, stats_.get(), params_.plus1, sigma2_,
-                              estimate_sigma);
+                              defer_resp);
   const double flops = 3.0 * kEStepPointsPerTask * (sets_.full ? sets_.C : stats_->stride()) * data_.d;
 
   for (index_t b0 = 0; b0 < N; b0 += block) {
@@ -63,25 +62,58 @@ double VariationalLoop<T>::e_step(bool estimate_sigma) {
     if (stats_) stats_->fold_block(b1 - b0, run_.n_threads);
   }
 
-  std::int64_t evals = 0;
-  double min_sum = 0.0, lse_sum = 0.0;
+  EStepSums total;
   for (const EStepSums& s : task_sums) {
-    evals += s.evals;
-    min_sum += s.min_sum;
-    lse_sum += s.lse;
+    total.evals += s.evals;
+    total.min_sum += s.min_sum;
+    total.lse += s.lse;
   }
-  n_evals_ += evals;
-  estep_evals_.push_back(evals);
+  if (stats_) stats_->update_neighbourhoods(sets_.Gc.data(), run_.n_threads);
+  return total;
+}
+
+template <typename T>
+double VariationalLoop<T>::e_step(bool estimate_sigma) {
+  estimate_sigma = estimate_sigma || !has_sigma_;
+  const EStepSums sums =
+      search_pass(estimate_sigma, static_cast<std::uint64_t>(estep_evals_.size()));
+  double lse_sum = sums.lse;
+  n_evals_ += sums.evals;
+  estep_evals_.push_back(sums.evals);
 
   if (estimate_sigma) {  // eq. 12, then the responsibilities with it
-    sigma2_ = std::max(min_sum / (static_cast<double>(data_.d) * moments_.w_total),
+    sigma2_ = std::max(sums.min_sum / (static_cast<double>(data_.d) * moments_.w_total),
                        moments_.sigma2_floor);
     has_sigma_ = true;
     lse_sum = deferred_responsibilities();
   }
   has_resp_ = true;
-  if (stats_) stats_->update_neighbourhoods(sets_.Gc.data(), run_.n_threads);
   return lse_sum - moments_.w_total * log_normaliser();
+}
+
+template <typename T>
+double VariationalLoop<T>::refine_step() {
+  require(has_sigma_, "VariationalGmm: refine_step needs a preceding e_step");
+  // Streams after those of all E-steps so far (E-steps after a refinement
+  // step are unusual but allowed; their streams then skip these indices).
+  const auto stream =
+      static_cast<std::uint64_t>(estep_evals_.size() + refine_evals_.size()) + (1ull << 30);
+  const EStepSums sums = search_pass(true, stream);  // K(n) sorted by distance, no responsibilities
+  refine_evals_.push_back(sums.evals);
+  // Hard responsibilities: all weight on K(n)'s first (the label).
+  const index_t N = data_.n;
+  const int G = sets_.G;
+  parallel_for(n_chunks(N, kEStepPointsPerTask), run_.n_threads, [&](index_t t) {
+    const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
+    for (index_t n = p0; n < p1; ++n) {
+      double* rn = sets_.resp_of(n);
+      rn[0] = 1.0;
+      for (int g = 1; g < G; ++g) rn[g] = 0.0;
+    }
+  }, 1.0 * kEStepPointsPerTask * G);
+  has_resp_ = true;
+  detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data());  // sigma^2 stays EM's
+  return sums.min_sum;
 }
 
 // Responsibilities of every point once sigma^2 is known (the first E-step
@@ -190,11 +222,21 @@ VariationalGmmResult VariationalLoop<T>::fit() {
     }
     previous = F;
   }
+  result.timings.iterations = clock.seconds();
+  Stopwatch refine_clock;
+  for (int k = 0; k < params_.refine; ++k) {
+    check_interrupt();
+    result.refine_objective.push_back(refine_step());
+    log_line(run_.log, "vc-gmm refine %2d  quantization error %.10g  distances %lld  (%.2f s)",
+             k + 1, result.refine_objective.back(), static_cast<long long>(refine_evals_.back()),
+             refine_clock.seconds());
+  }
+  result.timings.refinement = params_.refine > 0 ? refine_clock.seconds() : 0.0;
+  for (std::int64_t e : refine_evals_) result.n_distance_evals.refinement += e;
   result.G = sets_.G;
   result.sigma2 = sigma2_;
   result.estep_distance_evals = estep_evals_;
   result.n_distance_evals.iterations = n_evals_;
-  result.timings.iterations = clock.seconds();
   return result;
 }
 
@@ -232,6 +274,10 @@ void VariationalGmm<T>::m_step() {
 template <typename T>
 double VariationalGmm<T>::free_energy() const {
   return impl_->free_energy();
+}
+template <typename T>
+double VariationalGmm<T>::refine_step() {
+  return impl_->refine_step();
 }
 template <typename T>
 VariationalGmmResult VariationalGmm<T>::fit() {

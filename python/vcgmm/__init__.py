@@ -22,19 +22,36 @@ fit_vcgmm          vc-GMM: coreset + AFK-MC^2 + truncated variational EM (the he
 fit_vargmm         var-GMM-S: the same loop on all points
 VariationalLoop    the variational loop step by step (research, tests)
 
+Stochastic k-means
+------------------
+fit_mbatch         mini-batch k-means (Sculley)
+fit_nmbatch        nested mini-batch k-means with distance bounds (Newling & Fleuret)
+fit_vrkm           variance-reduced k-means, VRKM++ and VRKM (Zhao et al.)
+
+Kernel k-means
+--------------
+fit_kernel_kmeans  truncated mini-batch / mini-batch / full-batch kernel k-means
+
 Estimators (scikit-learn compatible)
 ------------------------------------
-VCGMM              vc-GMM / var-GMM-S as an estimator
-KMeans             k-means++ / LWCS baselines
+VCGMM                  vc-GMM / var-GMM-S as an estimator
+KMeans                 k-means++ / LWCS baselines
+MiniBatchKMeans        mbatch, with partial_fit
+NestedMiniBatchKMeans  nmbatch
+VRKMeans               VRKM++ / VRKM
 """
 
 from ._assignment import assign, quantization_error
 from ._coreset import default_coreset_size, lwcs
+from ._kernel_kmeans import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
 from ._kmeans import KMeans, lloyd
+from ._minibatch import MiniBatchKMeans, NestedMiniBatchKMeans, fit_mbatch, fit_nmbatch
 from ._run import cancel_all
 from ._seeding import afkmc2, kmeans_plusplus
+from ._stochastic import StochasticKMeansResult
 from ._variational_loop import VariationalLoop
 from ._vcgmm import VCGMM, VCGMMResult, fit_vargmm, fit_vcgmm
+from ._vrkm import VRKMeans, fit_vrkm
 from ._loader import core as _core
 from ._loader import opt_level as _opt_level
 
@@ -42,10 +59,20 @@ __version__ = _core.version()
 
 __all__ = [
     "KMeans",
+    "MiniBatchKMeans",
+    "NestedMiniBatchKMeans",
+    "StochasticKMeansResult",
+    "VRKMeans",
+    "KernelKMeans",
+    "KernelKMeansResult",
     "VCGMM",
     "VCGMMResult",
     "VariationalLoop",
     "default_coreset_size",
+    "fit_mbatch",
+    "fit_nmbatch",
+    "fit_vrkm",
+    "fit_kernel_kmeans",
     "fit_vargmm",
     "fit_vcgmm",
     "afkmc2",
@@ -59,8 +86,22 @@ __all__ = [
 ]
 
 
-def show_build():
-    """Build information: version, instruction-set level in use, OpenMP."""
+def show_build() -> dict:
+    """Build information: version, instruction-set level in use, OpenMP.
+
+    Returns
+    -------
+    dict
+        ``version``, ``opt_level`` (the compiled copy of the core in use:
+        ``generic``, ``avx2`` or ``avx512``), ``available_levels``,
+        ``cpu_features`` and ``openmp``.
+
+    Examples
+    --------
+    >>> import vcgmm
+    >>> sorted(vcgmm.show_build())
+    ['available_levels', 'cpu_features', 'openmp', 'opt_level', 'version']
+    """
     from ._loader import available_levels
 
     return {

@@ -7,6 +7,7 @@
 #include "_core_bindings.hpp"
 #include "vcgmm/afkmc2.hpp"
 #include "vcgmm/assignment.hpp"
+#include "vcgmm/chunked_coreset.hpp"
 #include "vcgmm/kmeans.hpp"
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
@@ -30,6 +31,74 @@ py::tuple lightweight_coreset(const CArray<T>& X, const OptWeights& w, index_t c
   double* wts = weights.mutable_data();
   const auto stats = without_gil(
       [&] { return vcgmm::lightweight_coreset(data, coreset_size, run, idx, wts); });
+  return py::make_tuple(indices, weights, stats);
+}
+
+/// Step 1 of the chunked coreset: (weight, mean, scatter, stats) of one chunk.
+template <typename T>
+py::tuple coreset_chunk_moments(const CArray<T>& X, const OptWeights& w,
+                                const vcgmm::RunOptions& run) {
+  const auto data = data_view(X, w);
+  CArray<double> mean(data.d);
+  double* mu = mean.mutable_data();
+  const vcgmm::ChunkMoments m =
+      without_gil([&] { return vcgmm::coreset_chunk_moments(data, run, mu); });
+  vcgmm::CoresetStats stats;
+  static_cast<vcgmm::PhaseCosts&>(stats) = m;
+  return py::make_tuple(m.weight, mean, m.scatter, stats);
+}
+
+/// Step 2: (mean, chunk_mass, chunk_draws, a, b, total_mass).
+py::tuple plan_chunked_coreset(const CArray<double>& chunk_weight, const CArray<double>& chunk_mean,
+                               const CArray<double>& chunk_scatter, index_t coreset_size,
+                               const vcgmm::RunOptions& run) {
+  if (chunk_weight.ndim() != 1) throw vcgmm::InvalidArgument("chunk_weight must be 1-D");
+  const index_t K = static_cast<index_t>(chunk_weight.shape(0));
+  if (chunk_mean.ndim() != 2 || chunk_mean.shape(0) != K) {
+    throw vcgmm::InvalidArgument("chunk_mean must have shape (n_chunks, n_features)");
+  }
+  if (chunk_scatter.ndim() != 1 || chunk_scatter.shape(0) != K) {
+    throw vcgmm::InvalidArgument("chunk_scatter must have shape (n_chunks,)");
+  }
+  const index_t d = static_cast<index_t>(chunk_mean.shape(1));
+  CArray<double> mean(d), mass(K);
+  CArray<index_t> draws(K);
+  double* mu = mean.mutable_data();
+  double* ms = mass.mutable_data();
+  index_t* dr = draws.mutable_data();
+  const double* cw = chunk_weight.data();
+  const double* cm = chunk_mean.data();
+  const double* cs = chunk_scatter.data();
+  const vcgmm::CoresetPlan plan = without_gil([&] {
+    return vcgmm::plan_chunked_coreset(K, d, cw, cm, cs, coreset_size, run, mu, ms, dr);
+  });
+  return py::make_tuple(mean, mass, draws, plan.a, plan.b, plan.total_mass);
+}
+
+/// Step 3: (indices into the chunk, weights, stats).
+template <typename T>
+py::tuple draw_coreset_chunk(const CArray<T>& X, const OptWeights& w, index_t chunk_id,
+                             const CArray<double>& mean, double a, double b, double total_mass,
+                             double chunk_mass, index_t chunk_draws, index_t coreset_size,
+                             const vcgmm::RunOptions& run) {
+  const auto data = data_view(X, w);
+  if (mean.ndim() != 1 || mean.shape(0) != X.shape(1)) {
+    throw vcgmm::InvalidArgument("mean must have shape (n_features,)");
+  }
+  if (chunk_draws < 0) throw vcgmm::InvalidArgument("chunk_draws must be >= 0");
+  CArray<index_t> indices(chunk_draws);
+  CArray<double> weights(chunk_draws);
+  index_t* idx = indices.mutable_data();
+  double* wts = weights.mutable_data();
+  const double* mu = mean.data();
+  vcgmm::CoresetPlan plan;
+  plan.a = a;
+  plan.b = b;
+  plan.total_mass = total_mass;
+  const auto stats = without_gil([&] {
+    return vcgmm::draw_coreset_chunk(data, chunk_id, mu, plan, chunk_mass, chunk_draws,
+                                     coreset_size, run, idx, wts);
+  });
   return py::make_tuple(indices, weights, stats);
 }
 
@@ -96,6 +165,12 @@ template <typename T>
 void bind_typed(py::module_& m) {
   m.def("lightweight_coreset", &lightweight_coreset<T>, py::arg("X").noconvert(),
         py::arg("sample_weight").noconvert(), py::arg("coreset_size"), py::arg("run"));
+  m.def("coreset_chunk_moments", &coreset_chunk_moments<T>, py::arg("X").noconvert(),
+        py::arg("sample_weight").noconvert(), py::arg("run"));
+  m.def("draw_coreset_chunk", &draw_coreset_chunk<T>, py::arg("X").noconvert(),
+        py::arg("sample_weight").noconvert(), py::arg("chunk_id"), py::arg("mean").noconvert(),
+        py::arg("a"), py::arg("b"), py::arg("total_mass"), py::arg("chunk_mass"),
+        py::arg("chunk_draws"), py::arg("coreset_size"), py::arg("run"));
   m.def("kmeans_plusplus",
         [](const CArray<T>& X, const OptWeights& w, index_t C,
            const vcgmm::KMeansPlusPlusParams& p, const vcgmm::RunOptions& run) {
@@ -121,6 +196,9 @@ void bind_typed(py::module_& m) {
 }  // namespace
 
 void bind_kmeans(py::module_& m) {
+  m.def("plan_chunked_coreset", &plan_chunked_coreset, py::arg("chunk_weight").noconvert(),
+        py::arg("chunk_mean").noconvert(), py::arg("chunk_scatter").noconvert(),
+        py::arg("coreset_size"), py::arg("run"));
   bind_typed<float>(m);
   bind_typed<double>(m);
 }

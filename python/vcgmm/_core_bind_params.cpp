@@ -10,13 +10,17 @@
 
 #include "_core_bindings.hpp"
 #include "vcgmm/afkmc2.hpp"
+#include "vcgmm/kernel_kmeans.hpp"
 #include "vcgmm/kmeans.hpp"
 #include "vcgmm/kmeans_plusplus.hpp"
 #include "vcgmm/lightweight_coreset.hpp"
 #include "vcgmm/lloyd.hpp"
+#include "vcgmm/minibatch.hpp"
+#include "vcgmm/nested_minibatch.hpp"
 #include "vcgmm/pipeline.hpp"
 #include "vcgmm/variational_gmm.hpp"
 #include "vcgmm/vc_gmm.hpp"
+#include "vcgmm/vrkm.hpp"
 
 namespace vcgmm_python {
 
@@ -28,13 +32,53 @@ using vcgmm::SeedingMethod;
 const std::pair<const char*, SeedingMethod> kSeedingMethods[] = {
     {"k-means++", SeedingMethod::kmeans_plusplus},
     {"afk-mc2", SeedingMethod::afkmc2},
+    {"random", SeedingMethod::random},
     {"given", SeedingMethod::given},
+};
+
+// Kernel k-means: kernels, algorithms, learning rates, graph kernels by name
+// (the names of scikit-learn's pairwise_kernels where they overlap).
+const std::pair<const char*, vcgmm::KernelType> kKernelTypes[] = {
+    {"rbf", vcgmm::KernelType::rbf},
+    {"laplacian", vcgmm::KernelType::laplacian},
+    {"poly", vcgmm::KernelType::polynomial},
+    {"linear", vcgmm::KernelType::linear},
+    {"precomputed", vcgmm::KernelType::precomputed},
+};
+const std::pair<const char*, vcgmm::KernelKMeansAlgorithm> kKernelKMeansAlgorithms[] = {
+    {"truncated", vcgmm::KernelKMeansAlgorithm::truncated},
+    {"minibatch", vcgmm::KernelKMeansAlgorithm::minibatch},
+    {"full", vcgmm::KernelKMeansAlgorithm::full},
+};
+const std::pair<const char*, vcgmm::LearningRate> kLearningRates[] = {
+    {"beta", vcgmm::LearningRate::beta},
+    {"sklearn", vcgmm::LearningRate::sklearn},
+};
+const std::pair<const char*, vcgmm::GraphKernelType> kGraphKernels[] = {
+    {"knn", vcgmm::GraphKernelType::knn},
+    {"heat", vcgmm::GraphKernelType::heat},
 };
 
 // The variational loop's stopping rules by name.
 const std::pair<const char*, vcgmm::StopRule> kStopRules[] = {
     {"gain", vcgmm::StopRule::gain},
     {"relative", vcgmm::StopRule::relative},
+};
+
+// nmbatch's bounds, VRKM's variants and update rules by name.
+const std::pair<const char*, vcgmm::NmbatchBounds> kNmbatchBounds[] = {
+    {"auto", vcgmm::NmbatchBounds::automatic},
+    {"elkan", vcgmm::NmbatchBounds::elkan},
+    {"yinyang", vcgmm::NmbatchBounds::yinyang},
+    {"none", vcgmm::NmbatchBounds::none},
+};
+const std::pair<const char*, vcgmm::VrkmVariant> kVrkmVariants[] = {
+    {"vrkm++", vcgmm::VrkmVariant::vrkm_plus_plus},
+    {"vrkm", vcgmm::VrkmVariant::vrkm},
+};
+const std::pair<const char*, vcgmm::VrkmUpdateRule> kVrkmUpdateRules[] = {
+    {"paper", vcgmm::VrkmUpdateRule::paper},
+    {"reference-code", vcgmm::VrkmUpdateRule::reference_code},
 };
 
 template <typename E, std::size_t N>
@@ -69,6 +113,7 @@ py::dict to_dict(const vcgmm::DistanceCounts& c) {
   d["coreset"] = c.coreset;
   d["seeding"] = c.seeding;
   d["iterations"] = c.iterations;
+  d["refinement"] = c.refinement;
   d["evaluation"] = c.evaluation;
   return d;
 }
@@ -78,8 +123,20 @@ py::dict to_dict(const vcgmm::PhaseTimes& t) {
   d["coreset"] = t.coreset;
   d["seeding"] = t.seeding;
   d["iterations"] = t.iterations;
+  d["refinement"] = t.refinement;
   d["evaluation"] = t.evaluation;
   return d;
+}
+
+/// A property of an enum field E P::*field, by the names of `table`.
+template <typename P, typename E, std::size_t N>
+void enum_property(py::class_<P>& cls, const char* name, E P::*field,
+                   const std::pair<const char*, E> (&table)[N]) {
+  cls.def_property(
+      name, [field, &table](const P& p) { return name_of(table, p.*field); },
+      [field, &table, name](P& p, const std::string& value) {
+        p.*field = value_of(table, value, name);
+      });
 }
 
 template <typename P>
@@ -112,13 +169,15 @@ void bind_parameter_classes(py::module_& m) {
   params_class<vcgmm::LloydParams>(m, "LloydParams")
       .def_readwrite("max_iter", &vcgmm::LloydParams::max_iter)
       .def_readwrite("tol", &vcgmm::LloydParams::tol)
-      .def_readwrite("relocate_empty", &vcgmm::LloydParams::relocate_empty);
+      .def_readwrite("relocate_empty", &vcgmm::LloydParams::relocate_empty)
+      .def_readwrite("spherical", &vcgmm::LloydParams::spherical);
   params_class<vcgmm::VariationalGmmParams>(m, "VariationalGmmParams")
       .def_readwrite("G", &vcgmm::VariationalGmmParams::G)
       .def_readwrite("plus1", &vcgmm::VariationalGmmParams::plus1)
       .def_readwrite("n_init_estep", &vcgmm::VariationalGmmParams::n_init_estep)
       .def_readwrite("tol", &vcgmm::VariationalGmmParams::tol)
       .def_readwrite("max_iter", &vcgmm::VariationalGmmParams::max_iter)
+      .def_readwrite("refine", &vcgmm::VariationalGmmParams::refine)
       .def_property(
           "stop_rule",
           [](const vcgmm::VariationalGmmParams& p) { return name_of(kStopRules, p.stop_rule); },
@@ -131,12 +190,135 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("seeding", &vcgmm::PipelineParams::seeding)
       .def_readwrite("evaluate", &vcgmm::PipelineParams::evaluate)
       .def_readwrite("run", &vcgmm::PipelineParams::run);
+  params_class<vcgmm::KernelParams>(m, "KernelParams")
+      .def_property(
+          "type", [](const vcgmm::KernelParams& p) { return name_of(kKernelTypes, p.type); },
+          [](vcgmm::KernelParams& p, const std::string& name) {
+            p.type = value_of(kKernelTypes, name, "kernel");
+          })
+      .def_readwrite("gamma", &vcgmm::KernelParams::gamma)
+      .def_readwrite("degree", &vcgmm::KernelParams::degree)
+      .def_readwrite("coef0", &vcgmm::KernelParams::coef0);
+  params_class<vcgmm::KernelKMeansParams>(m, "KernelKMeansParams")
+      .def_readwrite("n_clusters", &vcgmm::KernelKMeansParams::n_clusters)
+      .def_readwrite("kernel", &vcgmm::KernelKMeansParams::kernel)
+      .def_property(
+          "algorithm",
+          [](const vcgmm::KernelKMeansParams& p) { return name_of(kKernelKMeansAlgorithms, p.algorithm); },
+          [](vcgmm::KernelKMeansParams& p, const std::string& name) {
+            p.algorithm = value_of(kKernelKMeansAlgorithms, name, "algorithm");
+          })
+      .def_readwrite("batch_size", &vcgmm::KernelKMeansParams::batch_size)
+      .def_readwrite("tau", &vcgmm::KernelKMeansParams::tau)
+      .def_property(
+          "learning_rate",
+          [](const vcgmm::KernelKMeansParams& p) { return name_of(kLearningRates, p.learning_rate); },
+          [](vcgmm::KernelKMeansParams& p, const std::string& name) {
+            p.learning_rate = value_of(kLearningRates, name, "learning_rate");
+          })
+      .def_readwrite("max_iter", &vcgmm::KernelKMeansParams::max_iter)
+      .def_readwrite("tol", &vcgmm::KernelKMeansParams::tol)
+      .def_readwrite("evaluate", &vcgmm::KernelKMeansParams::evaluate)
+      .def_readwrite("run", &vcgmm::KernelKMeansParams::run);
+  params_class<vcgmm::GraphKernelParams>(m, "GraphKernelParams")
+      .def_property(
+          "type", [](const vcgmm::GraphKernelParams& p) { return name_of(kGraphKernels, p.type); },
+          [](vcgmm::GraphKernelParams& p, const std::string& name) {
+            p.type = value_of(kGraphKernels, name, "kernel");
+          })
+      .def_readwrite("n_neighbors", &vcgmm::GraphKernelParams::n_neighbors)
+      .def_readwrite("t", &vcgmm::GraphKernelParams::t);
   py::class_<vcgmm::KMeansParams, vcgmm::PipelineParams>(m, "KMeansParams", py::module_local())
       .def(py::init<>())
       .def_readwrite("lloyd", &vcgmm::KMeansParams::lloyd);
   py::class_<vcgmm::VcgmmParams, vcgmm::PipelineParams>(m, "VcgmmParams", py::module_local())
       .def(py::init<>())
       .def_readwrite("em", &vcgmm::VcgmmParams::em);
+}
+
+void bind_stochastic_parameter_classes(py::module_& m) {
+  params_class<vcgmm::MbatchParams>(m, "MbatchParams")
+      .def_readwrite("batch_size", &vcgmm::MbatchParams::batch_size)
+      .def_readwrite("max_iter", &vcgmm::MbatchParams::max_iter);
+  auto nm = params_class<vcgmm::NmbatchParams>(m, "NmbatchParams");
+  nm.def_readwrite("batch_size", &vcgmm::NmbatchParams::batch_size)
+      .def_readwrite("rho", &vcgmm::NmbatchParams::rho)
+      .def_readwrite("max_iter", &vcgmm::NmbatchParams::max_iter)
+      .def_readwrite("time_budget", &vcgmm::NmbatchParams::time_budget)
+      .def_readwrite("n_groups", &vcgmm::NmbatchParams::n_groups)
+      .def_readwrite("bounds_memory", &vcgmm::NmbatchParams::bounds_memory);
+  enum_property(nm, "bounds", &vcgmm::NmbatchParams::bounds, kNmbatchBounds);
+  auto vr = params_class<vcgmm::VrkmParams>(m, "VrkmParams");
+  vr.def_readwrite("learning_rate", &vcgmm::VrkmParams::learning_rate)
+      .def_readwrite("epoch_size", &vcgmm::VrkmParams::epoch_size)
+      .def_readwrite("max_epochs", &vcgmm::VrkmParams::max_epochs)
+      .def_readwrite("tol", &vcgmm::VrkmParams::tol)
+      .def_readwrite("block_size", &vcgmm::VrkmParams::block_size);
+  enum_property(vr, "variant", &vcgmm::VrkmParams::variant, kVrkmVariants);
+  enum_property(vr, "update_rule", &vcgmm::VrkmParams::update_rule, kVrkmUpdateRules);
+  py::class_<vcgmm::MbatchKMeansParams, vcgmm::PipelineParams>(m, "MbatchKMeansParams",
+                                                               py::module_local())
+      .def(py::init<>())
+      .def_readwrite("mbatch", &vcgmm::MbatchKMeansParams::mbatch);
+  py::class_<vcgmm::NmbatchKMeansParams, vcgmm::PipelineParams>(m, "NmbatchKMeansParams",
+                                                                py::module_local())
+      .def(py::init<>())
+      .def_readwrite("nmbatch", &vcgmm::NmbatchKMeansParams::nmbatch);
+  py::class_<vcgmm::VrkmKMeansParams, vcgmm::PipelineParams>(m, "VrkmKMeansParams",
+                                                             py::module_local())
+      .def(py::init<>())
+      .def_readwrite("vrkm", &vcgmm::VrkmKMeansParams::vrkm);
+}
+
+/// A read-only numpy property of a vector field.
+template <typename R, typename V>
+void vector_property(py::class_<R, vcgmm::IterationResult>& cls, const char* name,
+                     std::vector<V> R::*field) {
+  cls.def_property_readonly(name, [field](const R& r) { return to_numpy(r.*field); });
+}
+
+void bind_stochastic_result_classes(py::module_& m) {
+  py::class_<vcgmm::MbatchResult, vcgmm::IterationResult> mb(m, "MbatchResult",
+                                                             py::module_local());
+  mb.def_readonly("batch_size", &vcgmm::MbatchResult::batch_size);
+  vector_property(mb, "objective", &vcgmm::MbatchResult::objective);
+  vector_property(mb, "seconds", &vcgmm::MbatchResult::seconds);
+  vector_property(mb, "counts", &vcgmm::MbatchResult::counts);
+  py::class_<vcgmm::NmbatchResult, vcgmm::IterationResult> nm(m, "NmbatchResult",
+                                                              py::module_local());
+  nm.def_property_readonly("bounds",
+                           [](const vcgmm::NmbatchResult& r) { return name_of(kNmbatchBounds, r.bounds); })
+      .def_readonly("n_groups", &vcgmm::NmbatchResult::n_groups)
+      .def_readonly("bounds_bytes", &vcgmm::NmbatchResult::bounds_bytes)
+      .def_readonly("batch_size", &vcgmm::NmbatchResult::batch_size)
+      .def_readonly("n_skipped", &vcgmm::NmbatchResult::n_skipped);
+  vector_property(nm, "objective", &vcgmm::NmbatchResult::objective);
+  vector_property(nm, "seconds", &vcgmm::NmbatchResult::seconds);
+  vector_property(nm, "batch_sizes", &vcgmm::NmbatchResult::batch_sizes);
+  vector_property(nm, "computed", &vcgmm::NmbatchResult::computed);
+  vector_property(nm, "skipped", &vcgmm::NmbatchResult::skipped);
+  vector_property(nm, "n_changed", &vcgmm::NmbatchResult::n_changed);
+  py::class_<vcgmm::VrkmResult, vcgmm::IterationResult> vr(m, "VrkmResult", py::module_local());
+  vr.def_readonly("learning_rate", &vcgmm::VrkmResult::learning_rate)
+      .def_readonly("epoch_size", &vcgmm::VrkmResult::epoch_size)
+      .def_readonly("full_pass_seconds", &vcgmm::VrkmResult::full_pass_seconds)
+      .def_readonly("correction_seconds", &vcgmm::VrkmResult::correction_seconds)
+      .def_readonly("inner_loop_seconds", &vcgmm::VrkmResult::inner_loop_seconds);
+  vector_property(vr, "objective", &vcgmm::VrkmResult::objective);
+  vector_property(vr, "seconds", &vcgmm::VrkmResult::seconds);
+  vector_property(vr, "n_updates", &vcgmm::VrkmResult::n_updates);
+  py::class_<vcgmm::MbatchKMeansResult, vcgmm::MbatchResult>(m, "MbatchKMeansResult",
+                                                             py::module_local())
+      .def_readonly("inertia", &vcgmm::MbatchKMeansResult::inertia);
+  py::class_<vcgmm::NmbatchKMeansResult, vcgmm::NmbatchResult>(m, "NmbatchKMeansResult",
+                                                               py::module_local())
+      .def_readonly("inertia", &vcgmm::NmbatchKMeansResult::inertia);
+  py::class_<vcgmm::VrkmKMeansResult, vcgmm::VrkmResult>(m, "VrkmKMeansResult",
+                                                         py::module_local())
+      .def_readonly("inertia", &vcgmm::VrkmKMeansResult::inertia);
+  py::class_<vcgmm::MbatchStepStats>(m, "MbatchStepStats", py::module_local())
+      .def_readonly("objective", &vcgmm::MbatchStepStats::objective)
+      .def_readonly("n_distance_evals", &vcgmm::MbatchStepStats::n_distance_evals);
 }
 
 void bind_result_classes(py::module_& m) {
@@ -158,13 +340,35 @@ void bind_result_classes(py::module_& m) {
       .def_readonly("sigma2", &vcgmm::VariationalGmmResult::sigma2)
       .def_property_readonly(
           "free_energy", [](const vcgmm::VariationalGmmResult& r) { return to_numpy(r.free_energy); })
-      .def_property_readonly("estep_distance_evals", [](const vcgmm::VariationalGmmResult& r) {
-        return to_numpy(r.estep_distance_evals);
+      .def_property_readonly("estep_distance_evals",
+                             [](const vcgmm::VariationalGmmResult& r) {
+                               return to_numpy(r.estep_distance_evals);
+                             })
+      .def_property_readonly("refine_objective", [](const vcgmm::VariationalGmmResult& r) {
+        return to_numpy(r.refine_objective);
       });
   py::class_<vcgmm::KMeansResult, vcgmm::LloydResult>(m, "KMeansResult", py::module_local())
       .def_readonly("inertia", &vcgmm::KMeansResult::inertia);
   py::class_<vcgmm::VcgmmResult, vcgmm::VariationalGmmResult>(m, "VcgmmResult", py::module_local())
       .def_readonly("inertia", &vcgmm::VcgmmResult::inertia);
+  py::class_<vcgmm::KernelKMeansResult, vcgmm::IterationResult>(m, "KernelKMeansResult",
+                                                                py::module_local())
+      .def_property_readonly("support",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.support); })
+      .def_property_readonly("indptr",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.indptr); })
+      .def_property_readonly("index",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.index); })
+      .def_property_readonly("coef",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.coef); })
+      .def_property_readonly("sqnorm",
+                             [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.centers.sqnorm); })
+      .def_readonly("kernel", &vcgmm::KernelKMeansResult::kernel)
+      .def_property_readonly(
+          "init_indices", [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.init_indices); })
+      .def_property_readonly(
+          "objective", [](const vcgmm::KernelKMeansResult& r) { return to_numpy(r.objective); })
+      .def_readonly("inertia", &vcgmm::KernelKMeansResult::inertia);
   py::class_<vcgmm::SeedingStats, vcgmm::PhaseCosts>(m, "SeedingStats", py::module_local());
   py::class_<vcgmm::CoresetStats, vcgmm::PhaseCosts>(m, "CoresetStats", py::module_local());
 }
@@ -174,10 +378,25 @@ void bind_result_classes(py::module_& m) {
 void bind_params(py::module_& m) {
   m.def("seeding_methods", [] { return names_of(kSeedingMethods); },
         "Names of the seeding methods, as SeedingParams.method takes them.");
+  m.def("kernel_types", [] { return names_of(kKernelTypes); },
+        "Names of the kernels of kernel k-means (KernelParams.type).");
+  m.def("kernel_kmeans_algorithms", [] { return names_of(kKernelKMeansAlgorithms); },
+        "Names of the kernel k-means algorithms (KernelKMeansParams.algorithm).");
+  m.def("learning_rates", [] { return names_of(kLearningRates); },
+        "Names of the mini-batch learning rates (KernelKMeansParams.learning_rate).");
+  m.def("graph_kernels", [] { return names_of(kGraphKernels); },
+        "Names of the graph kernels (GraphKernelParams.type).");
   m.def("stop_rules", [] { return names_of(kStopRules); },
         "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
+  m.def("nmbatch_bounds", [] { return names_of(kNmbatchBounds); },
+        "Names of nmbatch's bounds (NmbatchParams.bounds).");
+  m.def("vrkm_variants", [] { return names_of(kVrkmVariants); }, "VrkmParams.variant names.");
+  m.def("vrkm_update_rules", [] { return names_of(kVrkmUpdateRules); },
+        "VrkmParams.update_rule names.");
   bind_parameter_classes(m);
+  bind_stochastic_parameter_classes(m);
   bind_result_classes(m);
+  bind_stochastic_result_classes(m);
 }
 
 }  // namespace vcgmm_python

@@ -74,6 +74,9 @@ class VariationalLoop {
       return 0;
     });
   }
+  double refine_step() {
+    return without_gil([&] { return loop_->refine_step(); });
+  }
   double free_energy() const {
     return without_gil([&] { return loop_->free_energy(); });
   }
@@ -117,6 +120,7 @@ void bind_typed(py::module_& m, const char* loop_name) {
            py::arg("means").noconvert(), py::arg("params"), py::arg("run"))
       .def("e_step", &VariationalLoop<T>::e_step, py::arg("estimate_sigma") = false)
       .def("m_step", &VariationalLoop<T>::m_step)
+      .def("refine_step", &VariationalLoop<T>::refine_step)
       .def("free_energy", &VariationalLoop<T>::free_energy)
       .def("fit", &VariationalLoop<T>::fit)
       .def_property_readonly("means", &VariationalLoop<T>::means)

@@ -74,6 +74,8 @@ void bind_all(py::module_& m) {
   bind_params(m);
   bind_kmeans(m);
   bind_vcgmm(m);
+  bind_minibatch(m);
+  bind_kernel_kmeans(m);
 }
 
 }  // namespace vcgmm_python

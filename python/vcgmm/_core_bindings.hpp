@@ -43,6 +43,8 @@ void bind_all(py::module_& m);
 void bind_params(py::module_& m);
 void bind_kmeans(py::module_& m);
 void bind_vcgmm(py::module_& m);
+void bind_minibatch(py::module_& m);
+void bind_kernel_kmeans(py::module_& m);
 
 inline bool interpreter_finalizing() {
 #if PY_VERSION_HEX >= 0x030D0000

@@ -8,8 +8,10 @@ coreset: fit on all points).
 
 from __future__ import annotations
 
+from ._typing import ArrayLike, CoresetSizeLike, FloatArray, IntArray, RandomStateLike, ThreadsLike
 from ._loader import core as _core
-from ._params import AnyOf, Integer, NoneValue, Options, Param
+from ._chunked import as_source
+from ._params import AnyOf, Boolean, Integer, NoneValue, Options, Param
 from ._run import run_options
 from ._validation import as_data, check_sample_weight
 
@@ -23,7 +25,7 @@ MIN_DEFAULT_CORESET = 4096
 MAX_CORESET_FACTOR = 4
 
 
-def default_coreset_size(n_samples, n_clusters):
+def default_coreset_size(n_samples: int, n_clusters: int) -> int:
     """The default coreset size N' (``coreset_size="auto"``): ``min(n_samples, max(4096, 64 C))``.
 
     About 64 coreset points per cluster put vc-GMM near the papers' operating
@@ -40,6 +42,14 @@ def default_coreset_size(n_samples, n_clusters):
     Returns
     -------
     int
+
+    Examples
+    --------
+    >>> import vcgmm
+    >>> vcgmm.default_coreset_size(535_940, 1000)  # 64 points per cluster
+    64000
+    >>> vcgmm.default_coreset_size(10_000, 10)     # at least 4096, at most N
+    4096
     """
     n_samples = Integer(1, None).check(n_samples, "n_samples")
     n_clusters = Integer(1, None).check(n_clusters, "n_clusters")
@@ -71,7 +81,10 @@ def resolve_coreset_size(coreset_size, n_samples, n_clusters, name="coreset_size
     return int(coreset_size)
 
 
-def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, n_threads=None):
+def lwcs(X: ArrayLike, coreset_size: int, *, sample_weight: ArrayLike | None = None,
+         random_state: RandomStateLike = None,
+         n_threads: ThreadsLike = None,
+         return_points: bool = False) -> tuple[IntArray, FloatArray]:
     """Draw a lightweight coreset (Bachem, Lucic & Krause, KDD 2018).
 
     Two passes over the data: the (weighted) mean ``mu``, then the sampling
@@ -80,9 +93,17 @@ def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, n_threads=No
     Each draw gets the weight ``gamma = w(x) / (coreset_size q(x))``, so that
     ``sum(gamma * f(X[indices]))`` is an unbiased estimate of ``sum(w * f(X))``.
 
+    X may also be chunked data (a list of arrays or ``.npy`` files, a
+    function returning an iterable of chunks, a zarr array, a Dask array):
+    the coreset is then drawn by the chunked steps, reading every chunk
+    twice and holding one chunk plus the coreset in memory (on Dask, the
+    passes run on the cluster and only the drawn rows reach the client). It
+    has the same distribution; the draws depend on the chunking and the seed
+    (not on threads or workers).
+
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : array-like of shape (n_samples, n_features), or chunked data
         Data. float32 stays float32, other numbers become float64.
     coreset_size : int
         Number of draws N', 1 <= N' <= 4 n_samples. Draws are with replacement,
@@ -93,14 +114,19 @@ def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, n_threads=No
         Seed of the draws.
     n_threads : int, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
-        if set, else every CPU available).
+        if set, else every CPU available). Dask tasks run on one thread each.
+    return_points : bool, default=False
+        Also return the drawn rows (for chunked data, where ``X[indices]``
+        would read the data again).
 
     Returns
     -------
     indices : ndarray of shape (coreset_size,), dtype int64
-        Row indices into X, sorted ascending.
+        Row indices into X (of the chunks concatenated), sorted ascending.
     weights : ndarray of shape (coreset_size,), dtype float64
         The coreset weights ``gamma``.
+    points : ndarray of shape (coreset_size, n_features)
+        The rows ``X[indices]`` (only with ``return_points=True``).
 
     Examples
     --------
@@ -110,9 +136,20 @@ def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, n_threads=No
     >>> idx.shape, round(float(w.sum()) / 1000, 1)
     ((100,), 1.0)
     """
+    return_points = Boolean().check(return_points, "return_points")
+    source = as_source(X, sample_weight)
+    if source is not None:
+        coreset_size = Integer(1, None).check(coreset_size, "coreset_size")
+
+        def resolve(m, n_samples):
+            return Integer(1, MAX_CORESET_FACTOR * n_samples).check(m, "coreset_size")
+
+        draw = source.coreset(coreset_size, run_options(n_threads, random_state),
+                              resolve=resolve)
+        return (draw.indices, draw.weights) + ((draw.points,) if return_points else ())
     X = as_data(X)
     coreset_size = Integer(1, MAX_CORESET_FACTOR * X.shape[0]).check(coreset_size, "coreset_size")
     w = check_sample_weight(sample_weight, X)
     indices, weights, _ = _core.lightweight_coreset(
         X, w, coreset_size, run_options(n_threads, random_state))
-    return indices, weights
+    return (indices, weights) + ((X[indices],) if return_points else ())

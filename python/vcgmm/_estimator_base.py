@@ -25,7 +25,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._assignment import nearest_centers
+from ._chunked import as_source, is_chunked, is_dask_array
 from ._coreset import resolve_coreset_size
+from ._logging import progress_callback
+from ._metric import is_cosine, normalize_rows
 from ._params import INT32_MAX, Boolean, Integer, Param
 from ._run import available_threads, run_options, seed_from
 from ._seeding import seeding_to_core
@@ -39,7 +42,7 @@ from ._validation import (
 )
 
 __all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD",
-           "COMPUTE_LABELS_PARAM", "N_INIT_PARAM", "run_seeds"]
+           "COMPUTE_LABELS_PARAM", "N_INIT_PARAM", "run_seeds", "as_float"]
 
 #: A generous rate (floating-point operations per second and thread) for the
 #: warning on absurd sizes: a fit warned about is slower than an hour even on
@@ -57,15 +60,59 @@ def user_stacklevel():
     return level
 
 
+def as_float(value):
+    """A float, unless the value is a lazy Dask scalar (kept lazy)."""
+    return value if is_dask_array(value) else float(value)
+
+
+class SourceFitResult:
+    """The core's result of a fit on a coreset drawn from chunked data, with
+    the costs of the chunked passes in its phases: ``coreset`` (both passes,
+    reading included) and ``evaluation`` (the pass for labels and inertia, 0
+    when lazy), and the inertia of the full data (None when not evaluated; a
+    lazy 0-d dask array for Dask data)."""
+
+    def __init__(self, result, draw, inertia, evaluation_evals, evaluation_seconds):
+        self._result = result
+        self._draw = draw
+        self.inertia = inertia
+        self._evaluation = (int(evaluation_evals), float(evaluation_seconds))
+
+    def __getattr__(self, name):
+        return getattr(self._result, name)
+
+    @property
+    def n_distance_evals(self):
+        evals = dict(self._result.n_distance_evals)
+        evals["coreset"] = self._draw.n_distance_evals
+        evals["evaluation"] = self._evaluation[0]
+        return evals
+
+    @property
+    def timings(self):
+        timings = dict(self._result.timings)
+        timings["coreset"] = self._draw.seconds
+        timings["evaluation"] = self._evaluation[1]
+        return timings
+
+
 class CenterBasedEstimator:
     """Mixin for estimators whose model is a set of centers ``cluster_centers_``.
 
     Provides input validation (float32 stays float32, everything else becomes
     float64, C order, finite) and the methods that only need the centers:
-    ``predict``, ``transform`` and the exact quantization error.
+    ``predict``, ``transform`` and the exact quantization error. ``predict``
+    and ``transform`` also take chunked data (lists of arrays or ``.npy``
+    files, zarr arrays: one pass, results concatenated in memory) and Dask
+    arrays (lazy ``map_blocks``, nothing computed).
     """
 
     def _validate_X(self, X, *, reset):
+        if is_chunked(X):
+            raise TypeError(
+                "this method needs X in memory as one array; it does not take chunked or "
+                "Dask data (fit, predict and transform do). Pass np.asarray(X) (or "
+                "X.compute()) if it fits in memory.")
         reject_non_numeric(X, "X")
         with friendly_array_errors("X"):
             X = validate_data(
@@ -77,7 +124,18 @@ class CenterBasedEstimator:
                 reset=reset,
                 ensure_all_finite=False,
             )
-        return check_finite_magnitude(X, "X")
+        X = check_finite_magnitude(X, "X")
+        # metric="cosine": new data are normalised here; training data in
+        # PipelineEstimator._fit (the one path of fit and the functions).
+        return normalize_rows(X, "X") if is_cosine(self) and not reset else X
+
+    #: True for families whose centers are means that metric="cosine" keeps at
+    #: unit length (spherical k-means): their objective is then reported as
+    #: sum w (1 - cos), half the squared distance between unit vectors.
+    _spherical_centers = False
+
+    def _objective_scale(self):
+        return 0.5 if self._spherical_centers and is_cosine(self) else 1.0
 
     def _centers_like(self, X):
         """The fitted centers in X's dtype, C-contiguous."""
@@ -114,11 +172,17 @@ class CenterBasedEstimator:
         labels : ndarray of shape (n_samples,), dtype int32
         """
         check_is_fitted(self, "cluster_centers_")
+        source = self._source(X)
+        if source is not None:
+            if is_dask_array(X):
+                return source.labels(self.cluster_centers_)
+            return source.nearest(self.cluster_centers_, labels=True, n_threads=self.n_threads)[0]
         X = self._validate_X(X, reset=False)
         return nearest_centers(X, self._centers_like(X), n_threads=self.n_threads)[0]
 
     def transform(self, X):
-        """Euclidean distances of each sample to every center.
+        """Distances of each sample to every center: Euclidean, or with
+        ``metric="cosine"`` (k-means) the cosine distance ``1 - cos``.
 
         Parameters
         ----------
@@ -130,12 +194,45 @@ class CenterBasedEstimator:
         distances : ndarray of shape (n_samples, n_clusters)
         """
         check_is_fitted(self, "cluster_centers_")
+        source = self._source(X)
+        if source is not None:
+            if is_dask_array(X):
+                return source.transform(self.cluster_centers_)
+            C = self.cluster_centers_.shape[0]
+            return source.map_chunks(
+                lambda chunk: euclidean_distances(chunk, self._centers_like(chunk))
+                if chunk.shape[0] else np.empty((0, C), chunk.dtype))
         X = self._validate_X(X, reset=False)
-        return euclidean_distances(X, self._centers_like(X))
+        centers = self._centers_like(X)
+        if self._objective_scale() != 1.0:  # unit rows and unit centers
+            return np.clip(1.0 - X @ centers.T, 0.0, 2.0)
+        return euclidean_distances(X, centers)
+
+    def _source(self, X, sample_weight=None):
+        """The chunk source of chunked/Dask X, checked against the fitted
+        width; None for one array."""
+        source = as_source(X, sample_weight)
+        if source is not None and self._objective_scale() != 1.0:
+            raise ValueError("metric='cosine' estimators take X as one array, not chunked or "
+                             "Dask data.")
+        if source is not None:
+            expected = getattr(self, "n_features_in_", None)
+            if source.n_features is None:
+                source.n_features = expected  # checked chunk by chunk as they are read
+                source.width_from = f"{type(self).__name__} was fitted on"
+            elif expected is not None and source.n_features != expected:
+                raise ValueError(f"X has {source.n_features} features, but "
+                                 f"{type(self).__name__} is expecting {expected} features "
+                                 "as input.")
+        return source
 
     def _quantization_error(self, X, sample_weight):
-        return nearest_centers(X, self._centers_like(X), sample_weight,
-                               n_threads=self.n_threads, labels=False)[1]
+        source = self._source(X, sample_weight)
+        if source is not None:
+            return source.nearest(self.cluster_centers_, labels=False,
+                                  n_threads=self.n_threads)[1]
+        return self._objective_scale() * nearest_centers(
+            X, self._centers_like(X), sample_weight, n_threads=self.n_threads, labels=False)[1]
 
 
 class _FromTrainingData:
@@ -161,13 +258,13 @@ class _FromTrainingData:
 
 
 #: The parameter ``compute_labels`` of every pipeline estimator.
-COMPUTE_LABELS_PARAM = Param(
+COMPUTE_LABELS_PARAM: Param = Param(
     "compute_labels", Boolean(), True,
     "compute labels_ and inertia_ on the full training data at the end of fit "
     "(False: on first access)", target=None, cli=None)
 
 #: The parameter ``n_init`` of every pipeline estimator.
-N_INIT_PARAM = Param(
+N_INIT_PARAM: Param = Param(
     "n_init", Integer(1, INT32_MAX), 1,
     "number of runs with different seeds; the best by the full-data objective is kept",
     target=None, cli=None)
@@ -192,6 +289,20 @@ class _Run:
     coreset_indices: Optional[np.ndarray]
     coreset_weights: Optional[np.ndarray]
     objective: float = float("nan")
+
+
+@dataclass
+class _TrainingData:
+    """What a fit with ``compute_labels=False`` keeps to compute ``labels_``
+    and ``inertia_`` on first access: the training data by reference (an
+    array as passed to ``_fit``, or a chunk source), their weights, whether
+    the rows are to be normalised (``metric="cosine"``) and the objective's
+    scale, both as they were at fit time."""
+
+    X: object
+    w: Optional[np.ndarray]
+    cosine: bool
+    scale: float
 
 
 class PipelineEstimator(CenterBasedEstimator):
@@ -232,13 +343,21 @@ class PipelineEstimator(CenterBasedEstimator):
         Returns ``(values, run, w, n_distance_evals, timings)``: the validated
         parameters, the best :class:`_Run`, the validated weights and the
         costs summed over all runs (the ranking of several runs counted as
-        ``evaluation``).
+        ``evaluation``). X may also be a chunk source (chunked or Dask data,
+        see ``_fit_source``; same return shape, ``w`` None).
         """
+        if not isinstance(X, np.ndarray):
+            return self._fit_source(X, return_labels=return_labels, evaluate=evaluate)
         values = self._checked_params()
+        if is_cosine(values):
+            X = normalize_rows(X, "X")
         n_clusters = check_n_clusters(values[self._count_param], X, self._count_param)
         params = self._params.to_core(values)
         params.coreset_size = resolve_coreset_size(values["coreset_size"], X.shape[0], n_clusters)
+        self._check_sizes(values, params.coreset_size or X.shape[0], n_clusters)
         init_centers = seeding_to_core(values, X, n_clusters, params)
+        if self._spherical_centers and is_cosine(values):
+            params.lloyd.spherical = True
         w = check_sample_weight(sample_weight, X)
         n_init = values.get("n_init", 1)
         if n_init > 1 and init_centers is not None and not self._runs_differ(params):
@@ -291,27 +410,34 @@ class PipelineEstimator(CenterBasedEstimator):
     def _set_evaluation(self, X, w, run, values, n_distance_evals, timings):
         """Sets ``labels_`` and ``inertia_`` from the run (or, with
         ``compute_labels=False``, arranges their computation on first access),
-        and the cost attributes."""
+        and the cost attributes. X is the training data as the caller passed
+        them to ``_fit`` (before the rows are normalised for
+        ``metric="cosine"``) or a chunk source; ``inertia_`` is in the
+        family's objective (``_objective_scale``)."""
         for name in ("labels_", "inertia_"):
             self.__dict__.pop(name, None)
         self._training_data = None
         self.n_distance_evals_ = n_distance_evals
         self.timings_ = timings
-        if not values["compute_labels"]:
-            self._training_data = (X, w)
-            if not np.isnan(run.result.inertia):
-                self.inertia_ = float(run.result.inertia)
-            return
-        if run.labels is None:  # several runs ranked without labels: one exact pass now
-            self._training_data = (X, w)
-            self._evaluate_training_data()
+        scale = self._objective_scale()
+        inertia = run.result.inertia
+        known = inertia is not None and (is_dask_array(inertia) or not np.isnan(inertia))
+        if not values["compute_labels"] or run.labels is None:
+            # Kept by reference (no copy): with metric="cosine" the rows are
+            # normalised again on first access, not kept normalised.
+            self._training_data = _TrainingData(X, w, is_cosine(values), scale)
+            if known:
+                self.inertia_ = scale * as_float(inertia)
+            if values["compute_labels"]:  # several runs ranked without labels: one pass now
+                self._evaluate_training_data()
             return
         self.labels_ = run.labels
-        self.inertia_ = float(run.result.inertia)
+        self.inertia_ = scale * as_float(inertia)
 
     def _evaluate_training_data(self):
         """Computes ``labels_`` and ``inertia_`` from the training data kept by
-        a fit with ``compute_labels=False`` (first access)."""
+        a fit with ``compute_labels=False`` (first access): one exact pass,
+        over the chunks again for chunked data (lazy for Dask data)."""
         check_is_fitted(self, "cluster_centers_")
         data = self.__dict__.get("_training_data")
         if data is None:
@@ -319,21 +445,31 @@ class PipelineEstimator(CenterBasedEstimator):
                 f"This {type(self).__name__} has no labels_ or inertia_: it was fitted with "
                 "compute_labels=False and its training data are no longer available (a "
                 "pickled, saved or from_centers model). Use predict(X) and score(X).")
-        X, w = data
+        X, w, cosine, scale = data
+        C = self.cluster_centers_.shape[0]
         start = time.perf_counter()
-        labels, inertia = nearest_centers(X, self._centers_like(X), w, n_threads=self.n_threads)
+        if isinstance(X, np.ndarray):
+            rows = normalize_rows(X, "X") if cosine else X
+            labels, inertia = nearest_centers(rows, self._centers_like(rows), w,
+                                              n_threads=self.n_threads)
+            evals = X.shape[0] * C
+        else:  # a chunk source: one more pass over the chunks (nothing computed for Dask)
+            labels, inertia, _ = X.nearest(self.cluster_centers_, labels=True,
+                                           n_threads=self.n_threads)
+            evals = 0 if is_dask_array(inertia) else int(labels.shape[0]) * C
         seconds = time.perf_counter() - start
         self.__dict__["labels_"] = labels
         if "inertia_" not in self.__dict__:
-            self.__dict__["inertia_"] = inertia
+            self.__dict__["inertia_"] = scale * as_float(inertia)
         self._training_data = None
-        evals = dict(self.n_distance_evals_)
-        evals["evaluation"] += X.shape[0] * self.cluster_centers_.shape[0]
-        self.n_distance_evals_ = evals
+        evals_ = dict(self.n_distance_evals_)
+        evals_["evaluation"] = evals_.get("evaluation", 0) + evals
+        self.n_distance_evals_ = evals_
         timings = dict(self.timings_)
-        timings["evaluation"] += seconds
+        timings["evaluation"] = timings.get("evaluation", 0.0) + seconds
         self.timings_ = timings
-        self._after_evaluation(labels)
+        if isinstance(labels, np.ndarray):  # not when lazy (Dask)
+            self._after_evaluation(labels)
 
     def _after_evaluation(self, labels):
         """Hook: checks on the labels once they exist."""
@@ -342,6 +478,61 @@ class PipelineEstimator(CenterBasedEstimator):
         state = dict(super().__getstate__())
         state.pop("_training_data", None)  # never pickle the training data
         return state
+
+    def _check_sizes(self, values, n_fit, n_clusters):
+        """Checks of parameters against the points fitted (``n_fit``: the
+        samples, or the coreset size), raising ValueError naming the
+        parameter; none by default (e.g. a batch size at most n_fit)."""
+
+    def _fit_source(self, source, *, return_labels, evaluate):
+        """The fit on chunked data: the chunked coreset (two passes), then the
+        family's pipeline on the coreset in memory (seeded like the one-array
+        pipeline after its coreset), then, when asked, one more pass for the
+        labels and the quantization error of the full data (lazy for Dask).
+
+        Returns what ``_fit`` returns (``w`` None: the source holds the
+        weights). One run only: ``n_init > 1`` is refused (ValueError)."""
+        values = self._checked_params()
+        count = values[self._count_param]
+        if values["coreset_size"] is None:
+            raise ValueError(
+                "coreset_size=None fits on all points, which needs X in memory as one array; "
+                "chunked and Dask data are fitted on a coreset: pass coreset_size='auto' or an "
+                "integer.")
+        if is_cosine(values):
+            raise ValueError(
+                "metric='cosine' needs the rows normalised in memory; chunked and Dask data "
+                "take metric='euclidean' (normalise the chunks yourself, then fit).")
+        if values.get("n_init", 1) > 1:
+            raise ValueError(
+                f"n_init={values['n_init']}: chunked and Dask data are fitted once (every "
+                "run would read the chunks twice for its own coreset and once more to be "
+                "ranked); pass n_init=1, or X in memory as one array.")
+        params = self._params.to_core(values)
+        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
+        draw = source.coreset(
+            values["coreset_size"], params.run, n_clusters=count, verbose=values["verbose"],
+            resolve=lambda m, n: resolve_coreset_size(m, n, count))
+        X = draw.points
+        self._check_sizes(values, X.shape[0], count)
+        log = progress_callback(values["verbose"])
+        if log:
+            log(f"fit on the coreset ({X.shape[0]:,} weighted points drawn from the chunks; "
+                "below, the core reports it as a fit on given points)")
+        params.coreset_size = 0  # the coreset is drawn: fit on it
+        init_centers = seeding_to_core(values, X, count, params)
+        params.evaluate = False
+        r, centers = type(self)._core_fit(X, draw.weights, init_centers, params, False)[:2]
+        labels, inertia, seconds, evals = None, None, 0.0, 0
+        if evaluate or return_labels:
+            labels, inertia, seconds = source.nearest(
+                centers, labels=return_labels, n_threads=values["n_threads"],
+                verbose=values["verbose"])
+            evals = 0 if is_dask_array(inertia) else draw.n_samples * count
+        result = SourceFitResult(r, draw, inertia, evals, seconds)
+        self._source_n_features = draw.n_features
+        run = _Run(result, centers, labels, draw.indices, draw.weights)
+        return values, run, None, result.n_distance_evals, result.timings
 
     def _work_estimate(self, n_samples, params):
         """(distance evaluations before the first iteration, per iteration,
@@ -376,15 +567,13 @@ class PipelineEstimator(CenterBasedEstimator):
                 UserWarning, stacklevel=user_stacklevel())
 
 
-_PHASES = ("coreset", "seeding", "iterations", "evaluation")
-
-
 def _add_costs(costs, n_distance_evals, timings):
-    """Adds one run's (or step's) costs per phase into ``costs``."""
+    """Adds one run's (or step's) costs per phase into ``costs`` (the phases
+    are those of the family's core result, in its order)."""
     if costs["n_distance_evals"] is None:
-        costs["n_distance_evals"] = dict.fromkeys(_PHASES, 0)
-        costs["timings"] = dict.fromkeys(_PHASES, 0.0)
+        costs["n_distance_evals"] = {}
+        costs["timings"] = {}
     for phase, v in n_distance_evals.items():
-        costs["n_distance_evals"][phase] += int(v)
+        costs["n_distance_evals"][phase] = costs["n_distance_evals"].get(phase, 0) + int(v)
     for phase, v in timings.items():
-        costs["timings"][phase] += float(v)
+        costs["timings"][phase] = costs["timings"].get(phase, 0.0) + float(v)

@@ -14,20 +14,29 @@ Supported formats (chosen by the file name's extension):
   is guessed from the first line (comma, tab, semicolon, else whitespace);
   a first row that is not all numbers is taken as a header and skipped.
 
+Chunked data (:func:`open_chunks`, data larger than memory): a folder of
+``.npy`` files, a glob pattern matching ``.npy`` files (both in natural name
+order: ``part2`` before ``part10``), or a zarr array store (a folder with
+``zarr.json`` or ``.zarray``; needs the ``zarr`` package). Each file is a chunk
+of rows; only the ``.npy`` headers are read here.
+
 Errors are ``FileNotFoundError`` (missing file) or ``ValueError`` with a
 message naming the file, so the command line can print them as one line.
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 import struct
 import warnings
 import zipfile
 
 import numpy as np
 
-__all__ = ["load_data", "open_data", "SUPPORTED_EXTENSIONS", "IMPORTANT"]
+__all__ = ["load_data", "open_data", "open_chunks", "is_chunked_path", "SUPPORTED_EXTENSIONS",
+           "IMPORTANT"]
 
 #: Notes starting with this are shown even without --verbose.
 IMPORTANT = "note: "
@@ -271,3 +280,85 @@ def _read_text(path, dtype, notes):
         notes.append(f"{IMPORTANT}the first row is not numbers and was skipped as a header: "
                      f"{shown!r}")
     return X
+
+
+_GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def _is_zarr_store(path):
+    return os.path.isdir(path) and any(
+        os.path.exists(os.path.join(path, name)) for name in ("zarr.json", ".zarray"))
+
+
+def is_chunked_path(path):
+    """True for a folder, a zarr store or a glob pattern (chunked data)."""
+    path = os.fspath(path)
+    return os.path.isdir(path) or (bool(_GLOB_CHARS.search(path)) and not os.path.exists(path))
+
+
+def _natural_key(path):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", os.path.basename(path))]
+
+
+def open_chunks(path):
+    """Chunked data from a folder of ``.npy`` files, a glob pattern or a zarr store.
+
+    Returns
+    -------
+    X : list of str or zarr array
+        The chunk files in order (each memory-mapped when read), or the zarr array.
+    notes : list of str
+    shape : tuple (n_samples, n_features)
+    dtype : numpy dtype
+    """
+    path = os.fspath(path)
+    notes = []
+    if _is_zarr_store(path):
+        try:
+            import zarr
+        except ImportError:
+            raise ValueError(f"{path} is a zarr store; reading it needs the zarr package "
+                             "(pip install zarr)") from None
+        try:
+            X = zarr.open_array(path, mode="r")
+        except Exception as exc:  # zarr raises its own error types
+            raise ValueError(f"cannot open {path} as a zarr array: {exc}") from None
+        if len(X.shape) != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+            raise ValueError(f"{path} holds a zarr array of shape {X.shape}; expected a "
+                             "non-empty 2-D array (n_samples, n_features)")
+        notes.append(f"zarr array, read in blocks of {X.chunks[0]:,} rows")
+        return X, notes, tuple(int(v) for v in X.shape), np.dtype(X.dtype)
+    if os.path.isdir(path):
+        files = [os.path.join(path, f) for f in os.listdir(path) if f.lower().endswith(".npy")]
+        if not files:
+            raise ValueError(f"{path} is a folder without .npy files (chunked data are a "
+                             "folder of .npy files, a glob pattern or a zarr store)")
+    else:
+        files = [f for f in glob.glob(path) if os.path.isfile(f)]
+        if not files:
+            raise FileNotFoundError(f"no files match {path}")
+        other = [f for f in files if not f.lower().endswith(".npy")]
+        if other:
+            raise ValueError(f"{path} matches {other[0]}, which is not a .npy file; chunked "
+                             "data must be .npy files")
+    files.sort(key=_natural_key)
+    n, d, dtype = 0, None, None
+    for f in files:
+        X = _read_npy(f, [])
+        if X.ndim != 2:
+            raise ValueError(f"{f} holds an array of shape {X.shape}; every chunk must be "
+                             "2-D (rows, features)")
+        if d is None:
+            d, dtype = X.shape[1], X.dtype
+        elif X.shape[1] != d or X.dtype != dtype:
+            raise ValueError(f"{f} holds {X.shape[1]} features of dtype {X.dtype}, but "
+                             f"{files[0]} holds {d} of dtype {dtype}: all chunks must have the "
+                             "same width and dtype")
+        if X.dtype.kind not in "biuf":
+            raise ValueError(f"{f} holds an array of dtype {X.dtype}; expected real numbers")
+        n += X.shape[0]
+        del X
+    if n == 0 or d == 0:
+        raise ValueError(f"{path}: the {len(files)} chunk files hold no data")
+    notes.append(f"{len(files)} .npy chunk files, each memory-mapped while read")
+    return files, notes, (n, d), np.dtype(dtype)

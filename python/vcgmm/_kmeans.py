@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._chunked import as_source
 from ._coreset import coreset_size_param
 from ._estimator_base import (COMPUTE_LABELS_PARAM, N_INIT_PARAM, PipelineEstimator,
                               user_stacklevel)
 from ._loader import core as _core
+from ._metric import metric_param, normalize_rows
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
 from ._run import RUN_PARAMS, run_options
 from ._seeding import SEEDING_PARAMS, init_param
@@ -40,6 +43,7 @@ KMEANS_PARAMS = ParamTable(
         coreset_size_param(None),
         *SEEDING_PARAMS,
         *LLOYD_PARAMS,
+        metric_param(),
         COMPUTE_LABELS_PARAM,
         *RUN_PARAMS,
     ],
@@ -80,7 +84,8 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         training data) is kept. Each extra run costs a whole fit plus one
         exact pass over the training data. With explicit initial centers and
         no coreset every run would be the same, so one is done (with a
-        RuntimeWarning), as in scikit-learn.
+        RuntimeWarning), as in scikit-learn. Chunked and Dask data take
+        ``n_init=1`` only (ValueError otherwise).
     coreset_size : int, "auto" or None, default=None
         Fit on a lightweight coreset of this many points (n_clusters <=
         coreset_size <= 4 * n_samples); "auto" is
@@ -100,6 +105,12 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Move empty clusters onto the points farthest from their centers (as
         scikit-learn does), so that n_clusters non-empty clusters come back
         whenever the data have enough distinct points.
+    metric : {"euclidean", "cosine"}, default="euclidean"
+        "cosine": spherical k-means (Dhillon & Modha, 2001) for embeddings:
+        the rows are scaled to unit length (one copy of X; rows of norm zero
+        are refused), centers are rescaled to unit length after every update,
+        ``inertia_``/``score`` are ``sum_n w_n (1 - cos(x_n, c))`` and
+        ``transform`` gives cosine distances ``1 - cos``.
     compute_labels : bool, default=True
         Compute ``labels_`` and ``inertia_`` at the end of ``fit`` (an exact
         O(n_samples n_clusters n_features) pass over the training data, the
@@ -108,7 +119,10 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         first access, from the data as they are then (or never, when only
         ``predict``/``transform`` are needed); pickling or saving drops the
         reference, after which they are unavailable (AttributeError). With
-        ``n_init > 1``, ``inertia_`` is always known (it ranks the runs). As
+        ``n_init > 1``, ``inertia_`` is always known (it ranks the runs).
+        With chunked data the first access reads the chunks once more (Dask:
+        lazy arrays). With ``metric="cosine"`` the rows are normalised again
+        on first access (the normalised copy is not kept). As
         scikit-learn's ``MiniBatchKMeans(compute_labels=...)``.
     n_threads : int or None, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
@@ -168,6 +182,7 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     _params = KMEANS_PARAMS
     _count_param = "n_clusters"
     _core_fit = staticmethod(_core.fit_kmeans)
+    _spherical_centers = True
 
     __init__ = make_init(KMEANS_PARAMS)
 
@@ -179,9 +194,14 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features), or chunked data
             Training data. float32 stays float32, other numbers become float64;
             C-contiguous float arrays (and memory maps) are used without a copy.
+            Chunked data (lists of arrays or ``.npy`` paths, chunk functions,
+            zarr or Dask arrays) need a coreset (``coreset_size`` set): it is
+            drawn in two passes, then the chunks are read once more for
+            ``labels_`` and ``inertia_`` (lazy for Dask); see
+            :func:`vcgmm.fit_vcgmm`.
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -192,20 +212,26 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self : KMeans
             Fitted estimator.
         """
-        X = self._validate_X(X, reset=True)
+        source = as_source(X, sample_weight)
+        if source is None:
+            X = self._validate_X(X, reset=True)
+        else:
+            X, sample_weight = source, None
         compute_labels = KMEANS_PARAMS.check("compute_labels", self.compute_labels)
         values, run, w, n_distance_evals, timings = self._fit(
             X, sample_weight, return_labels=compute_labels, evaluate=compute_labels)
+        if source is not None:
+            self.n_features_in_ = source.n_features
         r = run.result
         self.cluster_centers_ = run.centers
         self.n_iter_ = int(r.n_iter)
         self.converged_ = bool(r.converged)
-        self.objective_ = r.objective
+        self.objective_ = self._objective_scale() * r.objective
         self.n_relocated_ = int(r.n_relocated)
         self.coreset_indices_ = run.coreset_indices
         self.coreset_weights_ = run.coreset_weights
         self._set_evaluation(X, w, run, values, n_distance_evals, timings)
-        if run.labels is not None:
+        if isinstance(run.labels, np.ndarray):  # not when lazy (Dask) or left to first access
             self._after_evaluation(run.labels)
         return self
 
@@ -237,8 +263,9 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             ``-sum_n w_n min_c ||x_n - c||^2``.
         """
         check_is_fitted(self, "cluster_centers_")
-        X = self._validate_X(X, reset=False)
-        sample_weight = check_sample_weight(sample_weight, X)
+        if as_source(X) is None:
+            X = self._validate_X(X, reset=False)
+            sample_weight = check_sample_weight(sample_weight, X)
         return -self._quantization_error(X, sample_weight)
 
     @staticmethod
@@ -260,7 +287,8 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
 
 def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["tol"],
-          relocate_empty=_D["relocate_empty"], n_threads=None, verbose=False):
+          relocate_empty=_D["relocate_empty"], metric="euclidean", n_threads=None,
+          verbose=False):
     """Weighted Lloyd iterations (k-means) from given initial centers.
 
     Each iteration assigns every point to its nearest center (exact, blocked
@@ -282,6 +310,10 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
         Relative change of the quantization error that counts as converged.
     relocate_empty : bool, default=True
         Move empty clusters onto the points farthest from their centers.
+    metric : {"euclidean", "cosine"}, default="euclidean"
+        "cosine": spherical k-means: X and the centers are scaled to unit
+        length (copies), the centers are rescaled to unit length after every
+        update, and ``info["objective"]`` is ``sum_n w_n (1 - cos(x_n, c))``.
     n_threads : int, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
         if set, else every CPU available).
@@ -311,11 +343,15 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
         raise ValueError(f"centers has {centers.shape[0]} rows but X only {X.shape[0]} samples.")
     w = check_sample_weight(sample_weight, X)
     values = KMEANS_PARAMS.validate({"max_iter": max_iter, "tol": tol,
-                                     "relocate_empty": relocate_empty})
+                                     "relocate_empty": relocate_empty, "metric": metric})
     params = KMEANS_PARAMS.to_core(values).lloyd
+    scale = 1.0
+    if values["metric"] == "cosine":  # spherical k-means, objective sum w (1 - cos)
+        X, centers = normalize_rows(X, "X"), normalize_rows(centers, "centers")
+        params.spherical, scale = True, 0.5
     centers, r = _core.lloyd(X, w, centers, params, run_options(n_threads, 0, verbose))  # Lloyd draws nothing
     info = {
-        "objective": r.objective,
+        "objective": scale * r.objective,
         "n_iter": int(r.n_iter),
         "converged": bool(r.converged),
         "n_relocated": int(r.n_relocated),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import os
 import warnings
+from types import ModuleType
 
 from . import _core as _generic
 
@@ -75,6 +76,8 @@ def available_levels():
     return [level for level in reversed(_LEVELS) if _importable(level) is not None]
 
 
+opt_level: str
+core: ModuleType
 opt_level, core = _choose()
 
 

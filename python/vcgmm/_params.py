@@ -133,17 +133,23 @@ class Integer(Constraint):
 
 @dataclass(frozen=True)
 class Real(Constraint):
-    """A finite real number in [low, high] (open ends when ``low_open``/``high_open``)."""
+    """A finite real number in [low, high] (open ends when ``low_open``/``high_open``);
+    with ``allow_inf``, +infinity too (a setting without limit, e.g. nmbatch's rho)."""
 
     low: Optional[float] = None
     high: Optional[float] = None
     low_open: bool = False
     high_open: bool = False
+    allow_inf: bool = False
 
     def accepts(self, value):
-        if not _is_real(value) or not np.isfinite(float(value)):
+        if not _is_real(value):
             return False
         v = float(value)
+        if self.allow_inf and v == np.inf:
+            return self.high is None
+        if not np.isfinite(v):
+            return False
         if self.low is not None and (v < self.low or (self.low_open and v == self.low)):
             return False
         if self.high is not None and (v > self.high or (self.high_open and v == self.high)):
@@ -170,7 +176,8 @@ class Real(Constraint):
             parts.append(f"{'>' if self.low_open else '>='} {self.low:g}")
         if self.high is not None:
             parts.append(f"{'<' if self.high_open else '<='} {self.high:g}")
-        return "a finite number" + (" " + " and ".join(parts) if parts else "")
+        kind = "a number (or infinity)" if self.allow_inf else "a finite number"
+        return kind + (" " + " and ".join(parts) if parts else "")
 
 
 @dataclass(frozen=True)
@@ -271,6 +278,9 @@ class Param:
     cli : str, tuple of str or None
         The command-line flag(s) (e.g. ``"-G"``, ``("-C", "--clusters")``);
         None: not on the command line.
+    core_value : callable or None
+        Converts the validated value into the core's at ``target`` (e.g.
+        ``"auto"`` -> 0, the core's "automatic"); None: the value itself.
     """
 
     name: str
@@ -279,6 +289,7 @@ class Param:
     help: str
     target: Optional[str] = None
     cli: Any = None
+    core_value: Optional[Callable] = None
 
     @property
     def flags(self):
@@ -343,9 +354,9 @@ class ParamTable:
         if params is None:
             params = self._core_params()
         for name, value in values.items():
-            target = self._params[name].target
-            if target is not None:
-                _set_path(params, target, value)
+            p = self._params[name]
+            if p.target is not None:
+                _set_path(params, p.target, p.core_value(value) if p.core_value else value)
         return params
 
 

@@ -76,7 +76,7 @@ class RandomState(Constraint):
         return "None, an integer in [0, 2^32) or a numpy RandomState"
 
 
-RUN_PARAMS = (
+RUN_PARAMS: tuple[Param, ...] = (
     Param("n_threads", Threads(), None,
           "threads (default: OpenMP's default: OMP_NUM_THREADS if set, else all CPUs "
           "available); results do not depend on it", target=None, cli="--threads"),
@@ -129,14 +129,14 @@ def run_options(n_threads=None, random_state=None, verbose=False):
     return run
 
 
-def available_threads():
+def available_threads() -> int:
     """The threads ``n_threads=None`` uses: OpenMP's default (``OMP_NUM_THREADS``
     if set, else the CPUs this process may run on; 1 in a child forked after
     OpenMP started)."""
     return int(_core.default_threads())
 
 
-def cancel_all():
+def cancel_all() -> None:
     """Stop every vcgmm computation running in any thread of this process.
 
     Ctrl-C stops a fit running in the main thread. A fit running in another

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from ._loader import core as _core
+from ._typing import ArrayLike, LocalTrialsLike, RandomStateLike, SeedingResult, ThreadsLike
 from ._params import CORE, AnyOf, Constraint, Integer, Options, Param
 from ._run import run_options
 from ._validation import as_data, check_centers, check_n_clusters, check_sample_weight
@@ -53,7 +54,7 @@ def init_param(default):
                  "seeding: " + " or ".join(INIT_METHODS), target=None, cli=None)
 
 
-SEEDING_PARAMS = (
+SEEDING_PARAMS: tuple[Param, ...] = (
     Param("chain_length", Integer(1, MAX_CHAIN_LENGTH), CORE,
           "AFK-MC^2 Markov chain length m (the papers use 2 to 20)",
           target="seeding.afkmc2.chain_length", cli="--chain-length"),
@@ -93,9 +94,10 @@ def _warn_if_duplicate_centers(centers, n_clusters):
         )
 
 
-def kmeans_plusplus(X, n_clusters, *, sample_weight=None,
-                    n_local_trials=_core.KMeansPlusPlusParams().n_local_trials,
-                    random_state=None, n_threads=None):
+def kmeans_plusplus(X: ArrayLike, n_clusters: int, *, sample_weight: ArrayLike | None = None,
+                    n_local_trials: LocalTrialsLike = _core.KMeansPlusPlusParams().n_local_trials,
+                    random_state: RandomStateLike = None,
+                    n_threads: ThreadsLike = None) -> SeedingResult:
     """Choose initial centers by k-means++ D^2 sampling (Arthur & Vassilvitskii, 2007).
 
     The first center is drawn with probability proportional to the sample
@@ -146,8 +148,10 @@ def kmeans_plusplus(X, n_clusters, *, sample_weight=None,
     return centers, indices
 
 
-def afkmc2(X, n_clusters, *, chain_length=_core.Afkmc2Params().chain_length, sample_weight=None,
-           random_state=None, n_threads=None):
+def afkmc2(X: ArrayLike, n_clusters: int, *,
+           chain_length: int = _core.Afkmc2Params().chain_length,
+           sample_weight: ArrayLike | None = None, random_state: RandomStateLike = None,
+           n_threads: ThreadsLike = None) -> SeedingResult:
     """Choose initial centers by AFK-MC^2 (Bachem, Lucic, Hassani & Krause, NIPS 2016).
 
     A Markov chain Monte Carlo approximation of k-means++ seeding: one pass

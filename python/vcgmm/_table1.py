@@ -21,12 +21,19 @@ returns a :class:`Measurement` (see :func:`measurement`).
 
 Stopping rules: every row uses the library's defaults. The k-means++ baseline
 (``vcgmm.KMeans``) stops when the relative change of its quantization error
-falls below ``tol`` (1e-4); the papers (000, Suppl. F) stop k-means on the
-relative change of its variational bound instead, which is not available from
-the public API without running Lloyd iteration by iteration.
-``Setting.kmeans_tol`` changes the baseline's ``tol``, and :func:`stop_rules`
-states in every table which rule was used and which ``tol`` on Q corresponds
-to the papers' rule on these data (:func:`papers_kmeans_tol`).
+falls below ``tol`` (1e-4); ``Setting.kmeans_tol`` changes that ``tol``. The
+papers (000, Suppl. F) stop k-means on the relative change of its
+variational bound instead (k-means as truncated EM, Luecke & Forster 2017):
+``Setting(kmeans_stop="bound")`` runs the baseline that way, Lloyd iteration
+by iteration from the same seeding (:func:`lloyd_bound_stop`; the bound is
+computed between iterations and not timed, as in the papers). The library's
+``KMeans`` keeps its own rule. :func:`stop_rules` states in every table which
+rule was used (and, for the library's rule, which ``tol`` on Q corresponds to
+the papers' rule on these data, :func:`papers_kmeans_tol`).
+
+vc-GMM rows: "vc-GMM" is the papers' algorithm (``refine=0``); rows
+"vc-GMM refine=k" (``default_rows(..., vc_refine=(k,))``) add k hard
+refinement steps after EM, so the table shows both.
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ import numpy as np
 
 __all__ = ["Row", "Setting", "Measurement", "RowResult", "default_rows", "measure_fit",
            "measurement", "measure", "run_rows", "summarize", "table_cells", "format_table",
-           "stop_rules", "papers_kmeans_tol", "format_n_prime", "format_speedup",
+           "stop_rules", "papers_kmeans_tol", "kmeans_bound", "lloyd_bound_stop", "format_n_prime", "format_speedup",
            "DEMO_COLUMNS", "DEFAULT_CORESET_SIZES", "CHAIN_LENGTH"]
 
 # ------------------------------------------------------------------ rows
@@ -54,6 +61,8 @@ CHAIN_LENGTH = 20
 DEFAULT_VC_G = ((5, False), (3, True))
 # The papers' threshold on the relative change of the objective (Suppl. F).
 PAPERS_TOL = 1e-4
+# Stopping rules of the k-means++ baseline (Setting.kmeans_stop).
+KMEANS_STOP_RULES = ("library", "bound")
 
 
 @dataclass(frozen=True)
@@ -62,12 +71,23 @@ class Setting:
 
     ``kmeans_tol``: ``tol`` of the k-means++ baseline (None: the library's
     default, 1e-4 on the relative change of the quantization error).
+    ``kmeans_stop``: "library" (the library's rule with ``kmeans_tol``) or
+    "bound" (the papers' rule: relative change of the k-means variational
+    bound below 1e-4, see :func:`lloyd_bound_stop`).
     """
 
     n_clusters: int
     seed: int = 0
     n_threads: Optional[int] = None
     kmeans_tol: Optional[float] = None
+    kmeans_stop: str = "library"
+
+    def __post_init__(self):
+        if self.kmeans_stop not in KMEANS_STOP_RULES:
+            raise ValueError(f"kmeans_stop must be one of {', '.join(KMEANS_STOP_RULES)}, "
+                             f"got {self.kmeans_stop!r}.")
+        if self.kmeans_stop == "bound" and self.kmeans_tol is not None:
+            raise ValueError("kmeans_tol applies to the library's rule, not to kmeans_stop='bound'.")
 
 
 @dataclass(frozen=True)
@@ -93,7 +113,7 @@ class Row:
     name: str
     G: object = None
     n_prime: Optional[int] = None
-    fit: Callable = None
+    fit: Optional[Callable] = None
     family: Optional[str] = None
 
     def __post_init__(self):
@@ -142,19 +162,90 @@ def measure_fit(X, fitted, n_threads=None):
     timings = dict(_attribute(fitted, "timings"))
     evals = dict(_attribute(fitted, "n_distance_evals"))
     setup = timings.get("coreset", 0.0) + timings.get("seeding", 0.0)
-    em = timings.get("iterations", 0.0)
+    em = timings.get("iterations", 0.0) + timings.get("refinement", 0.0)
     centers = getattr(fitted, "cluster_centers_", None)
     return measurement(
         X, fitted.centers if centers is None else centers, n_threads,
         seconds=float(setup + em), setup_seconds=float(setup), em_seconds=float(em),
-        distances=int(sum(evals.get(k, 0) for k in ("coreset", "seeding", "iterations"))),
+        distances=int(sum(evals.get(k, 0) for k in ("coreset", "seeding", "iterations", "refinement"))),
         iterations=int(_attribute(fitted, "n_iter")),
     )
+
+
+def kmeans_bound(Q, n_samples, n_features, n_clusters):
+    """The variational bound of k-means (Luecke & Forster 2017) at quantization error Q.
+
+    k-means is truncated variational EM (one cluster per point) of an
+    isotropic GMM with equal priors and shared variance sigma^2 = Q / (N D):
+    F = -N (ln C + D/2 ln(2 pi e Q / (N D))). The papers (000, Suppl. F) stop
+    their k-means baseline on its relative change.
+    """
+    n, d = float(n_samples), float(n_features)
+    return -n * (math.log(n_clusters) + 0.5 * d * math.log(2.0 * math.pi * math.e * Q / (n * d)))
+
+
+def lloyd_bound_stop(X, n_clusters, *, random_state=None, n_threads=None, eps=PAPERS_TOL,
+                     max_iter=None):
+    """k-means++ + Lloyd stopped the papers' way (relative change of the bound below ``eps``).
+
+    The seeding and the first iteration are ``vcgmm.KMeans(max_iter=1)``'s,
+    each further iteration one ``vcgmm.lloyd(max_iter=1)`` call (the same
+    Lloyd step as inside KMeans, so the trajectory is KMeans's); after every
+    iteration's assignment F_t = :func:`kmeans_bound` of its Q_t, and the run
+    stops after the first iteration t > 1 with |F_t - F_{t-1}| < eps |F_t|
+    (its mean update included, as Lloyd does), at a fixed point (no label
+    changed, as Lloyd does), or after ``max_iter`` (default: KMeans's).
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+    info : dict
+        ``objective`` (Q of every iteration), ``bound``, ``n_iter``,
+        ``converged``, ``timings`` and ``n_distance_evals`` (phases coreset,
+        seeding, iterations: the library's own timers and counts; the bound's
+        arithmetic and the per-call argument checks are not timed).
+    """
+    from ._kmeans import KMeans, lloyd
+
+    if max_iter is None:
+        max_iter = KMeans().max_iter
+    n, d = X.shape
+    est = KMeans(n_clusters, max_iter=1, tol=0.0, random_state=random_state,
+                 n_threads=n_threads).fit(X)
+    timings = {k: float(est.timings_[k]) for k in ("coreset", "seeding", "iterations")}
+    evals = {k: int(est.n_distance_evals_[k]) for k in ("coreset", "seeding", "iterations")}
+    centers = est.cluster_centers_
+    objective = [float(est.objective_[0])]
+    bound = [kmeans_bound(objective[0], n, d, n_clusters)]
+    converged = False
+    while len(objective) < max_iter:
+        previous = centers
+        centers, info = lloyd(X, centers, max_iter=1, tol=0.0, n_threads=n_threads)
+        timings["iterations"] += float(info["timings"]["iterations"])
+        evals["iterations"] += int(info["n_distance_evals"]["iterations"])
+        objective.append(float(info["objective"][0]))
+        bound.append(kmeans_bound(objective[-1], n, d, n_clusters))
+        # Lloyd's own fixed-point stop (no label changed: the same means again)
+        if abs(bound[-1] - bound[-2]) < eps * abs(bound[-1]) or np.array_equal(centers, previous):
+            converged = True
+            break
+    return centers, {"objective": np.array(objective), "bound": np.array(bound),
+                     "n_iter": len(objective), "converged": converged, "timings": timings,
+                     "n_distance_evals": evals}
 
 
 def _fit_kmeanspp(X, setting, seed):
     from ._kmeans import KMeans
 
+    if setting.kmeans_stop == "bound":
+        centers, info = lloyd_bound_stop(X, setting.n_clusters, random_state=seed,
+                                         n_threads=setting.n_threads)
+        t = info["timings"]
+        setup = t["coreset"] + t["seeding"]
+        return measurement(X, centers, setting.n_threads, seconds=setup + t["iterations"],
+                           setup_seconds=setup, em_seconds=t["iterations"],
+                           distances=sum(info["n_distance_evals"].values()),
+                           iterations=info["n_iter"], extra={"stop": "bound"})
     tol = {} if setting.kmeans_tol is None else {"tol": setting.kmeans_tol}
     est = KMeans(setting.n_clusters, random_state=seed, n_threads=setting.n_threads, **tol)
     return measure_fit(X, est.fit(X), setting.n_threads)
@@ -168,12 +259,13 @@ def _fit_lwcs(n_prime, X, setting, seed):
     return measure_fit(X, est.fit(X), setting.n_threads)
 
 
-def _fit_variational(G, plus1, n_prime, X, setting, seed):
-    """var-GMM-S (n_prime None) or vc-GMM; the functions skip the labelling pass."""
+def _fit_variational(G, plus1, n_prime, refine, X, setting, seed):
+    """var-GMM-S (n_prime None) or vc-GMM; the functions skip the labelling pass.
+    ``refine=0``: the papers' algorithm."""
     from ._vcgmm import fit_vargmm, fit_vcgmm
 
     options = dict(plus1=plus1, chain_length=CHAIN_LENGTH, random_state=seed,
-                   n_threads=setting.n_threads)
+                   n_threads=setting.n_threads, refine=refine)
     if n_prime is None:
         result = fit_vargmm(X, setting.n_clusters, G, **options)
     else:
@@ -181,18 +273,24 @@ def _fit_variational(G, plus1, n_prime, X, setting, seed):
     return measure_fit(X, result, setting.n_threads)
 
 
-def _variational_row(name, G, plus1, n_prime):
-    return Row(name, f"{G}+1" if plus1 else G, n_prime,
-               partial(_fit_variational, G, plus1, n_prime))
+def _variational_row(name, G, plus1, n_prime, refine=0):
+    G_text = f"{G}+1" if plus1 else G
+    if refine:
+        name = f"{name} refine={refine}"
+        return Row(name, G_text, n_prime, partial(_fit_variational, G, plus1, n_prime, refine),
+                   family=f"{name} G={G_text}")
+    return Row(name, G_text, n_prime, partial(_fit_variational, G, plus1, n_prime, 0))
 
 
 def default_rows(n_samples, coreset_sizes=DEFAULT_CORESET_SIZES, *, vc_G=DEFAULT_VC_G,
-                 vargmm_G=(5,), lwcs=True):
+                 vargmm_G=(5,), lwcs=True, vc_refine=()):
     """The rows of vcgmm's algorithms, as in the paper's Table 1.
 
     k-means++ (the baseline), var-GMM-S for each G in ``vargmm_G``, then for
     each coreset size N' that does not exceed ``n_samples``: LWCS (unless
-    ``lwcs`` is False) and vc-GMM for each ``(G, plus1)`` in ``vc_G``.
+    ``lwcs`` is False) and vc-GMM for each ``(G, plus1)`` in ``vc_G``. The
+    var-GMM-S and vc-GMM rows are the papers' algorithms (``refine=0``); for
+    each k in ``vc_refine`` a row "vc-GMM refine=k" follows each vc-GMM row.
     """
     rows = [Row("k-means++", fit=_fit_kmeanspp)]
     rows += [_variational_row("var-GMM-S", G, False, None) for G in vargmm_G]
@@ -201,7 +299,9 @@ def default_rows(n_samples, coreset_sizes=DEFAULT_CORESET_SIZES, *, vc_G=DEFAULT
             continue
         if lwcs:
             rows.append(Row("LWCS", None, n_prime, partial(_fit_lwcs, n_prime)))
-        rows += [_variational_row("vc-GMM", G, plus1, n_prime) for G, plus1 in vc_G]
+        for G, plus1 in vc_G:
+            rows.append(_variational_row("vc-GMM", G, plus1, n_prime))
+            rows += [_variational_row("vc-GMM", G, plus1, n_prime, k) for k in vc_refine if k]
     return rows
 
 
@@ -392,13 +492,20 @@ def stop_rules(setting, *, q_base=None, shape=None):
     kmeans_tol = KMeans().tol
     base_tol = kmeans_tol if setting.kmeans_tol is None else setting.kmeans_tol
     vc = VCGMM()
-    text = (f"Stopping rules: the k-means++ baseline stopped when the relative change of its "
-            f"quantization error fell below {base_tol:g}"
-            + (" (the library's rule)" if setting.kmeans_tol is None else
-               f" (set; the library's default is {kmeans_tol:g})")
-            + f", LWCS likewise below {kmeans_tol:g}; the papers (Suppl. F) stop k-means on "
-            f"the relative change of its variational bound below {PAPERS_TOL:g}")
-    if q_base is not None and shape is not None:
+    if setting.kmeans_stop == "bound":
+        text = (f"Stopping rules: the k-means++ baseline stopped the papers' way (Suppl. F): "
+                f"when the relative change of its variational bound (k-means as truncated EM, "
+                f"F = -N (ln C + D/2 ln(2 pi e Q/(N D)))) fell below {PAPERS_TOL:g} "
+                f"(kmeans_stop='bound'; the library's KMeans stops on the relative change of Q "
+                f"below {kmeans_tol:g}); LWCS stopped by the library's rule, below {kmeans_tol:g}")
+    else:
+        text = (f"Stopping rules: the k-means++ baseline stopped when the relative change of "
+                f"its quantization error fell below {base_tol:g}"
+                + (" (the library's rule)" if setting.kmeans_tol is None else
+                   f" (set; the library's default is {kmeans_tol:g})")
+                + f", LWCS likewise below {kmeans_tol:g}; the papers (Suppl. F) stop k-means on "
+                f"the relative change of its variational bound below {PAPERS_TOL:g}")
+    if q_base is not None and shape is not None and setting.kmeans_stop != "bound":
         tol = papers_kmeans_tol(q_base, shape[0], shape[1], setting.n_clusters)
         text += f", which on these data corresponds to a tolerance of ~{tol:.1e} on Q"
     rule = ("gained less than {tol:g} nats of free energy per point and feature"

@@ -144,8 +144,17 @@ class _FriendlyArrayErrors:
         return False
 
 
-def as_data(X, name="X", *, ensure_min_samples=1):
+def as_data(X, name="X", *, ensure_min_samples=1) -> np.ndarray:
     """X as a validated 2-D C-contiguous float32/float64 array (see module doc)."""
+    from ._chunked import is_chunked
+
+    if is_chunked(X):
+        # Never pulled into memory silently (np.asarray of a Dask or zarr array).
+        raise TypeError(
+            f"{name} is chunked or Dask data, which this function does not take: it needs "
+            f"{name} in memory as one array (np.asarray({name}) or {name}.compute() if it "
+            "fits). fit_vcgmm, lwcs, quantization_error, assign and the estimators' fit, "
+            "predict and transform take chunked data.")
     reject_non_numeric(X, name)
     with friendly_array_errors(name):
         X = check_array(
@@ -164,7 +173,7 @@ def as_data(X, name="X", *, ensure_min_samples=1):
     return check_finite_magnitude(X, name)
 
 
-def check_centers(centers, X, name="centers", n_clusters=None):
+def check_centers(centers, X, name="centers", n_clusters=None) -> np.ndarray:
     """Centers as a C-contiguous array of X's dtype, shape (n_clusters, n_features)."""
     reject_non_numeric(centers, name)
     with friendly_array_errors(name):

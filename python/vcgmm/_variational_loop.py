@@ -37,7 +37,7 @@ class VariationalLoop:
         Strictly positive weights (coreset weights); None means all ones.
     **params
         The loop's parameters of :class:`VCGMM`, by keyword: ``plus1``,
-        ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``,
+        ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``, ``refine``,
         ``random_state``, ``n_threads``, ``verbose``.
 
     Examples
@@ -74,6 +74,12 @@ class VariationalLoop:
         """Means and sigma^2 from the responsibilities of the last E-step."""
         self._loop.m_step()
 
+    def refine_step(self):
+        """One hard refinement step (restricted assignment, then weighted
+        means); returns the weighted quantization error of the assignment with
+        the means before the update. The labels are ``truncation_sets[:, 0]``."""
+        return self._loop.refine_step()
+
     def free_energy(self):
         """Free energy of the current K(n) and parameters (changes nothing)."""
         return self._loop.free_energy()
@@ -87,6 +93,7 @@ class VariationalLoop:
             "free_energy": r.free_energy, "n_iter": int(r.n_iter), "converged": bool(r.converged),
             "sigma2": float(r.sigma2), "G": int(r.G), "estep_distance_evals": r.estep_distance_evals,
             "n_distance_evals": r.n_distance_evals, "timings": r.timings,
+            "refine_objective": r.refine_objective,
         }
 
     @property

@@ -45,8 +45,10 @@ class Algorithm:
     flags that apply), ``fixed`` the parameters the choice sets itself (their
     flags do not apply), ``defaults`` the family defaults it replaces,
     ``unused`` parameters of the family it does not use (their flags do not
-    apply), ``summary`` one line for ``--help`` and ``describe(est, n)`` what
-    the fit will do, for the report.
+    apply), ``summary`` one line for ``--help``, ``describe(est, n)`` what
+    the fit will do, for the report, and ``stops`` the parameters that end the
+    fit, shown in the report (the first: the iteration limit; None when the
+    algorithm has no convergence test and always runs to it).
     """
 
     estimator: str
@@ -55,6 +57,8 @@ class Algorithm:
     describe: Callable
     defaults: dict = field(default_factory=dict)
     unused: tuple = ()
+    stops: tuple = ("max_iter", "tol")
+    converges: bool = True
 
 
 def _estimator_class(name):
@@ -78,6 +82,24 @@ def _coreset_text(est, n_samples):
 
 def _g_text(est):
     return f"G={est.G}{'+1' if est.plus1 else ''}"
+
+
+def _seeding_text(est):
+    if not isinstance(est.init, str):
+        return "given initial centers"
+    return {"random": "random samples as initial centers", "k-means++": "k-means++ seeding",
+            "afk-mc2": _chain_text(est)}[est.init]
+
+
+def _nmbatch_text(est, n):
+    return (f"nested mini-batch k-means (first batch {est.batch_size}, rho={est.rho:g}, "
+            f"{est.bounds} bounds) from {_seeding_text(est)}")
+
+
+def _vrkm_text(est, n):
+    loop = "sequential" if est.block_size == 1 else f"blocked by {est.block_size}"
+    return (f"{est.variant.upper()}: {_seeding_text(est)} + epochs of a full pass and "
+            f"{est.epoch_size} {loop} updates (learning rate {est.learning_rate})")
 
 
 #: algorithm name -> Algorithm
@@ -106,6 +128,28 @@ ALGORITHMS = {
         "var-GMM-S: the same EM on all data (no coreset)",
         lambda est, n: (f"var-GMM-S: {_chain_text(est)} + truncated variational EM "
                         f"({_g_text(est)}) on all data")),
+    "mbatch": Algorithm(
+        "MiniBatchKMeans", {"compute_labels": True},
+        "mini-batch k-means (Sculley): batches of b random samples, running-mean "
+        "updates; a fixed number of batches",
+        lambda est, n: (f"mini-batch k-means (batch size {est.batch_size}) from "
+                        f"{_seeding_text(est)}"),
+        stops=("max_iter",), converges=False),
+    "nmbatch": Algorithm(
+        "NestedMiniBatchKMeans", {},
+        "nested mini-batch k-means with Elkan/Yinyang bounds (Newling & Fleuret): "
+        "growing nested batches, converges to a Lloyd fixed point",
+        _nmbatch_text, stops=("max_iter", "time_budget")),
+    "vrkm++": Algorithm(
+        "VRKMeans", {"variant": "vrkm++"},
+        "variance-reduced k-means VRKM++ (Zhao et al.): full passes + single-sample "
+        "updates with a constant learning rate",
+        _vrkm_text, stops=("max_epochs", "tol")),
+    "vrkm": Algorithm(
+        "VRKMeans", {"variant": "vrkm"},
+        "VRKM: VRKM++ with the position correction by the batch gradient (same "
+        "iterates, slower)",
+        _vrkm_text, stops=("max_epochs", "tol")),
 }
 
 # The estimator argument each command-line-only name stands for.
@@ -207,6 +251,7 @@ def _check_outputs(args):
     outputs = [(opt, path) for opt, path in (("--out", args.out), ("--labels-out", args.labels_out))
                if path is not None]
     data = os.path.realpath(args.data)
+    chunk_files = set(os.path.realpath(f) for f in getattr(args, "chunk_files", ()))
     seen = {}
     for option, path in outputs:
         ext = os.path.splitext(path)[1].lower()
@@ -214,7 +259,11 @@ def _check_outputs(args):
             raise CLIError(f"{option} {path}: the file name must end in one of "
                            f"{', '.join(_OUTPUT_EXTENSIONS)}")
         real = os.path.realpath(path)
-        if real == data or (os.path.exists(real) and os.path.samefile(real, args.data)):
+        if real in chunk_files:
+            raise CLIError(f"{option} {path} is one of the input chunks: it would be "
+                           "overwritten; choose another output file")
+        if real == data or (os.path.exists(real) and os.path.exists(args.data)
+                            and os.path.samefile(real, args.data)):
             raise CLIError(f"{option} {path} is the input file {args.data}: it would be "
                            "overwritten; choose another output file")
         if real in seen:
@@ -291,9 +340,47 @@ def _print_phases(est, out):
         "full data for labels and quantization error)")
 
 
-def _cmd_fit(args):
-    from ._io import open_data
+def _stop_text(est, spec):
+    """Why the fit ended, for the report."""
+    limit = spec.stops[0]
+    if not spec.converges:
+        return f" (runs --{limit.replace('_', '-')} {getattr(est, limit)}; no convergence test)"
+    if getattr(est, "converged_", False):
+        return " (converged)"
+    if est.n_iter_ >= getattr(est, limit):
+        return f" (NOT converged: reached --{limit.replace('_', '-')} {getattr(est, limit)})"
+    others = ", ".join("--" + p.replace("_", "-") for p in spec.stops[1:])
+    return f" (NOT converged: stopped by {others})"
 
+
+def _open_chunked(args):
+    """Chunked DATA (a folder or glob of .npy files, a zarr store): the
+    chunks, notes, shape and dtype, after checking the options that apply."""
+    from ._io import open_chunks
+
+    if args.key is not None:
+        raise CLIError("--key applies to .npz files, not to chunked data")
+    if args.dtype is not None:
+        raise CLIError("--dtype does not apply to chunked data (float32 chunks stay float32, "
+                       "the others are converted to float64 one chunk at a time)")
+    X, notes, shape, dtype = open_chunks(args.data)
+    args.chunk_files = X if isinstance(X, list) else ()
+    return X, notes, shape, dtype
+
+
+def _cmd_fit(args):
+    from ._io import is_chunked_path, open_data
+
+    chunked = is_chunked_path(args.data)
+    if chunked:
+        if args.algo in ("kmeans++", "vargmm"):
+            raise CLIError(f"--algo {args.algo} fits on all points and needs the data in "
+                           "memory; chunked data (a folder, glob or zarr store) are fitted on a "
+                           "coreset: use --algo vcgmm or lwcs")
+    if chunked:  # the chunk files first: an output must not overwrite one of them
+        start = time.perf_counter()
+        X, notes, (n, d), dtype = _open_chunked(args)
+        load_seconds = time.perf_counter() - start
     _check_outputs(args)
     if args.seed is None:
         # Draw the seed here so it can be printed and the run repeated.
@@ -302,22 +389,35 @@ def _cmd_fit(args):
     else:
         seed_note = ""
 
-    start = time.perf_counter()
-    X, notes = open_data(args.data, key=args.key, dtype=args.dtype)
-    load_seconds = time.perf_counter() - start
-    n, d = X.shape
+    if not chunked:
+        start = time.perf_counter()
+        X, notes = open_data(args.data, key=args.key, dtype=args.dtype)
+        load_seconds = time.perf_counter() - start
+        n, d = X.shape
+        dtype = X.dtype
     if args.clusters > n:
         raise CLIError(f"-C {args.clusters} exceeds the number of samples ({n:,}) in {args.data}")
-    if args.verbose and X.dtype not in (np.float32, np.float64):
-        notes.append(f"{X.dtype} data are converted to float64 by the library (one copy)")
-    if args.verbose and not X.flags.c_contiguous:
+    if args.verbose and dtype not in (np.float32, np.float64):
+        notes.append(f"{dtype} data are converted to float64 by the library "
+                     + ("(one chunk at a time)" if chunked else "(one copy)"))
+    if args.verbose and not chunked and not X.flags.c_contiguous:
         notes.append("the data are not C-contiguous; the library copies them to C order once")
 
     est, description = _make_estimator(args, n)
+    if chunked and est.coreset_size is None:
+        raise CLIError("chunked data are fitted on a coreset: --coreset-size must be a number "
+                       "or 'auto'")
     out = print
-    kind = "memory-mapped" if isinstance(X, np.memmap) else "in memory"
+    if chunked:
+        kind = ("out of core: " + ("zarr array" if not isinstance(X, list) else
+                                   f"{len(X)} chunk files")
+                + ", each chunk read twice for the coreset, once for the labels")
+    else:
+        kind = "memory-mapped" if isinstance(X, np.memmap) else "in memory"
     out(f"data        : {args.data}" + (f" [{args.key}]" if args.key else ""))
-    out(f"              {n:,} x {d} {X.dtype} ({kind}, read in {load_seconds:.2f} s)")
+    out(f"              {n:,} x {d} {dtype} ({kind}, "
+        + (f"headers read in {load_seconds:.2f} s)" if chunked else
+           f"read in {load_seconds:.2f} s)"))
     from ._io import IMPORTANT
 
     for note in notes:
@@ -326,7 +426,8 @@ def _cmd_fit(args):
         elif args.verbose:
             out(f"              note: {note}")
     out(f"algorithm   : {args.algo}: {description}")
-    out(f"parameters  : C={args.clusters}, max_iter={est.max_iter}, tol={est.tol:g}, "
+    stops = "".join(f"{name}={getattr(est, name)}, " for name in ALGORITHMS[args.algo].stops)
+    out(f"parameters  : C={args.clusters}, {stops}"
         f"seed={args.seed}{seed_note}, threads={_threads_text(args.threads)}")
     sys.stdout.flush()
 
@@ -339,10 +440,7 @@ def _cmd_fit(args):
         print(f"{PROG}: warning: {w.message}", file=sys.stderr)
 
     q = float(est.inertia_)
-    converged = getattr(est, "converged_", None)
-    out(f"iterations  : {est.n_iter_}"
-        + ("" if converged is None else (" (converged)" if converged else
-                                        f" (NOT converged: reached --max-iter {est.max_iter})")))
+    out(f"iterations  : {est.n_iter_}{_stop_text(est, ALGORITHMS[args.algo])}")
     relocated = getattr(est, "n_relocated_", 0)
     if relocated:
         out(f"relocated   : {relocated} empty clusters moved to far points")
@@ -429,10 +527,16 @@ def build_parser():
             "algorithms:\n" + _algorithms_help() + "\n"
             "data files: .npy (memory-mapped), .npz (one array, --key; memory-mapped\n"
             "when stored uncompressed), .csv/.tsv/.txt (delimiter guessed, header row\n"
-            "skipped if not numeric)."
+            "skipped if not numeric).\n"
+            "chunked data (larger than memory; --algo vcgmm or lwcs): a folder of .npy\n"
+            "files, a quoted glob such as 'parts/*.npy' (natural name order), or a zarr\n"
+            "store; each chunk is read twice for the coreset and once more for the\n"
+            "quantization error and labels."
         ),
     )
-    fit.add_argument("data", metavar="DATA", help="data file (.npy, .npz, .csv, .tsv, .txt)")
+    fit.add_argument("data", metavar="DATA",
+                     help="data file (.npy, .npz, .csv, .tsv, .txt), or chunked data: a folder "
+                          "or glob of .npy files, a zarr store")
     count = _flag_params()["clusters"][0]
     fit.add_argument(*count.flags, dest="clusters", type=_flag_type(count, "-C"), required=True,
                      metavar="N", help="number of clusters C")

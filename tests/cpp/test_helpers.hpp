@@ -139,6 +139,27 @@ std::vector<T> gather_rows(const std::vector<T>& x, index_t d, const std::vector
   return out;
 }
 
+/// The determinism contract in one call: `fit(n_threads)` returns everything
+/// a run produced that must not depend on the thread count, flattened into a
+/// std::vector<double> (centers, objective traces, counts...). Runs it with 1,
+/// 2 and 3 threads; returns the first thread count whose output differs bit
+/// for bit from the 1-thread output, or 0 if none does (CHECK(... == 0)).
+template <typename Fit>
+int first_thread_count_that_differs(Fit&& fit) {
+  const std::vector<double> reference = fit(1);
+  for (int n_threads : {2, 3}) {
+    if (!bitwise_equal(fit(n_threads), reference)) return n_threads;
+  }
+  return 0;
+}
+
+/// Appends `values` (any arithmetic type) to `out` as doubles: builds the
+/// fingerprints first_thread_count_that_differs compares.
+template <typename V>
+void append(std::vector<double>* out, const std::vector<V>& values) {
+  for (const V& v : values) out->push_back(static_cast<double>(v));
+}
+
 /// How to run a call: a seed and a thread count, no progress logger.
 inline vcgmm::RunOptions run_options(std::uint64_t seed, int n_threads) {
   vcgmm::RunOptions run;

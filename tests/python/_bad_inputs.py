@@ -3,6 +3,8 @@
 - ``BAD_X``, ``BAD_WEIGHTS``, ``BAD_CENTERS``: bad data, sample weights and
   centers (``centers`` / ``init`` / ``means``), each with the exception type
   and a pattern of its message;
+- ``BAD_CHUNKS``: bad chunked data (lists of chunks), applied to every entry
+  point of ``CHUNK_ENTRY_POINTS`` (those taking chunked data);
 - ``ENTRY_POINTS``: every public entry point, what input it takes (data,
   weights, centers) and which parameters, so that every table is applied to
   every entry point that takes that input;
@@ -28,7 +30,9 @@ import numpy as np
 import scipy.sparse as sp
 
 import vcgmm
+from vcgmm._kernel_kmeans import KERNEL_KMEANS_PARAMS, IndexInit
 from vcgmm._kmeans import KMEANS_PARAMS
+from vcgmm._minibatch import MBATCH_PARAMS, NMBATCH_PARAMS
 from vcgmm._params import (
     INT32_MAX,
     AnyOf,
@@ -41,6 +45,7 @@ from vcgmm._params import (
 from vcgmm._run import RandomState, Threads
 from vcgmm._seeding import InitConstraint
 from vcgmm._vcgmm import VCGMM_PARAMS
+from vcgmm._vrkm import VRKM_PARAMS
 
 N_SAMPLES = 12
 N_FEATURES = 3
@@ -205,7 +210,7 @@ def _type_ok(constraint, v):
         return v is None or _is_int(v)
     if isinstance(constraint, RandomState):
         return v is None or _is_int(v) or isinstance(v, np.random.RandomState)
-    if isinstance(constraint, InitConstraint):
+    if isinstance(constraint, (InitConstraint, IndexInit)):
         return isinstance(v, str) or hasattr(v, "__len__") or hasattr(v, "__array__")
     raise AssertionError(f"unknown constraint {constraint!r}: teach _bad_inputs about it")
 
@@ -223,8 +228,10 @@ def _own_bad_values(constraint):
             out.append((c.high + 1, ValueError))
         return out
     if isinstance(c, Real):
-        out = [(math.nan, ValueError), (math.inf, ValueError), (-math.inf, ValueError),
+        out = [(math.nan, ValueError), (-math.inf, ValueError),
                ("0.5", TypeError), (True, TypeError), (None, TypeError)]
+        if not (c.allow_inf and c.high is None):
+            out.append((math.inf, ValueError))
         if c.low is not None:
             out.append((float(c.low if c.low_open else np.nextafter(c.low, -np.inf)),
                         ValueError))
@@ -245,8 +252,8 @@ def _own_bad_values(constraint):
     if isinstance(c, RandomState):
         return [(-1, ValueError), (2**32, ValueError), ("x", TypeError), (1.5, TypeError),
                 (True, TypeError), (np.random.default_rng(0), TypeError)]
-    if isinstance(c, InitConstraint):
-        return [("random", ValueError), ("K-MEANS++", ValueError), (3, TypeError),
+    if isinstance(c, (InitConstraint, IndexInit)):
+        return [("uniform", ValueError), ("K-MEANS++", ValueError), (3, TypeError),
                 (None, TypeError)]
     raise AssertionError(f"unknown constraint {c!r}: teach _bad_inputs about it")
 
@@ -260,6 +267,8 @@ def _in_range(constraint, v):
         return v in c.values
     if isinstance(c, NoneValue):
         return True
+    if isinstance(c, Real):
+        return c.accepts(v)
     raise AssertionError(f"_in_range does not know {c!r} inside AnyOf")
 
 
@@ -293,11 +302,22 @@ def _run_kw(params, **defaults):
     return {**defaults, **params}
 
 
+#: The k-means estimators of the stochastic family (their first argument: n_clusters).
+STOCHASTIC = ("MiniBatchKMeans", "NestedMiniBatchKMeans", "VRKMeans")
+
+
+#: Mini-batch size of the valid kernel k-means calls (<= N_SAMPLES).
+KERNEL_BATCH = 8
+
+
 @functools.lru_cache(maxsize=None)
 def fitted(kind):
     """A fitted estimator on good_X() (cached: methods do not change it)."""
-    if kind == "KMeans":
-        return vcgmm.KMeans(N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
+    if kind == "KMeans" or kind in STOCHASTIC:
+        return getattr(vcgmm, kind)(N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
+    if kind == "KernelKMeans":
+        return vcgmm.KernelKMeans(N_CLUSTERS, batch_size=KERNEL_BATCH, max_iter=5,
+                                  random_state=0, n_threads=1).fit(good_X())
     return vcgmm.VCGMM(N_CLUSTERS, G=N_CLUSTERS, random_state=0, n_threads=1).fit(good_X())
 
 
@@ -395,6 +415,66 @@ def _fit_vargmm(X, w, c, p):
                             **_init_kw(c))
 
 
+def _stochastic(kind, method="fit"):
+    def call(X, w, c, p):
+        est = getattr(vcgmm, kind)(**_run_kw(p, n_clusters=N_CLUSTERS, random_state=0,
+                                             n_threads=1, **_init_kw(c)))
+        return getattr(est, method)(X, sample_weight=w)
+    return call
+
+
+def _stochastic_function(name):
+    def call(X, w, c, p):
+        p = dict(p)
+        C = p.pop("n_clusters", N_CLUSTERS)
+        return getattr(vcgmm, name)(X, C, sample_weight=w,
+                                    **_run_kw(p, random_state=0, n_threads=1), **_init_kw(c))
+    return call
+
+
+def _stochastic_entries():
+    """The entry points of MiniBatchKMeans, NestedMiniBatchKMeans, VRKMeans and
+    fit_mbatch, fit_nmbatch, fit_vrkm."""
+    tables = {"MiniBatchKMeans": (MBATCH_PARAMS, "fit_mbatch"),
+              "NestedMiniBatchKMeans": (NMBATCH_PARAMS, "fit_nmbatch"),
+              "VRKMeans": (VRKM_PARAMS, "fit_vrkm")}
+    out = []
+    for kind, (table, function) in tables.items():
+        out += [
+            EntryPoint(f"{kind}.fit", _stochastic(kind), frozenset({_X, _W, _C}),
+                       centers_arg="init", centers_are_init=True, params=_table_params(table)),
+            EntryPoint(function, _stochastic_function(function), frozenset({_X, _W, _C}),
+                       centers_arg="init", centers_are_init=True,
+                       params=_table_params(table) + RETURN_LABELS,
+                       arg_names={"n_clusters": "C"}),
+            EntryPoint(f"{kind}.fit_predict", _stochastic(kind, "fit_predict"),
+                       frozenset({_X, _W})),
+            EntryPoint(f"{kind}.predict", _method(kind, "predict"), frozenset({_X})),
+            EntryPoint(f"{kind}.transform", _method(kind, "transform"), frozenset({_X})),
+            EntryPoint(f"{kind}.score", _method(kind, "score", weighted=True),
+                       frozenset({_X, _W})),
+        ]
+    out.append(EntryPoint("MiniBatchKMeans.partial_fit",
+                          _stochastic("MiniBatchKMeans", "partial_fit"),
+                          frozenset({_X, _W, _C}), centers_arg="init", centers_are_init=True,
+                          params=_table_params(MBATCH_PARAMS, exclude=("coreset_size",))))
+    return out
+
+
+def _kernel_kmeans(X, w, c, p, method="fit"):
+    est = vcgmm.KernelKMeans(**_run_kw(p, n_clusters=N_CLUSTERS, batch_size=KERNEL_BATCH,
+                                       max_iter=5, random_state=0, n_threads=1))
+    return getattr(est, method)(X)
+
+
+def _fit_kernel_kmeans(X, w, c, p):
+    p = dict(p)
+    n_clusters = p.pop("n_clusters", N_CLUSTERS)
+    return vcgmm.fit_kernel_kmeans(X, n_clusters, **_run_kw(p, batch_size=KERNEL_BATCH,
+                                                            max_iter=5, random_state=0,
+                                                            n_threads=1))
+
+
 def _method(kind, name, weighted=False):
     def call(X, w, c, p):
         f = getattr(fitted(kind), name)
@@ -468,6 +548,17 @@ ENTRY_POINTS = {e.name: e for e in [
     EntryPoint("VCGMM.score_samples", _method("VCGMM", "score_samples"), frozenset({_X})),
     EntryPoint("VCGMM.score", _method("VCGMM", "score", weighted=True), frozenset({_X, _W})),
     EntryPoint("VCGMM.transform", _method("VCGMM", "transform"), frozenset({_X})),
+    *_stochastic_entries(),
+    EntryPoint("KernelKMeans.fit", _kernel_kmeans, frozenset({_X}),
+               params=_table_params(KERNEL_KMEANS_PARAMS)),
+    EntryPoint("KernelKMeans.fit(full)",
+               lambda X, w, c, p: _kernel_kmeans(X, w, c, {"algorithm": "full", **p}),
+               frozenset({_X})),
+    EntryPoint("KernelKMeans.fit_predict",
+               lambda X, w, c, p: _kernel_kmeans(X, w, c, p, "fit_predict"), frozenset({_X})),
+    EntryPoint("KernelKMeans.predict", _method("KernelKMeans", "predict"), frozenset({_X})),
+    EntryPoint("fit_kernel_kmeans", _fit_kernel_kmeans, frozenset({_X}),
+               params=_table_params(KERNEL_KMEANS_PARAMS)),
 ]}
 
 #: Entry points of fitted estimators, with their unfitted counterpart.
@@ -503,6 +594,7 @@ __all__ = [
     "N_CLUSTERS",
     "N_FEATURES",
     "N_SAMPLES",
+    "STOCHASTIC",
     "bad_values",
     "entry_points",
     "fitted",
@@ -510,3 +602,88 @@ __all__ = [
     "parameter_cases",
     "valid_centers",
 ]
+
+
+# ----------------------------------------------------------------------------
+# Bad chunked data: (make(), exception, message pattern naming the chunk)
+# ----------------------------------------------------------------------------
+
+
+def _chunks(*shapes, dtype=np.float64):
+    rng = np.random.default_rng(7)
+    return [rng.standard_normal(shape).astype(dtype) for shape in shapes]
+
+
+def _chunks_with(value, chunk=2, where=(3, 1)):
+    def make():
+        chunks = _chunks((10, 3), (0, 3), (12, 3), (1, 3))
+        chunks[chunk][where] = value
+        return chunks
+    return make
+
+
+def _mixed_dtypes():
+    chunks = _chunks((10, 3), (12, 3))
+    chunks[1] = chunks[1].astype(np.float32)
+    return chunks
+
+
+def _generator():
+    return (c for c in _chunks((10, 3), (12, 3)))
+
+
+#: Entry points of CHUNK_ENTRY_POINTS that compare the chunks with given
+#: centers or a fitted model (the others learn the width from chunk 0).
+_CENTER_BASED = ("quantization_error", "assign", "KMeans.predict", "VCGMM.transform")
+
+
+def _all_entries(entry):
+    return True
+
+
+#: (make(), exception, message pattern, applies(entry name))
+BAD_CHUNKS = {
+    "nan": (_chunks_with(np.nan), ValueError, r"X chunk 2 contains NaN \(first at row 3",
+            _all_entries),
+    "inf": (_chunks_with(np.inf, chunk=3, where=(0, 2)), ValueError,
+            r"X chunk 3 contains infinity \(first at row 0, column 2", _all_entries),
+    "overflowing squares": (_chunks_with(1e200), ValueError, "X chunk 2 has values up to",
+                            _all_entries),
+    "other width": (lambda: _chunks((10, 3), (12, 4)), ValueError,
+                    r"X chunk 1 has 4 features but (chunk 0 has|the centers have|\w+ was "
+                    r"fitted on) 3", _all_entries),
+    "width != model": (lambda: _chunks((10, 4)), ValueError,
+                       r"X chunk 0 has 4 features but (the centers have|\w+ was fitted on) 3",
+                       lambda entry: entry in _CENTER_BASED),
+    "other dtype": (_mixed_dtypes, ValueError,
+                    "X chunk 1 has dtype float32 but chunk 0 has float64", _all_entries),
+    "1-D chunk": (lambda: _chunks((10, 3)) + [np.zeros(3)], ValueError,
+                  r"X chunk 1 must be a 2-D array \(rows, features\), got shape \(3,\)",
+                  _all_entries),
+    "no features": (lambda: _chunks((10, 0), (5, 0)), ValueError, "X chunk 0 has no features",
+                    _all_entries),
+    "all empty": (lambda: _chunks((0, 3), (0, 3)), ValueError, "empty", _all_entries),
+    "complex": (lambda: [c + 1j for c in _chunks((10, 3), (12, 3))], TypeError, "complex",
+                _all_entries),
+    "strings": (lambda: _chunks((10, 3)) + [np.array([["a"] * 3] * 4)], TypeError, "string",
+                _all_entries),
+    "generator": (_generator, TypeError, "read only once", _all_entries),
+}
+
+
+def _centers3():
+    return valid_centers(np.empty((1, 3)))
+
+
+#: The entry points that take chunked data, called with valid arguments but X.
+CHUNK_ENTRY_POINTS = {
+    "lwcs": lambda X: vcgmm.lwcs(X, 5, random_state=0),
+    "fit_vcgmm": lambda X: vcgmm.fit_vcgmm(X, 2, coreset_size=8, random_state=0),
+    "VCGMM.fit": lambda X: vcgmm.VCGMM(2, coreset_size=8, random_state=0).fit(X),
+    "KMeans.fit": lambda X: vcgmm.KMeans(2, init="afk-mc2", coreset_size=8,
+                                         random_state=0).fit(X),
+    "quantization_error": lambda X: vcgmm.quantization_error(X, _centers3()),
+    "assign": lambda X: vcgmm.assign(X, _centers3()),
+    "KMeans.predict": lambda X: fitted("KMeans").predict(X),
+    "VCGMM.transform": lambda X: fitted("VCGMM").transform(X),
+}

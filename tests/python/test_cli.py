@@ -199,6 +199,31 @@ def test_fit_vcgmm_matches_estimator(tmp_path, capsys, blobs32, algo):
     assert f"{ref.n_distance_evals_['iterations']:,}" in out
 
 
+@pytest.mark.parametrize("algo, flags, make", [
+    ("mbatch", ["--batch-size", 100, "--max-iter", 7],
+     lambda: vcgmm.MiniBatchKMeans(8, batch_size=100, max_iter=7, random_state=SEED, n_threads=1)),
+    ("nmbatch", ["--batch-size", 50, "--rho", "inf", "--bounds", "yinyang"],
+     lambda: vcgmm.NestedMiniBatchKMeans(8, batch_size=50, rho=np.inf, bounds="yinyang",
+                                         random_state=SEED, n_threads=1)),
+    ("vrkm", ["--learning-rate", 0.05, "--epoch-size", 300, "--update-rule", "reference-code"],
+     lambda: vcgmm.VRKMeans(8, variant="vrkm", learning_rate=0.05, epoch_size=300,
+                            update_rule="reference-code", random_state=SEED, n_threads=1)),
+    ("vrkm++", ["--max-epochs", 3, "--block-size", 16],
+     lambda: vcgmm.VRKMeans(8, max_epochs=3, block_size=16, random_state=SEED, n_threads=1)),
+])
+def test_fit_stochastic_matches_estimator(tmp_path, capsys, blobs32, algo, flags, make):
+    data, centers_path = tmp_path / "x.npy", tmp_path / "c.npy"
+    np.save(data, blobs32)
+    status, out, err = run_cli(["fit", data, "-C", 8, "--algo", algo, *flags, "--seed", SEED,
+                                "--threads", 1, "--out", centers_path], capsys)
+    assert status == 0, err
+    ref = make().fit(blobs32)
+    np.testing.assert_array_equal(np.load(centers_path), ref.cluster_centers_)
+    assert printed_error(out) == pytest.approx(ref.inertia_, rel=1e-11)
+    assert f"iterations  : {ref.n_iter_}" in out
+    assert f"{ref.n_distance_evals_['iterations']:,}" in out
+
+
 @pytest.mark.parametrize("kind", ["npz", "npz_compressed", "csv", "csv_header"])
 def test_fit_other_formats(tmp_path, capsys, blobs32, kind):
     X64 = blobs32.astype(np.float64)

@@ -168,7 +168,7 @@ def test_n_init_keeps_the_best_run(monkeypatch, data, kind, params):
     single = _make(kind, 8, random_state=7, **params).fit(X, sample_weight=w)
     np.testing.assert_array_equal(single.cluster_centers_, runs[0].cluster_centers_)
     # Costs: all runs, plus the ranking passes for VCGMM.
-    for phase in ("coreset", "seeding", "iterations"):
+    for phase in ("coreset", "seeding", "iterations", "refinement"):
         assert best.n_distance_evals_[phase] == sum(r.n_distance_evals_[phase] for r in runs)
     ranking = n_init * X.shape[0] * 8
     if kind == "KMeans":
@@ -222,3 +222,108 @@ def test_n_init_is_thread_independent(kind, data, assert_thread_independent):
     assert_thread_independent(
         lambda t: _make(kind, 8, n_init=3, coreset_size=600, n_threads=t,
                         **({"init": "afk-mc2"} if kind == "KMeans" else {})).fit(X))
+
+
+# ----------------------------------------------------------------------------
+# compute_labels and n_init with chunked and Dask data, metric="cosine" and
+# VCGMM's refine
+# ----------------------------------------------------------------------------
+
+
+def _coreset_params(kind):
+    return {"coreset_size": 600, **({"init": "afk-mc2"} if kind == "KMeans" else {})}
+
+
+@pytest.mark.parametrize("kind", ["KMeans", "VCGMM"])
+def test_chunked_compute_labels_false_reads_the_chunks_on_first_access(data, kind):
+    X, w = data
+    chunks = np.array_split(X, 3)
+    params = _coreset_params(kind)
+    eager = _make(kind, 8, **params).fit(chunks, sample_weight=w)
+    lazy = _make(kind, 8, compute_labels=False, **params).fit(chunks, sample_weight=w)
+    np.testing.assert_array_equal(lazy.cluster_centers_, eager.cluster_centers_)
+    assert "labels_" not in vars(lazy) and "inertia_" not in vars(lazy)
+    assert lazy.n_distance_evals_["evaluation"] == 0
+    assert eager.n_distance_evals_["evaluation"] == X.shape[0] * 8
+    # The first access reads the chunks once more: the eager values and costs.
+    np.testing.assert_array_equal(lazy.labels_, eager.labels_)
+    assert lazy.inertia_ == eager.inertia_
+    assert lazy.n_distance_evals_ == eager.n_distance_evals_
+    np.testing.assert_array_equal(eager.labels_, eager.predict(X))
+    if kind == "KMeans":
+        assert eager.score(chunks, sample_weight=w) == pytest.approx(-eager.inertia_, rel=1e-12)
+    assert eager.inertia_ == pytest.approx(
+        vcgmm.quantization_error(X, eager.cluster_centers_, sample_weight=w), rel=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["KMeans", "VCGMM"])
+def test_chunked_data_take_n_init_1_only(data, kind):
+    chunks = np.array_split(data[0], 3)
+    with pytest.raises(ValueError, match="n_init=2"):
+        _make(kind, 8, n_init=2, **_coreset_params(kind)).fit(chunks)
+    if kind == "VCGMM":
+        with pytest.raises(ValueError, match="n_init=3"):
+            vcgmm.fit_vcgmm(chunks, 8, 3, 600, n_init=3)
+
+
+@pytest.mark.parametrize("kind", ["KMeans", "VCGMM"])
+def test_dask_compute_labels_false_gives_lazy_labels_on_first_access(data, kind):
+    da = pytest.importorskip("dask.array")
+    dask = pytest.importorskip("dask")
+    X, w = data
+    Xd = da.from_array(X, chunks=(900, X.shape[1]))
+    params = _coreset_params(kind)
+    with dask.config.set(scheduler="sync"):
+        eager = _make(kind, 8, **params).fit(Xd, sample_weight=w)
+        lazy = _make(kind, 8, compute_labels=False, **params).fit(Xd, sample_weight=w)
+        np.testing.assert_array_equal(lazy.cluster_centers_, eager.cluster_centers_)
+        assert "labels_" not in vars(lazy) and "inertia_" not in vars(lazy)
+        labels, inertia = lazy.labels_, lazy.inertia_
+        assert isinstance(labels, da.Array) and isinstance(inertia, da.Array)  # still lazy
+        np.testing.assert_array_equal(labels.compute(), eager.labels_.compute())
+        np.testing.assert_array_equal(labels.compute(), eager.predict(X))
+        assert float(inertia.compute()) == float(eager.inertia_.compute())
+
+
+@pytest.mark.parametrize("n_init", [1, 3])
+@pytest.mark.parametrize("kind", ["KMeans", "VCGMM"])
+def test_cosine_with_compute_labels_false_and_n_init(data, kind, n_init, brute_qe):
+    X, w = data
+    U = X / np.linalg.norm(X, axis=1, keepdims=True)
+    eager = _make(kind, 8, metric="cosine", n_init=n_init).fit(X, sample_weight=w)
+    lazy = _make(kind, 8, metric="cosine", n_init=n_init, compute_labels=False).fit(
+        X, sample_weight=w)
+    np.testing.assert_array_equal(lazy.cluster_centers_, eager.cluster_centers_)
+    # The lazy values are those of the normalised rows, in the family's
+    # objective: sum w (1 - cos) = half the squared distance for k-means.
+    np.testing.assert_array_equal(lazy.labels_, eager.labels_)
+    assert lazy.inertia_ == eager.inertia_
+    np.testing.assert_array_equal(eager.labels_, eager.predict(X))
+    scale = 0.5 if kind == "KMeans" else 1.0
+    np.testing.assert_allclose(eager.inertia_, scale * brute_qe(U, eager.cluster_centers_, w),
+                               rtol=1e-9)
+    if kind == "KMeans":
+        assert eager.score(X, sample_weight=w) == pytest.approx(-eager.inertia_, rel=1e-12)
+    else:  # the function ranks and labels the same normalised rows
+        r = vcgmm.fit_vcgmm(X, 8, metric="cosine", n_init=n_init, sample_weight=w,
+                            random_state=0, n_threads=1, return_labels=True)
+        np.testing.assert_array_equal(r.centers, eager.cluster_centers_)
+        np.testing.assert_array_equal(r.labels, eager.labels_)
+        assert r.inertia == eager.inertia_
+
+
+def test_n_init_keeps_the_refine_objective_of_the_run_kept(monkeypatch, data):
+    X, _ = data
+    kw = dict(refine=2, random_state=1, n_threads=1)
+    best = vcgmm.fit_vcgmm(X, 8, 3, 600, n_init=3, **kw)
+    singles = []
+    for seed in estimator_base.run_seeds(1, 3):
+        with monkeypatch.context() as m:
+            m.setattr(estimator_base, "run_seeds", lambda rs, n, s=seed: [s])
+            singles.append(vcgmm.fit_vcgmm(X, 8, 3, 600, **kw))
+    kept = [s for s in singles if np.array_equal(s.centers, best.centers)]
+    assert len(kept) == 1
+    assert best.refine_objective.shape == (2,)
+    np.testing.assert_array_equal(best.refine_objective, kept[0].refine_objective)
+    assert best.n_distance_evals["refinement"] == sum(
+        s.n_distance_evals["refinement"] for s in singles) > 0

@@ -17,8 +17,13 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals"
 # clusters (k-means++ ~2.5 s, then ~0.75 s per Lloyd iteration, hundreds of
 # iterations to a fixed point with tol=0). After the interrupt a small fit
 # must still work (no leaked interrupt state), then the interrupt propagates.
+# The child restores Python's SIGINT handler first: a process started in the
+# background by a non-interactive shell (as CI jobs often are) inherits SIGINT
+# *ignored*, and Python then installs no handler at all.
 CHILD = textwrap.dedent(
     """
+    import signal
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     import sys
     import numpy as np
     import vcgmm

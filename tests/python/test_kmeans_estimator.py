@@ -93,9 +93,9 @@ def test_distance_evals_without_coreset(blobs):
     N, C = blobs.shape[0], 6
     km = vcgmm.KMeans(C, random_state=0, n_threads=1).fit(blobs)
     ev = km.n_distance_evals_
-    assert set(ev) == {"coreset", "seeding", "iterations", "evaluation"}
+    assert set(ev) == {"coreset", "seeding", "iterations", "refinement", "evaluation"}
     assert set(km.timings_) == set(ev) and all(t >= 0 for t in km.timings_.values())
-    assert ev["coreset"] == 0
+    assert ev["coreset"] == 0 and ev["refinement"] == 0  # refinement: vc-GMM's phase
     assert ev["seeding"] == (C - 1) * N
     assert ev["iterations"] == km.n_iter_ * N * C
     assert ev["evaluation"] == N * C

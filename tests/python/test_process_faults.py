@@ -22,7 +22,11 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs fork and POSIX
 # A fit of minutes on one thread: long enough to be running at the moment of
 # the fault, whatever the machine.
 LONG_FIT = "vcgmm.KMeans(1000, tol=0, max_iter=100_000, n_threads={threads}, random_state=0).fit(X)"
+# Python's SIGINT handler restored first: a background CI job inherits SIGINT
+# ignored, and Python then installs no handler (see test_interrupt.py).
 PRELUDE = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import sys, threading, time
 import numpy as np
 import vcgmm

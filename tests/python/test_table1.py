@@ -62,14 +62,15 @@ def test_demo_quick_table_matches_independent_fits(capsys):
     base = vcgmm.KMeans(100, random_state=0, n_threads=1).fit(X)
     cost = lambda est: sum(v for k, v in est.n_distance_evals_.items() if k != "evaluation")
     assert rows[0][6] == str(base.n_iter_)
+    # the demo's vc-GMM and var-GMM-S rows are the papers' algorithms (refine=0)
     independent = [
-        vcgmm.VCGMM(100, G=5, coreset_size=None, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=5, coreset_size=None, refine=0, random_state=0, n_threads=1),
         vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**11, random_state=0, n_threads=1),
-        vcgmm.VCGMM(100, G=5, coreset_size=2**11, random_state=0, n_threads=1),
-        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**11, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=5, coreset_size=2**11, refine=0, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**11, refine=0, random_state=0, n_threads=1),
         vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**13, random_state=0, n_threads=1),
-        vcgmm.VCGMM(100, G=5, coreset_size=2**13, random_state=0, n_threads=1),
-        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**13, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=5, coreset_size=2**13, refine=0, random_state=0, n_threads=1),
+        vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**13, refine=0, random_state=0, n_threads=1),
     ]
     for row, est in zip(rows[1:], independent):
         with warnings.catch_warnings():
@@ -199,10 +200,13 @@ def test_bench_summary_is_the_shared_one(bench_table1):
         distances_estimated=True, iterations=3))
     rows = [_fake_row("k-means++"), _fake_row("other", "3+1", 2**10), peer]
     args = argparse.Namespace(threads=1, kmeans_tol=None, seeds=2, sklearn_seeds=1,
-                              sklearn_max_clusters=10)
+                              sklearn_max_clusters=10, kmeans_stop="library")
     summaries, raw, note = bench_table1.run_clusters(_X, 2, rows, args)
     expected = _table1.summarize([_table1.measure(r, _X, Setting(2, n_threads=1), seeds)
                                   for r, seeds in zip(rows, ([0, 1], [0, 1], [0]))])
+    # the table names the baseline's stopping rule
+    assert summaries[0]["algorithm"] == "k-means++ (stop: Q)"
+    expected[0]["algorithm"] = "k-means++ (stop: Q)"
     for got, want in zip(summaries, expected):
         assert {k: got[k] for k in want} == want
     assert [s["C"] for s in summaries] == [2, 2, 2]
@@ -214,3 +218,83 @@ def test_bench_summary_is_the_shared_one(bench_table1):
     cells = _table1.table_cells(summaries, bench_table1.COLUMNS, plus_minus="±")
     assert cells[3][:5] == ["2", "sklearn KMeans", "-", "-", "1"]
     assert cells[3][bench_table1.COLUMNS.index("speedup distances")] == "~10.0x"
+
+
+# ---------------------------------------------------------------- issue 13: the papers' rows and rules
+def _grid_blobs(n=600, seed=2):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, 3)) + 4 * rng.integers(0, 5, size=(n, 3))
+
+
+def test_lloyd_bound_stop_is_kmeans_stopped_by_its_variational_bound():
+    X = _grid_blobs()
+    C = 12
+    centers, info = _table1.lloyd_bound_stop(X, C, random_state=3, n_threads=1)
+    t = info["n_iter"]
+    Q, F = info["objective"], info["bound"]
+    assert Q.shape == F.shape == (t,)
+    # the bound of every iteration, and the first iteration where it changed by < 1e-4
+    n, d = X.shape
+    np.testing.assert_allclose(
+        F, -n * (np.log(C) + d / 2 * np.log(2 * np.pi * np.e * Q / (n * d))), rtol=1e-12)
+    rel = np.abs(np.diff(F)) / np.abs(F[1:])
+    assert info["converged"] and np.all(rel[:-1] >= 1e-4)
+    # the same trajectory as one KMeans run of t iterations (one Lloyd step per call)
+    km = vcgmm.KMeans(C, max_iter=t, tol=0.0, random_state=3, n_threads=1).fit(X)
+    np.testing.assert_array_equal(centers, km.cluster_centers_)
+    np.testing.assert_array_equal(Q, km.objective_)
+    assert info["n_distance_evals"]["iterations"] == km.n_distance_evals_["iterations"]
+    assert info["n_distance_evals"]["seeding"] == km.n_distance_evals_["seeding"]
+    # stopped by the bound rule on these data (else: a fixed point, Lloyd's own stop)
+    longer = vcgmm.KMeans(C, max_iter=t + 5, tol=0.0, random_state=3, n_threads=1).fit(X)
+    assert rel[-1] < 1e-4 or (longer.n_iter_ == t and longer.converged_)
+    # a loose eps stops at the second iteration; max_iter caps
+    _, loose = _table1.lloyd_bound_stop(X, C, random_state=3, n_threads=1, eps=1.0)
+    assert loose["n_iter"] == 2 and loose["converged"]
+    _, capped = _table1.lloyd_bound_stop(X, C, random_state=3, n_threads=1, eps=0.0, max_iter=3)
+    assert capped["n_iter"] == 3 and not capped["converged"]
+
+
+def test_baseline_bound_rule_in_the_table(bench_table1):
+    X = _grid_blobs()
+    setting = Setting(12, n_threads=1, kmeans_stop="bound")
+    record = _table1.default_rows(600, ())[0].fit(X, setting, 0)
+    _, info = _table1.lloyd_bound_stop(X, 12, random_state=0, n_threads=1)
+    assert record.iterations == info["n_iter"] and record.extra["stop"] == "bound"
+    note = _table1.stop_rules(setting, q_base=record.Q, shape=X.shape)
+    assert "variational bound" in note and "kmeans_stop='bound'" in note
+    assert "corresponds to a tolerance" not in note
+    with pytest.raises(ValueError, match="kmeans_stop"):
+        Setting(12, kmeans_stop="papers")
+    with pytest.raises(ValueError, match="kmeans_tol"):
+        Setting(12, kmeans_stop="bound", kmeans_tol=1e-3)
+    args = argparse.Namespace(threads=1, kmeans_tol=None, seeds=1, sklearn_seeds=1,
+                              sklearn_max_clusters=10, kmeans_stop="bound")
+    rows = _table1.default_rows(600, (), vargmm_G=())
+    summaries, _, note = bench_table1.run_clusters(X, 12, rows, args)
+    assert summaries[0]["algorithm"] == "k-means++ (stop: bound)"
+    assert summaries[0]["iterations"] == info["n_iter"]
+    assert bench_table1.parse_args(["--kmeans-stop", "bound"]).kmeans_stop == "bound"
+    with pytest.raises(SystemExit):
+        bench_table1.parse_args(["--kmeans-stop", "bound", "--kmeans-tol", "1e-3"])
+
+
+def test_vc_gmm_rows_are_the_papers_and_refined_rows_are_extra():
+    rows = _table1.default_rows(10**6, (2**10,), vc_G=((5, False),), vargmm_G=(), lwcs=False,
+                                vc_refine=(3,))
+    assert [(r.name, r.G, r.family) for r in rows[1:]] == [
+        ("vc-GMM", 5, "vc-GMM G=5"), ("vc-GMM refine=3", 5, "vc-GMM refine=3 G=5")]
+    X = _grid_blobs(3000).astype(np.float32)
+    setting = Setting(20, n_threads=1)
+    papers = vcgmm.fit_vcgmm(X, 20, 5, 2**10, refine=0, chain_length=_table1.CHAIN_LENGTH,
+                             random_state=1, n_threads=1)
+    refined = vcgmm.fit_vcgmm(X, 20, 5, 2**10, refine=3, chain_length=_table1.CHAIN_LENGTH,
+                              random_state=1, n_threads=1)
+    for row, ref in zip(rows[1:], (papers, refined)):
+        rec = row.fit(X, setting, 1)
+        assert rec.Q == vcgmm.quantization_error(X, ref.centers, n_threads=1)
+        assert rec.iterations == ref.n_iter
+    # the refinement is algorithm cost
+    rec = rows[2].fit(X, setting, 1)
+    assert rec.distances == sum(refined.n_distance_evals[k] for k in
+                                ("coreset", "seeding", "iterations", "refinement"))

@@ -25,14 +25,18 @@ from _bad_inputs import (
     ENTRY_POINTS,
     FITTED_METHODS,
     N_CLUSTERS,
+    STOCHASTIC,
     bad_values,
     entry_points,
     good_X,
     parameter_cases,
     valid_centers,
 )
+from vcgmm._kernel_kmeans import KERNEL_KMEANS_PARAMS
 from vcgmm._kmeans import KMEANS_PARAMS
+from vcgmm._minibatch import MBATCH_PARAMS, NMBATCH_PARAMS
 from vcgmm._vcgmm import VCGMM_PARAMS
+from vcgmm._vrkm import VRKM_PARAMS
 
 
 def _names(message, name):
@@ -51,8 +55,8 @@ def test_every_public_entry_point_is_in_the_table():
                  and name not in ("cancel_all", "show_build", "default_coreset_size")}
     classes = {"VariationalLoop"}
     assert functions | classes <= set(ENTRY_POINTS)
-    for est in ("KMeans", "VCGMM"):
-        methods = {m for m in ("fit", "fit_predict", "predict", "predict_proba",
+    for est in ("KMeans", "VCGMM", *STOCHASTIC, "KernelKMeans"):
+        methods = {m for m in ("fit", "fit_predict", "partial_fit", "predict", "predict_proba",
                                "predict_proba_sparse", "transform", "score", "score_samples",
                                "bic", "aic") if hasattr(getattr(vcgmm, est), m)}
         assert {f"{est}.{m}" for m in methods} <= set(ENTRY_POINTS), est
@@ -62,7 +66,11 @@ def test_every_parameter_of_every_table_is_tested():
     cases = parameter_cases()
     tested = {(entry, name) for entry, name, _, _ in cases}
     for entry, table in (("KMeans.fit", KMEANS_PARAMS), ("VCGMM.fit", VCGMM_PARAMS),
-                         ("fit_vcgmm", VCGMM_PARAMS)):
+                         ("fit_vcgmm", VCGMM_PARAMS), ("MiniBatchKMeans.fit", MBATCH_PARAMS),
+                         ("NestedMiniBatchKMeans.fit", NMBATCH_PARAMS),
+                         ("VRKMeans.fit", VRKM_PARAMS), ("fit_vrkm", VRKM_PARAMS),
+                         ("KernelKMeans.fit", KERNEL_KMEANS_PARAMS),
+                         ("fit_kernel_kmeans", KERNEL_KMEANS_PARAMS)):
         for p in table:
             if entry == "fit_vcgmm" and p.name == "compute_labels":
                 continue  # refused whatever its value (return_labels instead): test_conventions
@@ -215,6 +223,46 @@ BAD_COMBINATIONS = [
      r"n_samples must be"),
     ("default_coreset_size n_clusters=2.5", lambda: vcgmm.default_coreset_size(10, 2.5),
      TypeError, r"n_clusters must be an integer"),
+    # Kernel k-means: the data decide what is admissible.
+    ("KernelKMeans n_clusters>n", lambda: vcgmm.KernelKMeans(13, batch_size=8).fit(X12),
+     ValueError, r"n_clusters=13 must be <= n_samples=12"),
+    ("KernelKMeans batch_size>n", lambda: vcgmm.KernelKMeans(2, batch_size=13).fit(X12),
+     ValueError, r"batch_size=13 must be <= n_samples=12"),
+    ("KernelKMeans default batch_size>n", lambda: vcgmm.KernelKMeans(2).fit(X12),
+     ValueError, r"batch_size=1024 must be <= n_samples=12"),
+    ("KernelKMeans gamma and kappa", lambda: vcgmm.KernelKMeans(
+        2, gamma=1.0, kappa=2.0, batch_size=8).fit(X12), ValueError, r"gamma or kappa"),
+    ("KernelKMeans precomputed not square", lambda: vcgmm.KernelKMeans(
+        2, kernel="precomputed", batch_size=8).fit(X12), ValueError, r"X must be a square"),
+    ("KernelKMeans precomputed not symmetric", lambda: vcgmm.KernelKMeans(
+        2, kernel="precomputed", batch_size=8).fit(np.triu(np.ones((12, 12)))), ValueError,
+     r"X must be a symmetric kernel matrix"),
+    ("KernelKMeans precomputed NaN", lambda: vcgmm.KernelKMeans(
+        2, kernel="precomputed", batch_size=8).fit(np.where(np.eye(12) > 0, np.nan, 0.5)),
+     ValueError, r"X contains NaN"),
+    ("KernelKMeans precomputed predict columns", lambda: vcgmm.KernelKMeans(
+        2, kernel="precomputed", batch_size=8, random_state=0).fit(np.eye(12) + 1.0).predict(
+        np.ones((3, 11))), ValueError, r"X has 11 features"),
+    ("KernelKMeans n_neighbors>=n", lambda: vcgmm.KernelKMeans(
+        2, kernel="knn", n_neighbors=12, batch_size=8).fit(X12), ValueError,
+     r"n_neighbors=12 must be < n_samples=12"),
+    ("KernelKMeans init wrong length", lambda: vcgmm.KernelKMeans(
+        2, init=[0, 1, 2], batch_size=8).fit(X12), ValueError, r"init must have shape"),
+    ("KernelKMeans init out of range", lambda: vcgmm.KernelKMeans(
+        2, init=[0, 12], batch_size=8).fit(X12), ValueError, r"init must hold row indices"),
+    ("KernelKMeans init negative", lambda: vcgmm.KernelKMeans(
+        2, init=[-1, 3], batch_size=8).fit(X12), ValueError, r"init must hold row indices"),
+    ("KernelKMeans init fractions", lambda: vcgmm.KernelKMeans(
+        2, init=[0.5, 3.0], batch_size=8).fit(X12), TypeError, r"init must be an array of integer"),
+    ("KernelKMeans init strings", lambda: vcgmm.KernelKMeans(
+        2, init=["a", "b"], batch_size=8).fit(X12), TypeError, r"init must be an array of integer"),
+    ("KernelKMeans graph kernel predict", lambda: vcgmm.KernelKMeans(
+        2, kernel="knn", n_neighbors=3, batch_size=8, random_state=0).fit(X12).predict(X12),
+     ValueError, r"kernel='knn' is defined on the training points only"),
+    ("fit_kernel_kmeans n_clusters twice", lambda: vcgmm.fit_kernel_kmeans(
+        X12, 2, n_clusters=2), TypeError, r"multiple values for argument 'n_clusters'"),
+    ("fit_kernel_kmeans unknown keyword", lambda: vcgmm.fit_kernel_kmeans(
+        X12, 2, n_components=2), TypeError, r"unexpected keyword argument\(s\) n_components"),
 ]
 
 

@@ -19,11 +19,20 @@ What is checked, against references computed here:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
 import vcgmm
+
+# This file tests the papers' algorithm: no hard refinement after EM (refine=0;
+# the refinement has its own tests, test_refine.py).
+_fit_vargmm = functools.partial(vcgmm.fit_vargmm, refine=0)
+_fit_vcgmm = functools.partial(vcgmm.fit_vcgmm, refine=0)
+_VariationalLoop = functools.partial(vcgmm.VariationalLoop, refine=0)
+_VCGMM = functools.partial(vcgmm.VCGMM, refine=0)
 
 # ----------------------------------------------------------------------------
 # Data (the data sets and the numpy EM reference are conftest.py's fixtures)
@@ -53,7 +62,7 @@ def test_G_equal_C_is_exact_em_step_by_step(data, C, digits, overlapping_blobs, 
     mu0 = _initial_means(X, C, seed=C)
     ref = reference_em(X, mu0, N_EXACT_ITER)
     scale = np.abs(X).max()
-    loop = vcgmm.VariationalLoop(X, mu0, G=C, random_state=0, n_threads=1)
+    loop = _VariationalLoop(X, mu0, G=C, random_state=0, n_threads=1)
     assert loop.G == C
     for t, (F_ref, mu_ref, s2_ref) in enumerate(ref):
         F = loop.e_step()
@@ -76,13 +85,13 @@ def test_G_equal_C_fit_vargmm_is_exact_em(data, C, digits, overlapping_blobs, re
     ref = reference_em(X, mu0, N_EXACT_ITER)
     scale = np.abs(X).max()
     for k in (1, N_EXACT_ITER):
-        r = vcgmm.fit_vargmm(X, C, G=C, init=mu0, max_iter=k, tol=0, random_state=0, n_threads=1)
+        r = _fit_vargmm(X, C, G=C, init=mu0, max_iter=k, tol=0, random_state=0, n_threads=1)
         assert r.n_iter == k and not r.converged
         np.testing.assert_allclose(r.centers, ref[k - 1][1], rtol=0, atol=1e-9 * scale)
         np.testing.assert_allclose(r.sigma2, ref[k - 1][2], rtol=1e-9)
         np.testing.assert_allclose(r.free_energy, [f for f, _, _ in ref[:k]], rtol=1e-9)
         # No randomness is left when every set holds all clusters.
-        r2 = vcgmm.fit_vargmm(X, C, G=C, init=mu0, max_iter=k, tol=0, random_state=123,
+        r2 = _fit_vargmm(X, C, G=C, init=mu0, max_iter=k, tol=0, random_state=123,
                               n_threads=1)
         np.testing.assert_array_equal(r2.centers, r.centers)
 
@@ -96,16 +105,16 @@ def test_G_equal_C_integer_weights_are_repeated_rows(C, overlapping_blobs, refer
     ref = reference_em(Xrep, mu0, N_EXACT_ITER)
     scale = np.abs(X).max()
 
-    loop = vcgmm.VariationalLoop(X, mu0, G=C, sample_weight=w.astype(np.float64), n_threads=1)
+    loop = _VariationalLoop(X, mu0, G=C, sample_weight=w.astype(np.float64), n_threads=1)
     for F_ref, mu_ref, s2_ref in ref:
         np.testing.assert_allclose(loop.e_step(), F_ref, rtol=1e-9)
         loop.m_step()
         np.testing.assert_allclose(loop.means, mu_ref, rtol=0, atol=1e-9 * scale)
         np.testing.assert_allclose(loop.sigma2, s2_ref, rtol=1e-9)
 
-    rw = vcgmm.fit_vargmm(X, C, G=C, init=mu0, sample_weight=w, max_iter=N_EXACT_ITER, tol=0,
+    rw = _fit_vargmm(X, C, G=C, init=mu0, sample_weight=w, max_iter=N_EXACT_ITER, tol=0,
                           n_threads=1)
-    rr = vcgmm.fit_vargmm(Xrep, C, G=C, init=mu0, max_iter=N_EXACT_ITER, tol=0, n_threads=1)
+    rr = _fit_vargmm(Xrep, C, G=C, init=mu0, max_iter=N_EXACT_ITER, tol=0, n_threads=1)
     np.testing.assert_allclose(rw.centers, ref[-1][1], rtol=0, atol=1e-9 * scale)
     np.testing.assert_allclose(rw.centers, rr.centers, rtol=0, atol=1e-11 * scale)
     np.testing.assert_allclose(rw.sigma2, rr.sigma2, rtol=1e-11)
@@ -145,7 +154,7 @@ def test_estep_and_mstep_never_decrease_free_energy(data, G, plus1, digits, make
     X = _mono_data(data, digits, make_blobs)
     for seed in range(3):
         mu0, _ = vcgmm.afkmc2(X, N_MONO_CLUSTERS, random_state=seed, n_threads=1)
-        loop = vcgmm.VariationalLoop(X, mu0, G=G, plus1=plus1, random_state=seed, n_threads=1)
+        loop = _VariationalLoop(X, mu0, G=G, plus1=plus1, random_state=seed, n_threads=1)
         loop.e_step()
         loop.m_step()
         n_changed = 0
@@ -180,10 +189,10 @@ def test_free_energy_trace_is_non_decreasing(data, plus1, digits, make_blobs):
             kw = dict(G=3, plus1=plus1, stop_rule=stop_rule, tol=tol, random_state=seed,
                       n_threads=1)
             if fit == "vc-GMM":
-                r = vcgmm.fit_vcgmm(X, 30, coreset_size=1200, **kw)
+                r = _fit_vcgmm(X, 30, coreset_size=1200, **kw)
                 weight = r.coreset_weights.sum()
             else:
-                r = vcgmm.fit_vargmm(X, 30, **kw)
+                r = _fit_vargmm(X, 30, **kw)
                 weight = X.shape[0]
             F = r.free_energy
             assert F.shape == (r.n_iter,) and r.n_iter >= 3
@@ -203,8 +212,8 @@ def test_fit_is_the_sequence_of_steps(overlapping_blobs):
     # fit() returns the same trace as the step-by-step calls it is made of.
     X = overlapping_blobs
     mu0 = _initial_means(X, 5, seed=2)
-    a = vcgmm.VariationalLoop(X, mu0, G=2, random_state=4, tol=0, max_iter=6, n_threads=1).fit()
-    loop = vcgmm.VariationalLoop(X, mu0, G=2, random_state=4, n_threads=1)
+    a = _VariationalLoop(X, mu0, G=2, random_state=4, tol=0, max_iter=6, n_threads=1).fit()
+    loop = _VariationalLoop(X, mu0, G=2, random_state=4, n_threads=1)
     trace = []
     for it in range(6):
         trace.append(loop.e_step())
@@ -244,7 +253,7 @@ def _birch_runs(std):
     X = _birch(std)
     rows = []
     for seed in BIRCH_SEEDS:
-        r = vcgmm.fit_vcgmm(X, 25, G=5, coreset_size=1000, chain_length=20, random_state=seed,
+        r = _fit_vcgmm(X, 25, G=5, coreset_size=1000, chain_length=20, random_state=seed,
                             n_threads=1)
         # The very seeding of that run: AFK-MC^2 on the same coreset (the
         # pipeline's composition is tested bit for bit below).
@@ -296,7 +305,7 @@ def test_neighbourhoods_and_truncation_sets_find_the_nearest_clusters(plus1, mak
     for seed in range(4):
         X, _, _ = make_blobs(6000, C, 5, std=1.0, seed=seed)
         mu0, _ = vcgmm.afkmc2(X, C, random_state=seed, n_threads=1)
-        loop = vcgmm.VariationalLoop(X, mu0, G=G, plus1=plus1, tol=1e-6, random_state=seed,
+        loop = _VariationalLoop(X, mu0, G=G, plus1=plus1, tol=1e-6, random_state=seed,
                                      n_threads=1)
         res = loop.fit()
         assert res["converged"]
@@ -347,7 +356,7 @@ def test_neighbourhoods_are_random_before_the_first_estep():
     # Initial sets: K(n) = G distinct random clusters, G_c = c + G-1 random
     # others (not the identity, not a fixed pattern).
     X = np.random.default_rng(1).standard_normal((2000, 3))
-    loop = vcgmm.VariationalLoop(X, X[:50], G=4, random_state=0, n_threads=1)
+    loop = _VariationalLoop(X, X[:50], G=4, random_state=0, n_threads=1)
     K, Gc = loop.truncation_sets, loop.neighbourhoods
     np.testing.assert_array_equal(Gc[:, 0], np.arange(50))
     assert all(np.unique(r).size == 4 for r in K) and all(np.unique(r).size == 4 for r in Gc)
@@ -364,7 +373,7 @@ def test_neighbourhoods_are_random_before_the_first_estep():
 
 def test_vcgmm_is_coreset_plus_afkmc2_plus_loop(make_blobs):
     X = make_blobs(5000, 20, 4, std=1.5, seed=4)[0]
-    r = vcgmm.fit_vcgmm(X, 20, G=3, coreset_size=1500, chain_length=9, random_state=7,
+    r = _fit_vcgmm(X, 20, G=3, coreset_size=1500, chain_length=9, random_state=7,
                         n_threads=1)
     assert r.G == 3
     idx, w = vcgmm.lwcs(X, 1500, random_state=7, n_threads=1)
@@ -372,15 +381,15 @@ def test_vcgmm_is_coreset_plus_afkmc2_plus_loop(make_blobs):
     np.testing.assert_array_equal(r.coreset_weights, w)
     seeds, _ = vcgmm.afkmc2(X[idx], 20, chain_length=9, sample_weight=w, random_state=7,
                             n_threads=1)
-    r_given = vcgmm.fit_vcgmm(X, 20, G=3, coreset_size=1500, init=seeds, random_state=7,
+    r_given = _fit_vcgmm(X, 20, G=3, coreset_size=1500, init=seeds, random_state=7,
                               n_threads=1)
-    r_loop = vcgmm.fit_vargmm(X[idx], 20, G=3, init=seeds, sample_weight=w, random_state=7,
+    r_loop = _fit_vargmm(X[idx], 20, G=3, init=seeds, sample_weight=w, random_state=7,
                               n_threads=1)
     for other in (r_given, r_loop):
         np.testing.assert_array_equal(other.centers, r.centers)
         assert other.sigma2 == r.sigma2
         np.testing.assert_array_equal(other.free_energy, r.free_energy)
-    loop = vcgmm.VariationalLoop(X[idx], seeds, G=3, sample_weight=w, random_state=7,
+    loop = _VariationalLoop(X[idx], seeds, G=3, sample_weight=w, random_state=7,
                                  n_threads=1)
     out = loop.fit()
     np.testing.assert_array_equal(loop.means, r.centers)
@@ -389,7 +398,8 @@ def test_vcgmm_is_coreset_plus_afkmc2_plus_loop(make_blobs):
     assert out["sigma2"] == r.sigma2 and out["G"] == r.G
     np.testing.assert_array_equal(out["estep_distance_evals"], r.estep_distance_evals)
     assert out["n_distance_evals"] == {"coreset": 0, "seeding": 0, "evaluation": 0,
-                                       "iterations": r.n_distance_evals["iterations"]}
+                                       "iterations": r.n_distance_evals["iterations"],
+                                       "refinement": r.n_distance_evals["refinement"]}
     assert set(out["timings"]) == set(out["n_distance_evals"]) and out["timings"]["iterations"] > 0
     assert r.coreset_weights.sum() == pytest.approx(X.shape[0], rel=0.1)
 
@@ -399,16 +409,16 @@ def test_kmeans_plusplus_seeding_of_the_pipeline(make_blobs):
     # on the coreset with the same n_local_trials, bit for bit.
     X = make_blobs(5000, 20, 4, std=1.5, seed=4)[0]
     kw = dict(random_state=7, n_threads=1)
-    r = vcgmm.fit_vcgmm(X, 20, 3, 1500, init="k-means++", n_local_trials=3, **kw)
+    r = _fit_vcgmm(X, 20, 3, 1500, init="k-means++", n_local_trials=3, **kw)
     idx, w = vcgmm.lwcs(X, 1500, **kw)
     seeds, _ = vcgmm.kmeans_plusplus(X[idx], 20, n_local_trials=3, sample_weight=w, **kw)
-    given = vcgmm.fit_vcgmm(X, 20, 3, 1500, init=seeds, **kw)
+    given = _fit_vcgmm(X, 20, 3, 1500, init=seeds, **kw)
     np.testing.assert_array_equal(r.centers, given.centers)
     # Each step draws n_local_trials candidates and scores each with a pass.
     assert r.n_distance_evals["seeding"] == 19 * 1500 * (1 + 3)
-    classic = vcgmm.fit_vcgmm(X, 20, 3, 1500, init="k-means++", **kw)
+    classic = _fit_vcgmm(X, 20, 3, 1500, init="k-means++", **kw)
     assert classic.n_distance_evals["seeding"] == 19 * 1500
-    gmm = vcgmm.VCGMM(20, G=3, coreset_size=1500, init="k-means++", n_local_trials=3, **kw).fit(X)
+    gmm = _VCGMM(20, G=3, coreset_size=1500, init="k-means++", n_local_trials=3, **kw).fit(X)
     np.testing.assert_array_equal(gmm.cluster_centers_, r.centers)
 
 
@@ -416,17 +426,17 @@ def test_coreset_size_none_auto_and_the_n_prime_alias(make_blobs):
     X = make_blobs(5000, 10, 3, seed=17)[0]
     kw = dict(max_iter=5, random_state=2, n_threads=1)
     # None: no coreset, var-GMM-S.
-    none = vcgmm.fit_vcgmm(X, 10, 3, None, **kw)
-    var = vcgmm.fit_vargmm(X, 10, 3, **kw)
+    none = _fit_vcgmm(X, 10, 3, None, **kw)
+    var = _fit_vargmm(X, 10, 3, **kw)
     assert none.coreset_indices is None and none.coreset_weights is None
     assert none.n_distance_evals["coreset"] == 0
     np.testing.assert_array_equal(none.centers, var.centers)
     np.testing.assert_array_equal(none.free_energy, var.free_energy)
     # "auto" (the default): default_coreset_size; n_prime is the same argument.
     size = vcgmm.default_coreset_size(5000, 10)
-    auto = vcgmm.fit_vcgmm(X, 10, 3, **kw)
-    for other in (vcgmm.fit_vcgmm(X, 10, 3, "auto", **kw), vcgmm.fit_vcgmm(X, 10, 3, size, **kw),
-                  vcgmm.fit_vcgmm(X, 10, 3, n_prime=size, **kw)):
+    auto = _fit_vcgmm(X, 10, 3, **kw)
+    for other in (_fit_vcgmm(X, 10, 3, "auto", **kw), _fit_vcgmm(X, 10, 3, size, **kw),
+                  _fit_vcgmm(X, 10, 3, n_prime=size, **kw)):
         np.testing.assert_array_equal(other.coreset_indices, auto.coreset_indices)
         np.testing.assert_array_equal(other.centers, auto.centers)
     assert auto.coreset_indices.shape == (size,)
@@ -447,8 +457,8 @@ def test_results_do_not_depend_on_the_thread_count(fit, plus1, patches,
         kw = dict(G=3, plus1=plus1, max_iter=5, tol=0, random_state=3, n_threads=n_threads,
                   return_labels=True)
         if fit == "vc-GMM":
-            return vcgmm.fit_vcgmm(patches, 100, coreset_size=150_000, **kw)
-        return vcgmm.fit_vargmm(patches, 100, **kw)
+            return _fit_vcgmm(patches, 100, coreset_size=150_000, **kw)
+        return _fit_vargmm(patches, 100, **kw)
 
     r = assert_thread_independent(run)
     assert r.centers.dtype == np.float32 and r.labels is not None and r.n_iter == 5
@@ -458,7 +468,7 @@ def test_loop_does_not_depend_on_the_thread_count(patches, assert_thread_indepen
     mu0, _ = vcgmm.afkmc2(patches, 100, random_state=0, n_threads=1)
 
     def run(n_threads):
-        loop = vcgmm.VariationalLoop(patches, mu0, G=3, plus1=True, random_state=5,
+        loop = _VariationalLoop(patches, mu0, G=3, plus1=True, random_state=5,
                                      n_threads=n_threads)
         steps = []
         for _ in range(3):
@@ -468,7 +478,7 @@ def test_loop_does_not_depend_on_the_thread_count(patches, assert_thread_indepen
             state.update(means=loop.means, sigma2=loop.sigma2, F_after=loop.free_energy(),
                          n_distance_evals=loop.n_distance_evals)
             steps.append(state)
-        fit = vcgmm.VariationalLoop(patches, mu0, G=3, random_state=6, max_iter=3, tol=0,
+        fit = _VariationalLoop(patches, mu0, G=3, random_state=6, max_iter=3, tol=0,
                                     n_threads=n_threads)
         return {"steps": steps, "fit": fit.fit(), "fit means": fit.means}
 
@@ -487,13 +497,13 @@ def test_float32_agrees_with_float64(fit, make_blobs):
     X64 = X32.astype(np.float64)  # the same values
     kw = dict(G=4, random_state=0, return_labels=True, n_threads=1)
     if fit == "vc-GMM":
-        a = vcgmm.fit_vcgmm(X32, 50, coreset_size=5000, **kw)
-        b = vcgmm.fit_vcgmm(X64, 50, coreset_size=5000, **kw)
+        a = _fit_vcgmm(X32, 50, coreset_size=5000, **kw)
+        b = _fit_vcgmm(X64, 50, coreset_size=5000, **kw)
         np.testing.assert_array_equal(a.coreset_indices, b.coreset_indices)
         np.testing.assert_allclose(a.coreset_weights, b.coreset_weights, rtol=1e-6)
     else:
-        a = vcgmm.fit_vargmm(X32, 50, **kw)
-        b = vcgmm.fit_vargmm(X64, 50, **kw)
+        a = _fit_vargmm(X32, 50, **kw)
+        b = _fit_vargmm(X64, 50, **kw)
     assert a.centers.dtype == np.float32 and b.centers.dtype == np.float64
     assert a.n_iter == b.n_iter
     # Measured: centers within 5e-7, sigma^2 and F within 4e-9 relative.
@@ -520,7 +530,7 @@ def test_float32_agrees_with_float64(fit, make_blobs):
 def test_estep_distance_count_is_the_search_space_size(plus1, make_blobs):
     X, _, _ = make_blobs(3000, 40, 4, seed=12)
     mu0, _ = vcgmm.afkmc2(X, 40, random_state=1, n_threads=1)
-    loop = vcgmm.VariationalLoop(X, mu0, G=3, plus1=plus1, random_state=1, n_threads=1)
+    loop = _VariationalLoop(X, mu0, G=3, plus1=plus1, random_state=1, n_threads=1)
     total = 0
     for _ in range(5):
         K, Gc = loop.truncation_sets, loop.neighbourhoods  # read BEFORE the E-step
@@ -547,11 +557,11 @@ def test_phase_distance_counts(fit, make_blobs):
     N, C, m = X.shape[0], 40, 7
     kw = dict(G=3, chain_length=m, random_state=0, n_threads=1)
     if fit == "vc-GMM":
-        r = vcgmm.fit_vcgmm(X, C, coreset_size=1000, return_labels=True, **kw)
+        r = _fit_vcgmm(X, C, coreset_size=1000, return_labels=True, **kw)
         n_fit = 1000
         assert r.n_distance_evals["coreset"] == N  # one pass, d(x, mean)
     else:
-        r = vcgmm.fit_vargmm(X, C, return_labels=True, **kw)
+        r = _fit_vargmm(X, C, return_labels=True, **kw)
         n_fit = N
         assert r.n_distance_evals["coreset"] == 0
         assert r.coreset_indices is None and r.coreset_weights is None
@@ -565,13 +575,13 @@ def test_phase_distance_counts(fit, make_blobs):
     np.testing.assert_array_equal(r.labels, vcgmm.assign(X, r.centers, n_threads=1))
     np.testing.assert_allclose(r.inertia, vcgmm.quantization_error(X, r.centers, n_threads=1),
                                rtol=1e-12)
-    assert set(r.timings) == {"coreset", "seeding", "iterations", "evaluation"}
+    assert set(r.timings) == {"coreset", "seeding", "iterations", "refinement", "evaluation"}
     assert all(t >= 0 for t in r.timings.values())
     assert r.algorithm_seconds == r.timings["coreset"] + r.timings["seeding"] + \
-        r.timings["iterations"]
+        r.timings["iterations"] + r.timings["refinement"]
 
     # Given initial means: no seeding; extra initial E-steps are counted too.
-    r2 = vcgmm.fit_vargmm(X, C, G=3, init=r.centers, n_init_estep=2, random_state=0,
+    r2 = _fit_vargmm(X, C, G=3, init=r.centers, n_init_estep=2, random_state=0,
                           n_threads=1)
     assert r2.n_distance_evals["seeding"] == 0 and r2.n_distance_evals["evaluation"] == 0
     assert r2.timings["evaluation"] == 0.0
@@ -586,9 +596,9 @@ def test_G_equal_C_integer_weights_equal_repeated_rows_fit(make_blobs):
     X, _, _ = make_blobs(500, 8, 3, spread=3.0, seed=14)
     w = np.random.default_rng(14).integers(1, 4, 500)
     mu0 = _initial_means(X, 8, seed=3)
-    a = vcgmm.fit_vargmm(X, 8, G=8, init=mu0, sample_weight=w, tol=1e-8, random_state=0,
+    a = _fit_vargmm(X, 8, G=8, init=mu0, sample_weight=w, tol=1e-8, random_state=0,
                          n_threads=1)
-    b = vcgmm.fit_vargmm(np.repeat(X, w, axis=0), 8, G=8, init=mu0, tol=1e-8, random_state=1,
+    b = _fit_vargmm(np.repeat(X, w, axis=0), 8, G=8, init=mu0, tol=1e-8, random_state=1,
                          n_threads=1)
     assert a.n_iter == b.n_iter
     np.testing.assert_allclose(a.centers, b.centers, rtol=0, atol=1e-10 * np.abs(X).max())
@@ -600,9 +610,9 @@ def test_n_init_estep_runs_extra_esteps_before_the_first_mstep(make_blobs):
     X, _, _ = make_blobs(2000, 20, 3, seed=15)
     mu0, _ = vcgmm.afkmc2(X, 20, random_state=2, n_threads=1)
     # The initial E-steps count against max_iter: 3 of them + 4 iterations.
-    out = vcgmm.VariationalLoop(X, mu0, G=3, n_init_estep=3, tol=0, max_iter=7,
+    out = _VariationalLoop(X, mu0, G=3, n_init_estep=3, tol=0, max_iter=7,
                                 random_state=2, n_threads=1).fit()
-    loop = vcgmm.VariationalLoop(X, mu0, G=3, random_state=2, n_threads=1)
+    loop = _VariationalLoop(X, mu0, G=3, random_state=2, n_threads=1)
     for _ in range(3):
         loop.e_step(estimate_sigma=True)
     trace = [loop.e_step(estimate_sigma=True)]
@@ -614,7 +624,7 @@ def test_n_init_estep_runs_extra_esteps_before_the_first_mstep(make_blobs):
     assert out["n_iter"] == 4 and not out["converged"]
     assert out["estep_distance_evals"].shape == (7,)
     # At most max_iter - 1 initial E-steps: one iteration always runs.
-    short = vcgmm.VariationalLoop(X, mu0, G=3, n_init_estep=10, tol=0, max_iter=4,
+    short = _VariationalLoop(X, mu0, G=3, n_init_estep=10, tol=0, max_iter=4,
                                   random_state=2, n_threads=1).fit()
     assert short["n_iter"] == 1 and short["estep_distance_evals"].shape == (4,)
     np.testing.assert_array_equal(short["free_energy"], trace[:1])
@@ -625,5 +635,5 @@ def test_default_coreset_size(make_blobs):
     assert vcgmm.default_coreset_size(10**6, 1000) == 64_000
     assert vcgmm.default_coreset_size(3000, 10) == 3000
     X = make_blobs(5000, 10, 2, seed=16)[0]
-    r = vcgmm.fit_vcgmm(X, 10, random_state=0, max_iter=2, n_threads=1)
+    r = _fit_vcgmm(X, 10, random_state=0, max_iter=2, n_threads=1)
     assert r.coreset_indices.shape == (4096,)

@@ -76,13 +76,15 @@ struct DistanceCounts {
   std::int64_t coreset = 0;     ///< lightweight-coreset construction
   std::int64_t seeding = 0;     ///< k-means++ / AFK-MC^2
   std::int64_t iterations = 0;  ///< Lloyd assignments / variational E-steps
+  std::int64_t refinement = 0;  ///< hard refinement steps after EM (vc-GMM's `refine`)
   std::int64_t evaluation = 0;  ///< final labels and quantization error on the full data
-  /// Cost of the algorithm itself: coreset + seeding + iterations.
-  std::int64_t algorithm() const { return coreset + seeding + iterations; }
+  /// Cost of the algorithm itself: coreset + seeding + iterations + refinement.
+  std::int64_t algorithm() const { return coreset + seeding + iterations + refinement; }
   DistanceCounts& operator+=(const DistanceCounts& o) {
     coreset += o.coreset;
     seeding += o.seeding;
     iterations += o.iterations;
+    refinement += o.refinement;
     evaluation += o.evaluation;
     return *this;
   }
@@ -93,13 +95,15 @@ struct PhaseTimes {
   double coreset = 0.0;
   double seeding = 0.0;
   double iterations = 0.0;
+  double refinement = 0.0;  ///< hard refinement steps after EM (vc-GMM's `refine`)
   double evaluation = 0.0;
-  /// Time of the algorithm itself: coreset + seeding + iterations.
-  double algorithm() const { return coreset + seeding + iterations; }
+  /// Time of the algorithm itself: coreset + seeding + iterations + refinement.
+  double algorithm() const { return coreset + seeding + iterations + refinement; }
   PhaseTimes& operator+=(const PhaseTimes& o) {
     coreset += o.coreset;
     seeding += o.seeding;
     iterations += o.iterations;
+    refinement += o.refinement;
     evaluation += o.evaluation;
     return *this;
   }

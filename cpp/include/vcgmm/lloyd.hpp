@@ -14,7 +14,9 @@
 // points farthest from their centers (largest squared distance first, ties by
 // index), so exactly C distinct clusters come back whenever the data allow it
 // (as scikit-learn does); the count is reported. With relocate_empty = false
-// an empty cluster keeps its center.
+// an empty cluster keeps its center. With spherical = true the updated
+// centers are rescaled to unit length (spherical k-means on normalised data:
+// the cosine objective; the caller normalises the rows).
 //
 // Cost per iteration: O(n C d) flops, n C distance evaluations; memory O(n)
 // (labels, distances, a counting sort of the labels) plus the centers. The
@@ -34,6 +36,10 @@ struct LloydParams {
   int max_iter = 300;          ///< maximum number of iterations >= 1
   double tol = 1e-4;           ///< relative change of Q that counts as converged (>= 0; 0: run to a fixed point or max_iter)
   bool relocate_empty = true;  ///< move empty clusters onto far points
+  /// Spherical k-means (Dhillon & Modha 2001): after every update each center
+  /// is rescaled to unit length (a zero mean keeps its previous center). For
+  /// data whose rows have unit length, Q/2 is then sum_i w_i (1 - cos(x_i, c)).
+  bool spherical = false;
 };
 
 /// Phase `iterations` of the costs: n C distance evaluations per iteration.

@@ -31,6 +31,9 @@ enum class SeedingMethod {
   kmeans_plusplus,  ///< D^2 sampling (kmeans_plusplus.hpp)
   afkmc2,           ///< AFK-MC^2 (afkmc2.hpp)
   given,            ///< the caller's centers (FitBuffers::init_centers)
+  random,           ///< C distinct rows drawn uniformly (weights ignored): the
+                    ///< initialisation of Sculley's mbatch and of nmbatch (its
+                    ///< first C samples after the shuffle); no distance evaluations
 };
 
 struct SeedingParams {

@@ -36,6 +36,19 @@
 // With G >= C every set holds all clusters and the loop is exact EM for this
 // model (the test oracle).
 //
+// Hard refinement (`refine` = k > 0, not in the papers; 0 = the papers'
+// algorithm): after EM has stopped, k hard (Lloyd) steps restricted to the
+// truncated search: each point's search space S(n) as in the E-step (no full
+// scan), new K(n) = its G nearest there, the point's label = the nearest
+// (K(n)'s first), then every mean = the weighted mean of its points (a mean
+// with no point stays). The neighbourhoods are updated as after an E-step.
+// Why: EM's fixed point (soft means, one shared sigma^2) is not a k-means
+// fixed point; a few hard steps lower the quantization error that vc-GMM is
+// judged by. The label of the previous step is always in S(n) (G_c holds c),
+// so the weighted quantization error of the assignments never increases
+// (`refine_objective`). sigma^2 and the free-energy trace stay those of EM.
+// Cost O(N G^2 D) per step, its own phase (`refinement`) in the costs.
+//
 // Cost per iteration: O(N G^2 D) (|S(n)| <= G^2 + 1 distances per point);
 // memory O(C D + N G + C G) plus the neighbourhood statistics (one entry per
 // distinct (winner, candidate) pair seen in an iteration, about C G^2 once the
@@ -74,6 +87,7 @@ struct VariationalGmmParams {
   double tol = 2e-4;       ///< convergence threshold of stop_rule (0: run to max_iter)
   StopRule stop_rule = StopRule::gain;  ///< how tol is applied
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
+  int refine = 3;          ///< hard refinement steps after EM (>= 0; 0: the papers' algorithm)
 };
 
 /// Phase `iterations` of the costs: sum_n |S(n)| over all E-steps.
@@ -82,6 +96,9 @@ struct VariationalGmmResult : IterationResult {
   double sigma2 = 0.0;                   ///< final shared variance
   std::vector<double> free_energy;       ///< F of every iteration's E-step (eq. 10)
   std::vector<std::int64_t> estep_distance_evals;  ///< sum_n |S(n)| of every E-step (initial ones first)
+  /// Weighted quantization error of every refinement step's (restricted)
+  /// assignment, with the means before that step's update; non-increasing.
+  std::vector<double> refine_objective;
 };
 
 /// The var-GMM-S loop as an object, for step-by-step use and inspection
@@ -114,8 +131,16 @@ class VariationalGmm {
   /// anything (O(N G D); not counted as distance evaluations).
   double free_energy() const;
 
+  /// One hard refinement step (see the header comment): restricted
+  /// assignment (new K(n), neighbourhoods), then the weighted means of the
+  /// assigned points. Returns the weighted quantization error of the
+  /// assignment with the means before the update. Needs sigma^2 (an e_step
+  /// first); afterwards the responsibilities are the hard assignments.
+  double refine_step();
+
   /// Runs the loop: 1 + n_init_estep E-steps, then iterations until the
-  /// stopping rule (params.stop_rule) is met or max_iter iterations.
+  /// stopping rule (params.stop_rule) is met or max_iter iterations, then
+  /// params.refine refinement steps.
   VariationalGmmResult fit();
 
   index_t n_components() const;
@@ -124,7 +149,7 @@ class VariationalGmm {
   double sigma2() const;                    ///< 0 before the first E-step
   const std::int32_t* truncation_sets() const;  ///< (N, G): K(n), nearest first
   const std::int32_t* neighbourhoods() const;   ///< (C, G): G_c, c first
-  std::int64_t n_distance_evals() const;    ///< all E-steps so far
+  std::int64_t n_distance_evals() const;    ///< all E-steps so far (not refinement steps)
 
  private:
   struct Impl;

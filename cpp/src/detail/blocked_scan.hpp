@@ -21,12 +21,13 @@
 //   struct Partial { Partial& operator+=(const Partial&); };  // per-task sums
 //   struct Block { ... };        // per-task scratch (default-constructible)
 //   static constexpr bool kVisitsTiles;
-//   void tile(Block&, index_t i, index_t j0, const T* p, index_t n,
+//   void tile(Block&, index_t row, index_t i, index_t j0, const T* p, index_t n,
 //             T best_before, T best_after) const;   // only if kVisitsTiles
 //   void row(Block&, Partial&, index_t row, index_t i, const std::int32_t* idx,
 //            const double* d2, int found) const;
 //
-// where `tile` sees row i (of the block) against centers [j0, j0 + n) as
+// where `tile` sees row `row` of the data (row i of its block) against
+// centers [j0, j0 + n) as
 // partial distances p (see CenterTiles) with the smallest partial distance of
 // the row before and after this tile, and `row` receives the row's k nearest
 // centers (nearest first; ties: lowest index) and their exact squared
@@ -78,7 +79,7 @@ typename Handler::Partial scan_nearest(const DataView<T>& data, const CenterTile
         if constexpr (Handler::kVisitsTiles) {
           const T before = near[i].best();
           near[i].offer(j0, row, ncols);
-          handler.tile(block, i, j0, row, ncols, before, near[i].best());
+          handler.tile(block, r0 + i, i, j0, row, ncols, before, near[i].best());
         } else {
           near[i].offer(j0, row, ncols);
         }

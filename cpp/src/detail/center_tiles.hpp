@@ -71,6 +71,10 @@ class CenterTiles {
   index_t row_block() const { return row_block_; }
   index_t dim() const { return d_; }
   const T* center(index_t j) const { return centers_ + j * d_; }
+  /// The shift s (d values) and ||c_j - s||^2, for callers that turn partial
+  /// distances back into distances (nmbatch's bounds).
+  const T* shift() const { return shift_.data(); }
+  T shifted_norm2(index_t j) const { return norms_[j]; }
 
   /// Rounding band of the partial distances of a row with ||x - s||^2 = xs2
   /// whose nearest center so far has partial distance `best`: the partial

@@ -32,7 +32,7 @@ namespace detail {
 constexpr index_t kStreamChunk = 16384;
 /// Rows per task of k-means++'s passes (one per center: smaller tasks).
 constexpr index_t kSeedingChunk = 4096;
-/// Clusters per task of Lloyd's center update.
+/// Clusters per task of the per-cluster sums (Lloyd's update, mbatch, VRKM++).
 constexpr index_t kLloydClustersPerTask = 16;
 /// Points per task of the variational E-step (also keys the "+1" streams).
 constexpr index_t kEStepPointsPerTask = 512;

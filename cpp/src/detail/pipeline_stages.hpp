@@ -5,20 +5,39 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "detail/assign.hpp"
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
+#include "detail/sampling.hpp"
 #include "detail/unchecked.hpp"
 #include "vcgmm/pipeline.hpp"
 
 namespace vcgmm {
 namespace detail {
 
+/// Copies the rows rows[0..k) of `data` into out (k, d) and, when `data` has
+/// weights and w_out is given, their weights into w_out (k,).
+template <typename T>
+void gather_rows(const DataView<T>& data, const index_t* rows, index_t k, int n_threads, T* out,
+                 double* w_out = nullptr) {
+  const index_t d = data.d;
+  parallel_for(n_chunks(k, 1024), n_threads, [&](index_t t) {
+    const index_t k1 = std::min(k, (t + 1) * 1024);
+    for (index_t r = t * 1024; r < k1; ++r) {
+      std::memcpy(out + r * d, data.row(rows[r]), sizeof(T) * d);
+      if (data.w && w_out) w_out[r] = data.w[rows[r]];
+    }
+  }, 1024.0 * d);
+}
+
 /// The points an algorithm is fitted on: either a view of all of X (no copy)
-/// or a coreset gathered into its own (coreset_size, d) array.
+/// or a subset of its rows gathered into its own (size, d) array: a
+/// lightweight coreset (with the coreset weights) or given rows (with their
+/// sample weights).
 template <typename T>
 class FitData {
  public:
@@ -33,37 +52,76 @@ class FitData {
     index_t* idx = indices_out ? indices_out : indices_.data();
     *stats = detail::lightweight_coreset(data, size, run, idx, weights_.data());
     if (weights_out) std::memcpy(weights_out, weights_.data(), sizeof(double) * size);
-    const index_t d = data.d;
-    rows_.resize(static_cast<size_t>(size * d));
-    parallel_for(n_chunks(size, 1024), run.n_threads, [&](index_t t) {
-      const index_t k1 = std::min(size, (t + 1) * 1024);
-      for (index_t k = t * 1024; k < k1; ++k) {
-        std::memcpy(rows_.data() + k * d, data.row(idx[k]), sizeof(T) * d);
-      }
-    }, 1024.0 * d);
-    view_.x = rows_.data();
-    view_.n = size;
-    view_.d = d;
-    view_.w = weights_.data();
+    gather(data, idx, size, run.n_threads, nullptr);
+  }
+
+  /// The rows `rows` of `data` (with their sample weights, if any).
+  FitData(const DataView<T>& data, const std::vector<index_t>& rows, int n_threads) {
+    if (data.w) weights_.resize(rows.size());
+    gather(data, rows.data(), static_cast<index_t>(rows.size()), n_threads,
+           data.w ? weights_.data() : nullptr);
   }
 
   const DataView<T>& view() const { return view_; }
 
  private:
+  // Gathers the rows (and their sample weights into w_out, when given).
+  void gather(const DataView<T>& data, const index_t* idx, index_t size, int n_threads,
+              double* w_out) {
+    const index_t d = data.d;
+    rows_.resize(static_cast<size_t>(size * d));
+    gather_rows(data, idx, size, n_threads, rows_.data(), w_out);
+    view_.x = rows_.data();
+    view_.n = size;
+    view_.d = d;
+    view_.w = weights_.empty() ? nullptr : weights_.data();
+  }
+
   DataView<T> view_;
   std::vector<index_t> indices_;
   std::vector<double> weights_;
   std::vector<T> rows_;
 };
 
+/// The rows a pipeline's D^2 seeding (k-means++, AFK-MC^2) runs on, given
+/// the points fitted; an empty list means all of them.
+template <typename T>
+using SeedingRows = std::function<std::vector<index_t>(const DataView<T>&)>;
+
+/// C distinct rows of `data` drawn uniformly (SeedingMethod::random).
+template <typename T>
+SeedingStats random_rows(const DataView<T>& data, index_t C, const RunOptions& run, T* centers) {
+  Stopwatch clock;
+  const std::vector<index_t> rows = random_permutation_prefix(data.n, C, run.seed);
+  for (index_t c = 0; c < C; ++c) {
+    std::memcpy(centers + c * data.d, data.row(rows[c]), sizeof(T) * data.d);
+  }
+  SeedingStats stats;
+  stats.timings.seeding = clock.seconds();
+  return stats;
+}
+
 /// Seeds C centers on `data` with the chosen method (not `given`).
 template <typename T>
 SeedingStats seed_centers(const DataView<T>& data, index_t C, const SeedingParams& seeding,
                           const RunOptions& run, T* centers) {
-  if (seeding.method == SeedingMethod::afkmc2) {
-    return detail::afkmc2(data, C, seeding.afkmc2, run, centers, nullptr);
+  switch (seeding.method) {
+    case SeedingMethod::afkmc2:
+      return detail::afkmc2(data, C, seeding.afkmc2, run, centers, nullptr);
+    case SeedingMethod::random:
+      return random_rows(data, C, run, centers);
+    default:
+      return detail::kmeans_plusplus(data, C, seeding.kmeans_plusplus, run, centers, nullptr);
   }
-  return detail::kmeans_plusplus(data, C, seeding.kmeans_plusplus, run, centers, nullptr);
+}
+
+inline const char* seeding_name(SeedingMethod method) {
+  switch (method) {
+    case SeedingMethod::afkmc2: return "AFK-MC2";
+    case SeedingMethod::random: return "random rows";
+    case SeedingMethod::given: return "given";
+    default: return "k-means++";
+  }
 }
 
 /// The stages before the iterations: the coreset (if any) and the seeding
@@ -72,7 +130,7 @@ SeedingStats seed_centers(const DataView<T>& data, index_t C, const SeedingParam
 template <typename T>
 std::unique_ptr<FitData<T>> prepare_fit(const DataView<T>& data, const PipelineParams& p,
                                         const FitBuffers<T>& buffers, const char* name,
-                                        PhaseCosts* costs) {
+                                        PhaseCosts* costs, const SeedingRows<T>& seeding_rows) {
   std::unique_ptr<FitData<T>> fit_data;
   if (p.coreset_size > 0) {
     CoresetStats cs;
@@ -88,12 +146,18 @@ std::unique_ptr<FitData<T>> prepare_fit(const DataView<T>& data, const PipelineP
   if (p.seeding.method == SeedingMethod::given) {
     std::memcpy(buffers.centers, buffers.init_centers, sizeof(T) * p.n_clusters * data.d);
   } else {
-    const SeedingStats ss =
-        seed_centers(fit_data->view(), p.n_clusters, p.seeding, p.run, buffers.centers);
+    const bool d2 = p.seeding.method == SeedingMethod::kmeans_plusplus ||
+                    p.seeding.method == SeedingMethod::afkmc2;
+    std::vector<index_t> rows;
+    if (d2 && seeding_rows) rows = seeding_rows(fit_data->view());
+    const std::unique_ptr<FitData<T>> sample =
+        rows.empty() ? nullptr : std::make_unique<FitData<T>>(fit_data->view(), rows, p.run.n_threads);
+    const DataView<T>& on = sample ? sample->view() : fit_data->view();
+    const SeedingStats ss = seed_centers(on, p.n_clusters, p.seeding, p.run, buffers.centers);
     *costs += ss;
-    log_line(p.run.log, "%s seeding: %s, %lld centers (%.2f s)", name,
-             p.seeding.method == SeedingMethod::afkmc2 ? "AFK-MC2" : "k-means++",
-             static_cast<long long>(p.n_clusters), ss.timings.seeding);
+    log_line(p.run.log, "%s seeding: %s, %lld centers on %lld points (%.2f s)", name,
+             seeding_name(p.seeding.method), static_cast<long long>(p.n_clusters),
+             static_cast<long long>(on.n), ss.timings.seeding);
   }
   return fit_data;
 }
@@ -118,7 +182,8 @@ double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitB
   return q;
 }
 
-/// A whole pipeline around `iterate`: coreset and seeding (prepare_fit),
+/// A whole pipeline around `iterate`: coreset and seeding (prepare_fit; a
+/// D^2 seeding runs on the rows `seeding_rows` picks, when given),
 /// then `result = iterate(points to fit)` -- the algorithm's own iterations,
 /// starting from buffers.centers and leaving the final centers there, with
 /// its result type's `iterations` phase filled -- then the evaluation on all
@@ -126,11 +191,12 @@ double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitB
 /// points to fit (a coreset copy) are released before the evaluation.
 template <typename Result, typename T, typename Iterate>
 Result run_pipeline(const DataView<T>& data, const PipelineParams& p, const FitBuffers<T>& buffers,
-                    const char* name, Iterate&& iterate) {
+                    const char* name, Iterate&& iterate, const SeedingRows<T>& seeding_rows = {}) {
   PhaseCosts stages;
   Result result;
   {
-    const std::unique_ptr<FitData<T>> fit_data = prepare_fit(data, p, buffers, name, &stages);
+    const std::unique_ptr<FitData<T>> fit_data =
+        prepare_fit(data, p, buffers, name, &stages, seeding_rows);
     iterate(fit_data->view(), &result);
   }
   result.inertia = evaluate_fit(data, p, buffers, name, &stages);

@@ -34,6 +34,17 @@ enum class Stream : std::uint64_t {
   variational_init = 5,
   variational_plus1 = 6,
   variational_neighbourhood = 7,
+  shuffle = 8,        ///< random permutations: "random" seeding, nmbatch's order
+  mbatch = 9,         ///< mbatch's batches (index: the iteration)
+  vrkm = 10,          ///< VRKM's inner-loop draws (index: the epoch)
+  seeding_sample = 11,  ///< the rows mbatch seeds on
+  yinyang = 12,       ///< nmbatch's grouping of the centers (Yinyang bounds)
+  coreset_split = 13,  ///< chunked coreset: the split of the draws over the chunks
+  coreset_chunk = 14,  ///< chunked coreset: the draws of one chunk (index = chunk id)
+  // Kernel k-means (kernel_kmeans.cpp); numbered apart from the other families.
+  kernel_gamma = 101,           ///< rows of the gamma heuristic
+  kernel_kmeans_plusplus = 102, ///< kernel k-means++ draws
+  kernel_kmeans_batch = 103,    ///< the mini-batch of an iteration (index: the iteration)
 };
 
 class Rng {

@@ -1,12 +1,19 @@
-// Internal: drawing one index with probability proportional to a mass that is
-// known per point and summed per fixed-size chunk (k-means++, AFK-MC^2 first
-// center). The chunk sums are combined in chunk order, so the draw depends on
-// the seed only, never on the thread count.
+// Internal: drawing indices with probability proportional to a mass that is
+// known per point and summed per fixed-size chunk: one index (k-means++,
+// AFK-MC^2 first center) or many i.i.d. indices by sorted uniforms (the
+// lightweight coreset, whole or per chunk). The chunk sums are combined in
+// chunk order, so the draws depend on the seed only, never on the thread
+// count.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
 #include <vector>
 
+#include "detail/parallel.hpp"
+#include "detail/random.hpp"
 #include "vcgmm/common.hpp"
 
 namespace vcgmm {
@@ -72,6 +79,88 @@ class CumulativeTable {
  private:
   std::vector<double> cum_;
 };
+
+/// The first k entries of a uniformly random permutation of [0, n): k
+/// distinct rows, every subset equally likely (partial Fisher-Yates, O(n)
+/// memory and time, k draws). The first k' entries do not depend on k, so
+/// the rows of the "random" seeding (k = C) are the first C of nmbatch's order
+/// (k = n) under the same seed.
+inline std::vector<index_t> random_permutation_prefix(index_t n, index_t k, std::uint64_t seed,
+                                                      Stream stream = Stream::shuffle) {
+  std::vector<index_t> perm(static_cast<size_t>(n));
+  std::iota(perm.begin(), perm.end(), index_t(0));
+  Rng rng(seed, stream);
+  for (index_t i = 0; i < k && i + 1 < n; ++i) {
+    const index_t j = i + static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n - i)));
+    std::swap(perm[i], perm[j]);
+  }
+  perm.resize(static_cast<size_t>(k));
+  return perm;
+}
+
+/// m i.i.d. uniforms on [0, scale), in increasing order, in O(m) without a
+/// sort (interruptible): the order statistics of m uniforms are distributed as
+/// S_k / S_{m+1}, S_k the partial sums of m + 1 standard exponentials.
+inline std::vector<double> sorted_uniforms(index_t m, double scale, Rng& rng) {
+  constexpr index_t kCheck = index_t(1) << 20;  // draws between interrupt checks
+  std::vector<double> u(m);
+  double s = 0.0;
+  for (index_t k = 0; k < m; ++k) {
+    if (k % kCheck == kCheck - 1) check_interrupt();
+    s -= std::log1p(-rng.uniform());  // an Exp(1) draw: -log(1 - U), U in [0, 1)
+    u[k] = s;
+  }
+  s -= std::log1p(-rng.uniform());
+  const double factor = scale / s;
+  for (index_t k = 0; k < m; ++k) u[k] = std::min(u[k] * factor, std::nextafter(scale, 0.0));
+  return u;
+}
+
+/// Resolves sorted uniforms to rows: many i.i.d. draws by inverting the
+/// cumulative distribution of n masses (inverting with sorted uniforms gives
+/// the same multiset of draws as independent inversions). Rows are in blocks
+/// of `block` rows; block t owns the mass interval [block_start[t],
+/// block_start[t + 1]) (block_start: the prefix sums of the block masses,
+/// n_chunks(n, block) + 1 entries, the last one the total the uniforms were
+/// scaled to). Blocks are resolved in parallel, each writing only its own
+/// draws: indices[k] = the row of draw k, weights[k] = weight_of(row, mass(row)).
+/// Never returns a row of zero mass (rounding that leaves a uniform just above
+/// a block's running sum is given to the block's last row of positive mass).
+template <typename Mass, typename WeightOf>
+void resolve_sorted_uniforms(index_t n, index_t block, const std::vector<double>& block_start,
+                             const std::vector<double>& u, int n_threads, Mass&& mass,
+                             WeightOf&& weight_of, index_t* indices, double* weights) {
+  const index_t m = static_cast<index_t>(u.size()), n_tasks = n_chunks(n, block);
+  std::vector<index_t> first_draw(n_tasks + 1);
+  for (index_t t = 0; t <= n_tasks; ++t) {
+    first_draw[t] = t == n_tasks ? m
+                                 : std::lower_bound(u.begin(), u.end(), block_start[t]) - u.begin();
+  }
+  parallel_for(n_tasks, n_threads, [&](index_t t) {
+    index_t k = first_draw[t];
+    const index_t k_end = first_draw[t + 1];
+    if (k == k_end) return;
+    const index_t r0 = t * block, r1 = std::min(n, r0 + block);
+    double cum = block_start[t];
+    index_t last_positive = r0;
+    for (index_t i = r0; i < r1 && k < k_end; ++i) {
+      const double qi = mass(i);
+      if (qi <= 0.0) continue;
+      last_positive = i;
+      cum += qi;
+      while (k < k_end && u[k] < cum) {
+        indices[k] = i;
+        weights[k] = weight_of(i, qi);
+        ++k;
+      }
+    }
+    // Rounding may leave the last uniforms just above the block's running sum.
+    for (; k < k_end; ++k) {
+      indices[k] = last_positive;
+      weights[k] = weight_of(last_positive, mass(last_positive));
+    }
+  }, 10.0 * block);
+}
 
 }  // namespace detail
 }  // namespace vcgmm

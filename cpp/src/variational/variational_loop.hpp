@@ -18,6 +18,8 @@
 namespace vcgmm {
 namespace detail {
 
+struct EStepSums;  // variational/estep_search.hpp
+
 template <typename T>
 class VariationalLoop {
  public:
@@ -27,6 +29,7 @@ class VariationalLoop {
 
   double e_step(bool estimate_sigma);
   void m_step();
+  double refine_step();
   double free_energy() const;
   VariationalGmmResult fit();
 
@@ -39,6 +42,9 @@ class VariationalLoop {
   std::int64_t n_distance_evals() const { return n_evals_; }
 
  private:
+  // One search over all points (E-step and refinement): new K(n), winners,
+  // neighbourhood update; `stream_index` keys the "+1" streams.
+  EStepSums search_pass(bool defer_resp, std::uint64_t stream_index);
   double log_normaliser() const;
   double deferred_responsibilities();
   double convergence_scale(double F) const;
@@ -56,6 +62,7 @@ class VariationalLoop {
   bool has_resp_ = false;
   std::int64_t n_evals_ = 0;
   std::vector<std::int64_t> estep_evals_;  // one entry per E-step (also keys the "+1" streams)
+  std::vector<std::int64_t> refine_evals_;  // one entry per refinement step
 };
 
 extern template class VariationalLoop<float>;

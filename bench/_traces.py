@@ -1,0 +1,314 @@
+"""Energy-vs-time traces of k-means algorithms, shared by ``bench.nmbatch``
+(the nested mini-batch paper's figure) and ``bench.vrkm`` (the VRKM paper's
+Table 3).
+
+A trace is a list of ``(seconds, energy)`` pairs: the energy is the exact
+quantization error ``sum_i min_j ||x_i - c_j||^2`` of the centers the
+algorithm held at that moment, on the FULL data set (``vcgmm.quantization_error``,
+never timed); the seconds are the algorithm's own wall time since its start
+(initial centers given, so no seeding), excluding every energy evaluation.
+The first pair is ``(0, E(initial centers))``.
+
+How each algorithm is observed (all from the same initial centers, 2 threads):
+
+- vcgmm Lloyd (``vcgmm.lloyd(..., verbose=True)``): one run; a logging
+  handler stamps every iteration as it finishes (the centers of iteration t
+  exist from then on) and the energy of those centers is the next
+  iteration's objective (exact, computed by Lloyd anyway); at the time limit
+  the handler stops the run with ``vcgmm.cancel_all()``.
+- scikit-learn ``KMeans`` (Lloyd or Elkan): one run with ``verbose=1``;
+  stdout is stamped line by line. Iteration i prints the inertia of the
+  centers it started from, which exist from the previous print on. The
+  run is stopped at the time limit by raising from the stdout writer. The
+  printed inertia costs scikit-learn one extra O(n d) pass per iteration
+  (its assignment is O(n C d)).
+- mini-batch k-means, ours and scikit-learn's: ``partial_fit`` on the same
+  batches (vcgmm's ``mbatch_batch_rows``: uniform with replacement), each
+  call timed (with the gather of its rows); energies at log-spaced steps.
+  ``partial_fit`` of vcgmm.MiniBatchKMeans is exactly ``fit`` on those
+  batches (tested), so this is mbatch's trajectory.
+- nmbatch (no partial_fit: its batches grow and its bounds persist): runs
+  with max_iter = 1, 2, 4, 8, ... from scratch (each is a prefix of the
+  longer ones: same seed, same order, same result); a point is the run's
+  ``timings["iterations"]``. The time to reach an energy is therefore read
+  at doubling resolution, i.e. overestimated by up to 2x for nmbatch.
+- VRKM / VRKM++: the estimator's own trace (``objective_``,
+  ``objective_seconds_``: exact energy at every epoch's full pass) plus the
+  final centers at the end of the iterations.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import sys
+import time
+
+import numpy as np
+
+import vcgmm
+from vcgmm._loader import core
+from vcgmm._run import seed_from
+
+THREADS = 2
+
+
+def energy(X, centers):
+    """Exact quantization error of ``centers`` on X (untimed by the callers)."""
+    return float(vcgmm.quantization_error(X, np.ascontiguousarray(centers, dtype=X.dtype),
+                                          n_threads=THREADS))
+
+
+def log_steps():
+    """1, 2, 3, 4, 6, 8, 12, 16, 24, ...: about two checkpoints per doubling."""
+    k = 1
+    while True:
+        yield k
+        if k >= 2 and k * 3 // 2 != k:
+            yield k * 3 // 2
+        k *= 2
+
+
+def paper_init(X, C, seed):
+    """nmbatch's initialisation: the first C rows of its shuffle for ``seed``."""
+    order = core.nmbatch_sample_order(X.shape[0], seed_from(seed))
+    return np.ascontiguousarray(X[order[:C]])
+
+
+# --------------------------------------------------------------------- Lloyd (vcgmm)
+
+class _Stamps(logging.Handler):
+    """Stamps every Lloyd iteration as it is logged and keeps its objective;
+    past ``deadline`` it asks vcgmm to stop (the run then raises
+    KeyboardInterrupt within about a second, and the logged iterations are
+    the trace)."""
+
+    def __init__(self, deadline):
+        super().__init__()
+        self.deadline = deadline
+        self.times, self.objectives = [], []
+        self.cancelled = False
+
+    def emit(self, record):
+        msg = record.getMessage()
+        if not msg.startswith("lloyd iter"):
+            return
+        now = time.perf_counter()
+        self.times.append(now)
+        self.objectives.append(float(msg.split("objective")[1].split()[0]))
+        if now > self.deadline and not self.cancelled:
+            self.cancelled = True
+            vcgmm.cancel_all()
+
+
+def trace_vcgmm_lloyd(X, init, time_limit, *, tol=0.0, max_iter=100000):
+    """vcgmm.lloyd from ``init`` until convergence under ``tol`` or until
+    ``time_limit`` seconds have passed (then cancelled after the iteration
+    in progress)."""
+    logger = logging.getLogger("vcgmm")
+    start = time.perf_counter()
+    stamps = _Stamps(start + time_limit)
+    old_level = logger.level
+    logger.addHandler(stamps)
+    logger.setLevel(logging.INFO)
+    centers = None
+    try:
+        centers, info = vcgmm.lloyd(X, init, max_iter=max_iter, tol=tol, verbose=True,
+                                    n_threads=THREADS)
+    except KeyboardInterrupt:
+        if not stamps.cancelled:
+            raise
+    finally:
+        logger.removeHandler(stamps)
+        logger.setLevel(old_level)
+    total = time.perf_counter() - start
+    times = [t - start for t in stamps.times]
+    # iteration i's objective is the energy of the centers iteration i - 1
+    # produced (logged when it finished); exact values when the run returned,
+    # the logged ones (8 significant digits) when it was stopped
+    obj = np.asarray(info["objective"]) if centers is not None else np.asarray(stamps.objectives)
+    n_iter = len(times)
+    trace = [(0.0, float(obj[0]))]
+    trace += [(times[t - 1], float(obj[t])) for t in range(1, min(n_iter, obj.size))]
+    if centers is not None:
+        trace.append((times[-1], energy(X, centers)))
+    return trace, {"n_iter": n_iter, "converged": centers is not None and bool(info["converged"]),
+                   "seconds": times[-1] if times else total,
+                   "seconds_per_iter": (times[-1] if times else total) / max(1, n_iter)}
+
+
+# --------------------------------------------------------------- scikit-learn KMeans
+
+class _StopRun(Exception):
+    pass
+
+
+class _StampedStdout:
+    """Collects (perf_counter, line) of what is printed; raises _StopRun once
+    ``deadline`` has passed (at a line boundary)."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+        self.lines = []
+        self._buf = ""
+
+    def write(self, text):
+        self._buf += text
+        while "\n" in self._buf:
+            line, self._buf = self._buf.split("\n", 1)
+            now = time.perf_counter()
+            self.lines.append((now, line))
+            if now > self.deadline and line.startswith("Iteration"):
+                raise _StopRun()
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+def trace_sklearn_kmeans(X, init, time_limit, *, algorithm="lloyd", tol=0.0, max_iter=100000):
+    """scikit-learn KMeans(init=init, n_init=1) with verbose per-iteration
+    inertia, stopped after ``time_limit`` seconds (or its own convergence)."""
+    from sklearn.cluster import KMeans
+
+    km = KMeans(init.shape[0], init=init, n_init=1, algorithm=algorithm, tol=tol,
+                max_iter=max_iter, verbose=1)
+    start = time.perf_counter()
+    out = _StampedStdout(start + time_limit)
+    saved, sys.stdout = sys.stdout, out
+    finished = False
+    try:
+        km.fit(X)
+        finished = True
+    except _StopRun:
+        pass
+    finally:
+        sys.stdout = saved
+    end = time.perf_counter()
+    # "Iteration 3, inertia 123.4" (Elkan) or "... inertia 123.4." (Lloyd)
+    its = [(t - start, float(line.split("inertia")[1].strip().rstrip(".")))
+           for t, line in out.lines if line.startswith("Iteration")]
+    trace = [(0.0, its[0][1])] if its else [(0.0, energy(X, init))]
+    trace += [(its[i - 1][0], its[i][1]) for i in range(1, len(its))]
+    if finished:  # the final centers exist when fit returns
+        trace.append((end - start, energy(X, km.cluster_centers_)))
+    return trace, {"n_iter": len(its), "converged": finished and km.n_iter_ < max_iter,
+                   "seconds": end - start, "seconds_per_iter": (end - start) / max(1, len(its))}
+
+
+# ---------------------------------------------------------------- mini-batch k-means
+
+def trace_partial_fit(X, est, batch_size, seed, time_limit):
+    """``est.partial_fit`` on the batches fit_mbatch draws for ``seed``, timed
+    per call (with the gather), until ``time_limit`` seconds."""
+    n = X.shape[0]
+    s = seed_from(seed)
+    steps = log_steps()
+    next_check = next(steps)
+    elapsed = 0.0
+    trace = []
+    t = 0
+    while elapsed < time_limit:
+        t += 1
+        rows = core.mbatch_batch_rows(n, batch_size, s, t)
+        t0 = time.perf_counter()
+        est.partial_fit(X[rows])
+        elapsed += time.perf_counter() - t0
+        if t == next_check:
+            trace.append((elapsed, energy(X, est.cluster_centers_)))
+            next_check = next(steps)
+    if not trace or trace[-1][0] != elapsed:
+        trace.append((elapsed, energy(X, est.cluster_centers_)))
+    return trace, {"n_iter": t, "seconds": elapsed, "seconds_per_iter": elapsed / t}
+
+
+def trace_mbatch(X, init, batch_size, seed, time_limit):
+    est = vcgmm.MiniBatchKMeans(init.shape[0], init=init, batch_size=batch_size,
+                                compute_labels=False, random_state=seed, n_threads=THREADS)
+    trace, info = trace_partial_fit(X, est, batch_size, seed, time_limit)
+    return [(0.0, energy(X, init))] + trace, info
+
+
+def trace_sklearn_minibatch(X, init, batch_size, seed, time_limit):
+    from sklearn.cluster import MiniBatchKMeans
+
+    est = MiniBatchKMeans(init.shape[0], init=init, n_init=1, batch_size=batch_size,
+                          compute_labels=False, random_state=seed)
+    trace, info = trace_partial_fit(X, est, batch_size, seed, time_limit)
+    return [(0.0, energy(X, init))] + trace, info
+
+
+# -------------------------------------------------------------------------- nmbatch
+
+def trace_nmbatch(X, C, seed, time_limit, *, rho=100.0, batch_size=5000, bounds="auto"):
+    """nmbatch from its own initialisation (= paper_init(X, C, seed)) at
+    max_iter = 1, 2, 4, ...: each run's iteration time and final energy."""
+    trace = [(0.0, energy(X, paper_init(X, C, seed)))]
+    m, last = 1, None
+    while True:
+        r = vcgmm.fit_nmbatch(X, C, rho=rho, batch_size=batch_size, bounds=bounds, max_iter=m,
+                              random_state=seed, n_threads=THREADS)
+        # a longer prefix cannot take less time: timing noise of the
+        # independent runs is removed by a running maximum
+        seconds = max(r.timings["iterations"] + r.timings["seeding"], trace[-1][0])
+        trace.append((seconds, energy(X, r.centers)))
+        last = r
+        if r.converged or r.n_iter < m or seconds >= time_limit:
+            break
+        m *= 2
+    computed = int(last.n_distance_evals["iterations"])
+    skipped = int(last.info["n_distances_skipped"])
+    return trace, {"n_iter": int(last.n_iter), "converged": bool(last.converged),
+                   "seconds": seconds, "final_batch": int(last.info["batch_sizes"][-1]),
+                   "bounds": last.info["bounds"], "distances_computed": computed,
+                   "distances_skipped": skipped}
+
+
+# ----------------------------------------------------------------------------- VRKM
+
+def trace_vrkm(X, init, time_limit, *, tol=1e-4, max_epochs=None, seed=0, **params):
+    """VRKMeans from ``init``; max_epochs sized so that the run stops near
+    ``time_limit`` seconds (from a timed one-epoch run) unless ``tol`` stops it."""
+    n = X.shape[0]
+    T = params.get("epoch_size", "auto")
+    T = n if T == "auto" else T
+    T_probe = max(1, T // 20)
+    probe = vcgmm.fit_vrkm(X, init.shape[0], init=init, max_epochs=1, tol=0.0,
+                           random_state=seed, n_threads=THREADS,
+                           **{**params, "epoch_size": T_probe,
+                              "learning_rate": params.get("learning_rate", init.shape[0] / n)})
+    et = probe.info["epoch_timings"]  # an epoch: one full pass + T inner steps
+    t_epoch = et["full_pass"] + et["correction"] + et["inner_loop"] * T / T_probe
+    epochs = max(1, int(time_limit / max(t_epoch, 1e-6)))
+    if max_epochs is not None:
+        epochs = min(epochs, max_epochs)
+    r = vcgmm.fit_vrkm(X, init.shape[0], init=init, max_epochs=epochs, tol=tol,
+                       random_state=seed, n_threads=THREADS, return_labels=True, **params)
+    trace = [(float(s), float(e)) for s, e in zip(r.objective_seconds, r.objective)]
+    trace.append((float(r.timings["iterations"]), float(r.inertia)))
+    et = r.info["epoch_timings"]
+    n_inner = int(r.info["epoch_size"]) * r.n_iter
+    n_full = len(r.objective) * X.shape[0]
+    return trace, {"n_iter": int(r.n_iter), "converged": bool(r.converged),
+                   "seconds": float(r.timings["iterations"]),
+                   "learning_rate": float(r.info["learning_rate"]),
+                   "epoch_size": int(r.info["epoch_size"]),
+                   "full_pass_seconds": et["full_pass"], "correction_seconds": et["correction"],
+                   "inner_loop_seconds": et["inner_loop"],
+                   "inner_seconds_per_point": et["inner_loop"] / max(1, n_inner),
+                   "full_pass_seconds_per_point": et["full_pass"] / max(1, n_full),
+                   "n_updates": int(np.sum(r.info["n_updates"]))}
+
+
+# -------------------------------------------------------------------------- reading
+
+def time_to(trace, target):
+    """First time at which the trace's energy is <= target (None: never)."""
+    for t, e in trace:
+        if e <= target:
+            return t
+    return None
+
+
+def best(trace):
+    return min(e for _, e in trace)

@@ -1,0 +1,123 @@
+// vcgmm: mini-batch k-means (mbatch).
+//
+// Paper: Sculley, "Web-scale k-means clustering" (WWW 2010), as the baseline
+// "mbatch" of Newling & Fleuret, "Nested mini-batch k-means"
+// (002_90178638363679ef.txt, Alg. 4 with Alg. 2 and 3). Specification:
+// ALGORITHMS.md section 5.
+//
+// Model: k-means, minimising sum_i w_i min_j ||x_i - c(j)||^2. State: the
+// centers c(j) and per-center counts v(j), the total weight of every
+// assignment ever made to j plus 1 for the initial center (Alg. 2: the
+// initial center counts as one sample of weight 1). One iteration: draw b
+// rows uniformly with replacement (weights enter the sums, not the draws, as
+// in scikit-learn); assign each to its nearest center (exact, the blocked
+// matrix-product scan, centers fixed during the batch); then for every
+// center c(j) <- (v(j) c(j) + sum_{i -> j} w_i x_i) / (v(j) + sum_{i -> j} w_i),
+// which is Sculley's c = S / v with the per-center learning rate 1 / v
+// (sums in double). mbatch has no convergence test: it runs max_iter
+// batches (`converged` stays false).
+//
+// Cost per iteration: b C distance evaluations, O(b C d) flops; memory
+// O(b d + C d) (the batch is gathered into its own array).
+//
+// Determinism: batch t is drawn from the stream keyed by (seed, t) (see
+// mbatch_batch_rows); the assignment and the per-center sums never depend on
+// the thread count.
+//
+// Incremental use (scikit-learn's partial_fit): mbatch_step() is one
+// iteration on a batch the caller gives, with the state (centers, counts) in
+// caller-owned arrays; fit_mbatch is exactly mbatch_step on the rows
+// mbatch_batch_rows draws, so feeding those rows to mbatch_step reproduces
+// a fit bit for bit.
+//
+// Use when: a quick k-means of very redundant data (each batch costs b C d,
+// independent of n). Do not use for: a converged k-means solution (the
+// centers keep fluctuating with the batches; nested_minibatch.hpp converges
+// to a Lloyd fixed point at a fraction of Lloyd's cost).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vcgmm/common.hpp"
+#include "vcgmm/pipeline.hpp"
+
+namespace vcgmm {
+
+struct MbatchParams {
+  index_t batch_size = 0;  ///< b, 1 <= b <= n (rows fitted); 0: min(5000, n) (the paper's b)
+  int max_iter = 100;      ///< batches, >= 1
+};
+
+/// mbatch as a pipeline: PipelineParams plus the iterations. A D^2 seeding
+/// (k-means++, AFK-MC^2) runs on min(n, 3 b) distinct rows drawn uniformly
+/// (as scikit-learn's init_size); "random" picks C distinct rows of all data.
+struct MbatchKMeansParams : PipelineParams {
+  MbatchParams mbatch;
+  MbatchKMeansParams() {
+    seeding.method = SeedingMethod::random;  // Sculley's and the paper's initialisation
+    evaluate = true;
+  }
+};
+
+/// Phase `iterations` of the costs: b C distance evaluations per iteration.
+struct MbatchResult : IterationResult {
+  index_t batch_size = 0;          ///< b used
+  std::vector<double> objective;   ///< per iteration: the batch's weighted quantization error
+                                   ///< (before its update) scaled to the total weight fitted,
+                                   ///< an estimate of Q
+  std::vector<double> seconds;     ///< per iteration: seconds since the iterations started
+  std::vector<double> counts;      ///< (C,) the final v(j): with the centers, the state that
+                                   ///< mbatch_step continues from
+};
+
+/// The iterations' result, the costs of every phase and the inertia on all points.
+struct MbatchKMeansResult : MbatchResult, EvaluationResult {};
+
+/// Fits C centers by mini-batch k-means.
+///
+/// @param data     IN  (n, d) points and optional weights
+/// @param params   IN  see MbatchKMeansParams
+/// @param buffers  IN/OUT init_centers (IN, when seeding.method == given),
+///                 centers (OUT, required), labels, coreset_indices,
+///                 coreset_weights (OUT, optional)
+template <typename T>
+MbatchKMeansResult fit_mbatch(const DataView<T>& data, const MbatchKMeansParams& params,
+                              const FitBuffers<T>& buffers);
+
+/// What one mbatch_step did.
+struct MbatchStepStats {
+  double objective = 0.0;           ///< sum_i w_i min_j ||x_i - c(j)||^2 over the batch, before the update
+  std::int64_t n_distance_evals = 0;  ///< b C
+};
+
+/// One mbatch iteration on the given batch (scikit-learn's partial_fit).
+///
+/// @param batch       IN  (b, d) rows and optional weights
+/// @param n_clusters  IN  C >= 1
+/// @param centers     IN/OUT (C, d) the centers
+/// @param counts      IN/OUT (C,) v(j) > 0 (start with ones: Alg. 2)
+/// @param labels      OUT (b,) nearest center (before the update) of every row, or nullptr
+template <typename T>
+MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* centers,
+                            double* counts, std::int32_t* labels, int n_threads);
+
+/// The rows fit_mbatch draws in iteration t >= 1 (b rows of [0, n), uniform,
+/// with replacement) under `seed`.
+///
+/// @param rows OUT (batch_size,)
+void mbatch_batch_rows(index_t n, index_t batch_size, std::uint64_t seed, std::int64_t iteration,
+                       index_t* rows);
+
+extern template MbatchKMeansResult fit_mbatch<float>(const DataView<float>&,
+                                                     const MbatchKMeansParams&,
+                                                     const FitBuffers<float>&);
+extern template MbatchKMeansResult fit_mbatch<double>(const DataView<double>&,
+                                                      const MbatchKMeansParams&,
+                                                      const FitBuffers<double>&);
+extern template MbatchStepStats mbatch_step<float>(const DataView<float>&, index_t, float*,
+                                                   double*, std::int32_t*, int);
+extern template MbatchStepStats mbatch_step<double>(const DataView<double>&, index_t, double*,
+                                                    double*, std::int32_t*, int);
+
+}  // namespace vcgmm

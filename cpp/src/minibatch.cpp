@@ -1,0 +1,150 @@
+#include "vcgmm/minibatch.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "detail/assign.hpp"
+#include "detail/logging.hpp"
+#include "detail/parallel.hpp"
+#include "detail/partition.hpp"
+#include "detail/pipeline_stages.hpp"
+#include "detail/random.hpp"
+#include "detail/sampling.hpp"
+#include "detail/validation.hpp"
+
+namespace vcgmm {
+
+namespace detail {
+
+namespace {
+
+/// The paper's batch size (and nmbatch's b0).
+constexpr index_t kDefaultBatch = 5000;
+
+/// scikit-learn's init_size: a D^2 seeding runs on this many rows.
+constexpr index_t kSeedingRowsPerBatchRow = 3;
+
+template <typename T>
+MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* counts,
+                     std::int32_t* labels, int n_threads) {
+  const index_t b = batch.n, d = batch.d;
+  std::vector<std::int32_t> own(labels ? 0 : b);
+  std::int32_t* lab = labels ? labels : own.data();
+  std::fill(lab, lab + b, -1);
+  MbatchStepStats stats;
+  stats.objective = detail::assign_nearest(batch, centers, C, lab, nullptr, n_threads).objective;
+  stats.n_distance_evals = b * C;
+  ClusterPartition part;
+  part.build(lab, b, C);
+  // c = S / v with S = v c + (this batch's sum): Sculley's running mean.
+  for_each_cluster_sum(batch, part, C, n_threads, [&](index_t c, const double* acc, double wsum) {
+    const double v = counts[c], v_new = v + wsum;
+    T* center = centers + c * d;
+    for (index_t k = 0; k < d; ++k) {
+      center[k] = static_cast<T>((v * static_cast<double>(center[k]) + acc[k]) / v_new);
+    }
+    counts[c] = v_new;
+  });
+  return stats;
+}
+
+template <typename T>
+MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& params,
+                     const RunOptions& run, T* centers) {
+  Stopwatch clock;
+  MbatchResult result;
+  const index_t n = data.n, d = data.d;
+  const index_t b = params.batch_size > 0 ? params.batch_size : std::min(kDefaultBatch, n);
+  result.batch_size = b;
+  double w_total = 0.0;
+  for (index_t i = 0; i < n; ++i) w_total += data.weight(i);
+  std::vector<double> counts(C, 1.0);  // Alg. 2: the initial center is one sample
+  std::vector<index_t> rows(b);
+  std::vector<T> xb(static_cast<size_t>(b * d));
+  std::vector<double> wb(data.w ? b : 0);
+  DataView<T> batch{xb.data(), b, d, data.w ? wb.data() : nullptr};
+  for (int it = 1; it <= params.max_iter; ++it) {
+    check_interrupt();
+    mbatch_batch_rows(n, b, run.seed, it, rows.data());
+    gather_rows(data, rows.data(), b, run.n_threads, xb.data(), wb.data());
+    const MbatchStepStats st = step(batch, C, centers, counts.data(), nullptr, run.n_threads);
+    double w_batch = static_cast<double>(b);
+    if (data.w) {
+      w_batch = 0.0;
+      for (double w : wb) w_batch += w;
+    }
+    result.objective.push_back(st.objective * (w_total / w_batch));
+    result.seconds.push_back(clock.seconds());
+    result.n_distance_evals.iterations += st.n_distance_evals;
+    result.n_iter = it;
+    log_line(run.log, "mbatch iter %5d  batch objective (scaled) %.8g  (%.2f s)", it,
+             result.objective.back(), result.seconds.back());
+  }
+  result.counts = counts;
+  result.timings.iterations = clock.seconds();
+  return result;
+}
+
+
+}  // namespace
+
+}  // namespace detail
+
+void mbatch_batch_rows(index_t n, index_t batch_size, std::uint64_t seed, std::int64_t iteration,
+                       index_t* rows) {
+  detail::require(n >= 1 && batch_size >= 1 && rows != nullptr,
+                  "mbatch_batch_rows: need n >= 1, batch_size >= 1 and an output");
+  detail::Rng rng(seed, detail::Stream::mbatch, static_cast<std::uint64_t>(iteration));
+  for (index_t k = 0; k < batch_size; ++k) {
+    rows[k] = static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n)));
+  }
+}
+
+template <typename T>
+MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* centers,
+                            double* counts, std::int32_t* labels, int n_threads) {
+  detail::require_data(batch, "mbatch_step");
+  detail::require_centers(centers, n_clusters, "mbatch_step");
+  detail::require(counts != nullptr, "mbatch_step: counts is a null pointer");
+  for (index_t c = 0; c < n_clusters; ++c) {
+    detail::require(counts[c] > 0.0 && counts[c] < 1e300,
+                    "mbatch_step: counts must be finite and > 0");
+  }
+  return detail::step(batch, n_clusters, centers, counts, labels, n_threads);
+}
+
+template <typename T>
+MbatchKMeansResult fit_mbatch(const DataView<T>& data, const MbatchKMeansParams& params,
+                              const FitBuffers<T>& buffers) {
+  detail::require_pipeline(data, params, buffers, "fit_mbatch");
+  const index_t n_fit = params.coreset_size > 0 ? params.coreset_size : data.n;
+  detail::require_mbatch_params(params.mbatch, n_fit, "fit_mbatch");
+  const index_t b = params.mbatch.batch_size > 0 ? params.mbatch.batch_size
+                                                 : std::min(detail::kDefaultBatch, n_fit);
+  const detail::SeedingRows<T> seeding_rows = [&](const DataView<T>& fit) {
+    const index_t m = std::min(fit.n, std::max(detail::kSeedingRowsPerBatchRow * b,
+                                               params.n_clusters));
+    if (m >= fit.n) return std::vector<index_t>();
+    return detail::random_permutation_prefix(fit.n, m, params.run.seed,
+                                             detail::Stream::seeding_sample);
+  };
+  return detail::run_pipeline<MbatchKMeansResult>(
+      data, params, buffers, "mbatch",
+      [&](const DataView<T>& fit, MbatchKMeansResult* result) {
+        static_cast<MbatchResult&>(*result) =
+            detail::iterate(fit, params.n_clusters, params.mbatch, params.run, buffers.centers);
+      },
+      seeding_rows);
+}
+
+template MbatchKMeansResult fit_mbatch<float>(const DataView<float>&, const MbatchKMeansParams&,
+                                              const FitBuffers<float>&);
+template MbatchKMeansResult fit_mbatch<double>(const DataView<double>&,
+                                               const MbatchKMeansParams&,
+                                               const FitBuffers<double>&);
+template MbatchStepStats mbatch_step<float>(const DataView<float>&, index_t, float*, double*,
+                                            std::int32_t*, int);
+template MbatchStepStats mbatch_step<double>(const DataView<double>&, index_t, double*, double*,
+                                             std::int32_t*, int);
+
+}  // namespace vcgmm

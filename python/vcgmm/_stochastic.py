@@ -1,0 +1,168 @@
+"""What the stochastic k-means estimators share (mbatch, nmbatch: ``_minibatch.py``;
+VRKM: ``_vrkm.py``): their result :class:`StochasticKMeansResult`, the
+estimator base that fits through the core pipeline and sets the fitted
+attributes, and the functional form ``fit_<algo>(X, C, **params)``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+
+from ._estimator_base import PipelineEstimator
+from ._kmeans import KMeans
+from ._params import AnyOf, Boolean, Integer, Options, Param
+from ._validation import as_data, check_n_clusters
+
+__all__ = ["StochasticKMeansResult", "StochasticKMeans", "auto_or", "fit_function"]
+
+
+def auto_or(constraint):
+    """``"auto"`` or a value of ``constraint`` ("auto" is the core's 0)."""
+    return AnyOf(Options(("auto",)), constraint)
+
+
+def _zero_if_auto(value):
+    return 0 if value == "auto" else value
+
+
+def batch_size_param(help_text, target):
+    """The ``batch_size`` entry (mbatch's b, nmbatch's b0): "auto" or an integer."""
+    return Param("batch_size", auto_or(Integer(1, None)), "auto", help_text, target=target,
+                 cli="--batch-size", core_value=_zero_if_auto)
+
+
+@dataclass
+class StochasticKMeansResult:
+    """Result of :func:`fit_mbatch`, :func:`fit_nmbatch` and :func:`fit_vrkm`.
+
+    Attributes
+    ----------
+    centers : ndarray of shape (C, n_features)
+        Final centers (X's dtype).
+    labels : ndarray of shape (n_samples,) or None
+        Exact nearest center of every row of X (``return_labels=True``).
+    inertia : float or None
+        ``sum_n w_n min_c ||x_n - c||^2`` on the full data (``return_labels=True``).
+    n_iter : int
+        Iterations run (mbatch, nmbatch) or epochs (VRKM).
+    converged : bool
+        Whether the algorithm stopped by its convergence rule.
+    objective : ndarray
+        The algorithm's objective per iteration (see the estimator's ``objective_``).
+    objective_seconds : ndarray
+        When each entry of ``objective`` was reached, in seconds since the
+        iterations started (for energy-vs-time plots).
+    n_distance_evals : dict
+        Distance evaluations per phase (``coreset``, ``seeding``,
+        ``iterations``, ``evaluation``); for nmbatch the computed ones.
+    timings : dict
+        Wall time in seconds per phase (same keys).
+    coreset_indices, coreset_weights : ndarray or None
+        The coreset, when one is used.
+    info : dict
+        What the algorithm reports besides (see the estimator's attributes).
+    """
+
+    centers: np.ndarray
+    labels: Optional[np.ndarray]
+    inertia: Optional[float]
+    n_iter: int
+    converged: bool
+    objective: np.ndarray
+    objective_seconds: np.ndarray
+    n_distance_evals: dict
+    timings: dict
+    coreset_indices: Optional[np.ndarray] = None
+    coreset_weights: Optional[np.ndarray] = None
+    info: dict = field(default_factory=dict)
+
+
+class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
+    """Base of MiniBatchKMeans, NestedMiniBatchKMeans and VRKMeans: fit
+    through the core pipeline, then the attributes every k-means estimator
+    has plus the family's own (``_info``)."""
+
+    score = KMeans.score
+    _count_param = "n_clusters"
+
+    def _info(self, r):  # pragma: no cover - per family
+        """The family's own results, by attribute name without the trailing '_'."""
+        raise NotImplementedError
+
+    def _fit_result(self, X, sample_weight, *, return_labels):
+        """The fit as a StochasticKMeansResult (shared by fit and the fit_* functions)."""
+        # One run (the stochastic families have no n_init): the costs are the core's.
+        _, run, _, n_distance_evals, timings = self._fit(
+            X, sample_weight, return_labels=return_labels, evaluate=return_labels)
+        r = run.result
+        return StochasticKMeansResult(
+            centers=run.centers, labels=run.labels,
+            inertia=float(r.inertia) if return_labels else None,
+            n_iter=int(r.n_iter), converged=bool(r.converged), objective=r.objective,
+            objective_seconds=r.seconds, n_distance_evals=n_distance_evals,
+            timings=timings, coreset_indices=run.coreset_indices,
+            coreset_weights=run.coreset_weights, info=self._info(r))
+
+    def _set_fitted(self, r):
+        self.cluster_centers_ = r.centers
+        self.labels_ = r.labels
+        self.inertia_ = r.inertia
+        self.n_iter_ = r.n_iter
+        self.converged_ = r.converged
+        self.objective_ = r.objective
+        self.objective_seconds_ = r.objective_seconds
+        self.n_distance_evals_ = r.n_distance_evals
+        self.timings_ = r.timings
+        self.coreset_indices_ = r.coreset_indices
+        self.coreset_weights_ = r.coreset_weights
+        for name, value in r.info.items():
+            setattr(self, name + "_", value)
+
+    def _compute_labels(self):
+        return True
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute the clustering.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data. float32 stays float32, other numbers become float64;
+            C-contiguous float arrays (and memory maps) are used without a copy.
+        y : Ignored
+            Not used, present for API consistency.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Strictly positive weights; None means all ones.
+
+        Returns
+        -------
+        self
+            Fitted estimator.
+        """
+        X = self._validate_X(X, reset=True)
+        labels = Boolean().check(self._compute_labels(), "compute_labels")
+        r = self._fit_result(X, sample_weight, return_labels=labels)
+        self._set_fitted(r)
+        if labels:
+            KMeans._warn_distinct_clusters(r.labels, self.n_clusters)
+        return self
+
+
+def fit_function(cls, name, X, C, sample_weight, return_labels, params):
+    """The body of ``fit_<algo>(X, C, *, sample_weight, return_labels, **params)``:
+    the estimator ``cls`` with those parameters, fitted by its private fit."""
+    if "n_clusters" in params:
+        raise TypeError(f"{name} got 'n_clusters' twice (it is the positional argument C).")
+    unknown = sorted(set(params) - set(cls._params.names()))
+    if unknown:
+        raise TypeError(f"{name} got unexpected keyword argument(s) {', '.join(unknown)}; it "
+                        f"takes X, C, sample_weight, return_labels and the parameters of "
+                        f"{cls.__name__}.")
+    X = as_data(X)
+    # Checked under the name the caller wrote (the estimator would say n_clusters).
+    est = cls(check_n_clusters(C, X, "C"), **params)
+    return_labels = Boolean().check(return_labels, "return_labels")
+    return est._fit_result(X, sample_weight, return_labels=return_labels)

@@ -1,0 +1,337 @@
+// Kernel k-means (kernel_kmeans.hpp): brute-force double references on
+// small data (the full kernel matrix, dense coefficient vectors), the
+// truncated algorithm's invariants, determinism over 1/2/3 threads, argument
+// checks and interruption.
+#include <doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "test_helpers.hpp"
+
+using vcgmm::index_t;
+using namespace vcgmm_test;
+
+namespace {
+
+/// Dense (k, n) coefficients of fitted centers.
+std::vector<double> dense(const vcgmm::KernelCenters& c, index_t n) {
+  const index_t k = static_cast<index_t>(c.sqnorm.size());
+  std::vector<double> a(static_cast<size_t>(k * n), 0.0);
+  for (index_t j = 0; j < k; ++j) {
+    for (index_t t = c.indptr[j]; t < c.indptr[j + 1]; ++t) a[j * n + c.support[c.index[t]]] += c.coef[t];
+  }
+  return a;
+}
+
+/// The rbf kernel matrix in double.
+template <typename T>
+std::vector<double> rbf_matrix(const std::vector<T>& x, index_t n, index_t d, double gamma) {
+  std::vector<double> K(static_cast<size_t>(n * n));
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j = 0; j < n; ++j) K[i * n + j] = std::exp(-gamma * naive_d2(&x[i * d], &x[j * d], d));
+  }
+  return K;
+}
+
+vcgmm::KernelKMeansParams params(index_t k, vcgmm::KernelKMeansAlgorithm algo, int threads = 1) {
+  vcgmm::KernelKMeansParams p;
+  p.n_clusters = k;
+  p.algorithm = algo;
+  p.kernel.gamma = 0.2;
+  p.batch_size = 32;
+  p.tau = 40;
+  p.max_iter = 25;
+  p.run = run_options(7, threads);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("truncated centers are convex and their norms match the window") {
+  const index_t n = 300, d = 4, k = 4;
+  const auto x = blobs<double>(n, d, k, 6.0, 1.0, 11);
+  const auto K = rbf_matrix(x, n, d, 0.2);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  for (auto rate : {vcgmm::LearningRate::beta, vcgmm::LearningRate::sklearn}) {
+    for (index_t tau : {1, 10, 40, 200}) {
+      CAPTURE(tau);
+      auto p = params(k, vcgmm::KernelKMeansAlgorithm::truncated);
+      p.learning_rate = rate;
+      p.tau = tau;
+      const auto r = vcgmm::fit_kernel_kmeans(data, p, nullptr, nullptr);
+      CHECK(r.n_iter == 25);
+      const auto a = dense(r.centers, n);
+      for (index_t j = 0; j < k; ++j) {
+        double sum = 0.0, q = 0.0;
+        for (index_t t = r.centers.indptr[j]; t < r.centers.indptr[j + 1]; ++t) {
+          CHECK(r.centers.coef[t] > 0.0);
+          sum += r.centers.coef[t];
+        }
+        // Each center: at most tau + b points (its window), never fewer
+        // than min(tau, what it was given).
+        CHECK(r.centers.indptr[j + 1] - r.centers.indptr[j] <= tau + p.batch_size);
+        for (index_t u = 0; u < n; ++u) {
+          for (index_t v = 0; v < n; ++v) q += a[j * n + u] * a[j * n + v] * K[u * n + v];
+        }
+        CHECK(sum == doctest::Approx(1.0).epsilon(1e-13));
+        CHECK(r.centers.sqnorm[j] == doctest::Approx(q).epsilon(1e-11));
+      }
+    }
+  }
+}
+
+TEST_CASE("truncation with tau beyond all points drawn is the untruncated algorithm") {
+  const index_t n = 200, d = 3, k = 3;
+  const auto x = gaussian<double>(n, d, 12);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  auto pt = params(k, vcgmm::KernelKMeansAlgorithm::truncated);
+  pt.tau = 25 * 32;
+  auto pu = params(k, vcgmm::KernelKMeansAlgorithm::minibatch);
+  std::vector<std::int32_t> lt(n), lu(n);
+  const auto rt = vcgmm::fit_kernel_kmeans(data, pt, nullptr, lt.data());
+  const auto ru = vcgmm::fit_kernel_kmeans(data, pu, nullptr, lu.data());
+  CHECK(lt == lu);
+  CHECK(rt.init_indices == ru.init_indices);
+  const auto at = dense(rt.centers, n), au = dense(ru.centers, n);
+  for (size_t i = 0; i < at.size(); ++i) CHECK(at[i] == doctest::Approx(au[i]).epsilon(1e-12));
+  for (index_t j = 0; j < k; ++j) {
+    CHECK(rt.centers.sqnorm[j] == doctest::Approx(ru.centers.sqnorm[j]).epsilon(1e-12));
+  }
+  CHECK(rt.inertia == doctest::Approx(ru.inertia).epsilon(1e-12));
+}
+
+TEST_CASE_TEMPLATE("full batch with the linear kernel is Lloyd", T, float, double) {
+  const index_t n = 500, d = 5, k = 5;
+  const auto x = blobs<T>(n, d, k, 8.0, 1.5, 13);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  const std::vector<index_t> init = {0, 10, 100, 200, 300};
+  auto p = params(k, vcgmm::KernelKMeansAlgorithm::full);
+  p.kernel.type = vcgmm::KernelType::linear;
+  p.max_iter = 100;
+  std::vector<std::int32_t> labels(n);
+  const auto r = vcgmm::fit_kernel_kmeans(data, p, init.data(), labels.data());
+  CHECK(r.converged);
+  auto centers = gather_rows(x, d, init);
+  vcgmm::LloydParams lp;
+  lp.tol = 0.0;
+  lp.max_iter = 100;
+  const auto lr = vcgmm::lloyd(data, k, lp, run_options(0, 1), centers.data());
+  CHECK(lr.converged);
+  std::vector<std::int32_t> lloyd_labels(n);
+  vcgmm::assign_nearest(data, centers.data(), k, lloyd_labels.data(), nullptr, 1);
+  CHECK(labels == lloyd_labels);
+  const double q = naive_quantization_error(x.data(), n, d, nullptr, centers.data(), k);
+  CHECK(r.inertia == doctest::Approx(q).epsilon(std::is_same<T, float>::value ? 1e-4 : 1e-9));
+}
+
+TEST_CASE("predict reproduces the training labels and the feature-space distances") {
+  const index_t n = 400, d = 3, k = 3;
+  const auto x = blobs<double>(n, d, k, 5.0, 1.0, 14);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  for (auto algo : {vcgmm::KernelKMeansAlgorithm::truncated, vcgmm::KernelKMeansAlgorithm::minibatch,
+                    vcgmm::KernelKMeansAlgorithm::full}) {
+    std::vector<std::int32_t> labels(n), pred(n);
+    const auto r = vcgmm::fit_kernel_kmeans(data, params(k, algo), nullptr, labels.data());
+    const auto sv = gather_rows(x, d, r.centers.support);
+    std::vector<double> dist(n * k);
+    const auto costs = vcgmm::kernel_kmeans_predict(data, r.kernel, r.centers, sv.data(),
+                                                    run_options(0, 2), pred.data(), dist.data());
+    CHECK(pred == labels);
+    CHECK(costs.n_distance_evals.evaluation ==
+          n * static_cast<index_t>(r.centers.coef.size()));
+    double inertia = 0.0;
+    for (index_t i = 0; i < n; ++i) inertia += dist[i * k + pred[i]];
+    CHECK(inertia == doctest::Approx(r.inertia).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("kernel evaluation counts of the full and mini-batch algorithms") {
+  const index_t n = 250, d = 2, k = 3;
+  const auto x = gaussian<double>(n, d, 15);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  auto p = params(k, vcgmm::KernelKMeansAlgorithm::full);
+  const auto rf = vcgmm::fit_kernel_kmeans(data, p, nullptr, nullptr);
+  CHECK(rf.n_distance_evals.seeding == (k - 1) * n);
+  CHECK(rf.n_distance_evals.iterations == n * k + rf.n_iter * n * n);
+  p.algorithm = vcgmm::KernelKMeansAlgorithm::minibatch;
+  const auto rm = vcgmm::fit_kernel_kmeans(data, p, nullptr, nullptr);
+  CHECK(rm.n_distance_evals.iterations >= n * k + rm.n_iter * n * 1);
+  CHECK(rm.n_distance_evals.iterations <= n * k + rm.n_iter * n * p.batch_size);
+  CHECK(rm.n_distance_evals.evaluation == 0);
+}
+
+TEST_CASE_TEMPLATE("kernel k-means does not depend on the thread count", T, float, double) {
+  // 3000 rows: 12 blocks of 256 rows; k = 6 update tasks; a kernel-matrix
+  // fit of 3000 points.
+  const index_t n = 3000, d = 5, k = 6;
+  const auto x = blobs<T>(n, d, k, 6.0, 1.0, 16);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  for (auto algo : {vcgmm::KernelKMeansAlgorithm::truncated, vcgmm::KernelKMeansAlgorithm::minibatch,
+                    vcgmm::KernelKMeansAlgorithm::full}) {
+    for (auto type : {vcgmm::KernelType::rbf, vcgmm::KernelType::laplacian,
+                      vcgmm::KernelType::polynomial}) {
+      CAPTURE(static_cast<int>(algo));
+      CAPTURE(static_cast<int>(type));
+      std::vector<std::int32_t> ref_labels;
+      vcgmm::KernelKMeansResult ref;
+      for (int nt : {1, 2, 3}) {
+        auto p = params(k, algo, nt);
+        p.kernel.type = type;
+        p.kernel.gamma = 0.0;  // auto: the heuristic's draws too
+        p.batch_size = 600;
+        p.tau = 300;
+        p.max_iter = algo == vcgmm::KernelKMeansAlgorithm::full ? 3 : 6;
+        p.tol = 1e-12;
+        std::vector<std::int32_t> labels(n);
+        const auto r = vcgmm::fit_kernel_kmeans(data, p, nullptr, labels.data());
+        if (nt == 1) {
+          ref = r;
+          ref_labels = labels;
+          continue;
+        }
+        CHECK(labels == ref_labels);
+        CHECK(bitwise_equal(r.objective, ref.objective));
+        CHECK(bitwise_equal(r.centers.coef, ref.centers.coef));
+        CHECK(bitwise_equal(r.centers.sqnorm, ref.centers.sqnorm));
+        CHECK(r.centers.support == ref.centers.support);
+        CHECK(bitwise_equal(r.inertia, ref.inertia));
+        CHECK(bitwise_equal(r.kernel.gamma, ref.kernel.gamma));
+        CHECK(r.n_distance_evals.iterations == ref.n_distance_evals.iterations);
+      }
+    }
+  }
+}
+
+TEST_CASE("graph kernels are symmetric, knn has the graph's sparsity") {
+  const index_t n = 150, d = 2;
+  const auto x = gaussian<double>(n, d, 17);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  vcgmm::GraphKernelParams g;
+  g.n_neighbors = 5;
+  std::vector<double> K(n * n), K2(n * n);
+  vcgmm::graph_kernel(data, g, run_options(0, 1), K.data());
+  vcgmm::graph_kernel(data, g, run_options(0, 3), K2.data());
+  CHECK(bitwise_equal(K, K2));
+  for (index_t i = 0; i < n; ++i) {
+    index_t nonzero = 0;
+    CHECK(K[i * n + i] == 0.0);  // no self loops
+    for (index_t j = 0; j < n; ++j) {
+      CHECK(K[i * n + j] == K[j * n + i]);
+      nonzero += K[i * n + j] != 0.0;
+    }
+    CHECK(nonzero >= 5);
+  }
+  g.type = vcgmm::GraphKernelType::heat;
+  g.t = 5.0;
+  vcgmm::graph_kernel(data, g, run_options(0, 2), K.data());
+  double trace = 0.0;
+  for (index_t i = 0; i < n; ++i) {
+    trace += K[i * n + i];
+    for (index_t j = 0; j < n; ++j) CHECK(K[i * n + j] == K[j * n + i]);
+  }
+  CHECK(trace > 0.0);
+  CHECK(trace < static_cast<double>(n));  // exp(-t L) has eigenvalues in (0, 1]
+}
+
+TEST_CASE("kernel k-means argument checks") {
+  const index_t n = 20, d = 2;
+  const auto x = gaussian<double>(n, d, 18);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  auto fit = [&](const vcgmm::KernelKMeansParams& p, const vcgmm::DataView<double>& v) {
+    return vcgmm::fit_kernel_kmeans(v, p, nullptr, nullptr);
+  };
+  auto p = params(2, vcgmm::KernelKMeansAlgorithm::truncated);
+  p.batch_size = 8;
+  CHECK_NOTHROW(fit(p, data));
+  auto bad = p;
+  bad.batch_size = 21;
+  CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
+  bad = p;
+  bad.batch_size = 0;
+  CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
+  bad = p;
+  bad.tau = 0;
+  CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
+  bad = p;
+  bad.kernel.gamma = -1.0;
+  CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
+  bad = p;
+  bad.n_clusters = 21;
+  CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
+  bad = p;
+  bad.max_iter = 0;
+  CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
+  bad = p;
+  bad.tol = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
+  bad = p;
+  bad.kernel.type = vcgmm::KernelType::precomputed;  // (20, 2) is not square
+  CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
+  const std::vector<double> w(n, 1.0);
+  CHECK_THROWS_AS(fit(p, vcgmm::DataView<double>{x.data(), n, d, w.data()}), vcgmm::InvalidArgument);
+  const std::vector<index_t> init = {0, 20};
+  CHECK_THROWS_AS(vcgmm::fit_kernel_kmeans(data, p, init.data(), nullptr), vcgmm::InvalidArgument);
+  // Full batch ignores the batch size.
+  bad = p;
+  bad.algorithm = vcgmm::KernelKMeansAlgorithm::full;
+  bad.batch_size = 1000;
+  CHECK_NOTHROW(fit(bad, data));
+  // predict: unresolved gamma, inconsistent centers.
+  auto r = fit(p, data);
+  const auto sv = gather_rows(x, d, r.centers.support);
+  std::vector<std::int32_t> labels(n);
+  auto kernel = r.kernel;
+  kernel.gamma = 0.0;
+  CHECK_THROWS_AS(vcgmm::kernel_kmeans_predict(data, kernel, r.centers, sv.data(), run_options(0, 1),
+                                               labels.data(), nullptr),
+                  vcgmm::InvalidArgument);
+  auto centers = r.centers;
+  centers.index.back() = static_cast<index_t>(centers.support.size());
+  CHECK_THROWS_AS(vcgmm::kernel_kmeans_predict(data, r.kernel, centers, sv.data(), run_options(0, 1),
+                                               labels.data(), nullptr),
+                  vcgmm::InvalidArgument);
+  vcgmm::GraphKernelParams g;
+  g.n_neighbors = n;
+  std::vector<double> K(n * n);
+  CHECK_THROWS_AS(vcgmm::graph_kernel(data, g, run_options(0, 1), K.data()), vcgmm::InvalidArgument);
+}
+
+namespace {
+std::atomic<int> g_kernel_calls{0};
+std::thread::id g_kernel_caller;
+std::atomic<bool> g_kernel_wrong_thread{false};
+bool stop_after_three_calls() {
+  if (std::this_thread::get_id() != g_kernel_caller) g_kernel_wrong_thread = true;
+  return ++g_kernel_calls >= 3;
+}
+}  // namespace
+
+TEST_CASE("kernel k-means stops when interrupted, from the calling thread") {
+  // 10^6 mini-batches of 512 points against ~3 x 712 window points: hours,
+  // far longer than the ~0.3 s the callback lets it run.
+  const index_t n = 20000, d = 8;
+  const auto x = gaussian<double>(n, d, 19);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  g_kernel_calls = 0;
+  g_kernel_caller = std::this_thread::get_id();
+  g_kernel_wrong_thread = false;
+  InterruptCallbackGuard guard(&stop_after_three_calls);
+  for (auto algo : {vcgmm::KernelKMeansAlgorithm::truncated, vcgmm::KernelKMeansAlgorithm::full}) {
+    g_kernel_calls = 0;
+    auto p = params(3, algo, 2);
+    p.batch_size = 512;
+    p.max_iter = 1000000;
+    const auto start = std::chrono::steady_clock::now();
+    CHECK_THROWS_AS(vcgmm::fit_kernel_kmeans(data, p, nullptr, nullptr), vcgmm::Interrupted);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+  }
+  CHECK_FALSE(g_kernel_wrong_thread.load());
+}

@@ -1,0 +1,599 @@
+// The stochastic k-means family: mbatch (minibatch.hpp), nmbatch
+// (nested_minibatch.hpp) and VRKM / VRKM++ (vrkm.hpp). Hand-computed toys,
+// brute-force references for the same draws, the bounds that only skip,
+// distance-evaluation counts, thread independence, bad parameters and
+// interruption.
+#include <doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "test_helpers.hpp"
+
+using vcgmm::index_t;
+using vcgmm::InvalidArgument;
+using namespace vcgmm_test;
+
+namespace {
+
+template <typename Params>
+Params given_init(index_t C, std::uint64_t seed, int n_threads) {
+  Params p;
+  p.n_clusters = C;
+  p.seeding.method = vcgmm::SeedingMethod::given;
+  p.run = run_options(seed, n_threads);
+  return p;
+}
+
+template <typename T>
+vcgmm::FitBuffers<T> buffers(const std::vector<T>& init, std::vector<T>* centers,
+                             std::vector<std::int32_t>* labels = nullptr) {
+  vcgmm::FitBuffers<T> b;
+  b.init_centers = init.data();
+  b.centers = centers->data();
+  b.labels = labels ? labels->data() : nullptr;
+  return b;
+}
+
+/// C distinct rows of x (the first C of a fixed stride) as initial centers.
+template <typename T>
+std::vector<T> first_rows(const std::vector<T>& x, index_t d, index_t C, index_t stride = 7) {
+  std::vector<index_t> rows(C);
+  for (index_t k = 0; k < C; ++k) rows[k] = k * stride;
+  return gather_rows(x, d, rows);
+}
+
+// ----------------------------------------------------------------- VRKM reference
+
+/// Alg. 3 (vrkm) / Alg. 4 (vrkm++) in double, sequential inner loop, for the
+/// rows fit_vrkm draws (vrkm_epoch_rows); `epochs` epochs, no stopping test.
+std::vector<double> vrkm_reference(const std::vector<double>& x, index_t n, index_t d,
+                                   const double* w, std::vector<double> c, index_t C, double eta,
+                                   index_t T, int epochs, std::uint64_t seed, bool vrkm,
+                                   bool reference_code, std::vector<std::int64_t>* moved) {
+  std::vector<index_t> ref_label(n);
+  std::vector<index_t> rows(T);
+  for (int e = 1; e <= epochs; ++e) {
+    double unused;
+    for (index_t i = 0; i < n; ++i) ref_label[i] = naive_nearest(&x[i * d], c.data(), C, d, &unused);
+    std::vector<double> sums(C * d, 0.0), wsum(C, 0.0);
+    for (index_t i = 0; i < n; ++i) {
+      const double wi = w ? w[i] : 1.0;
+      for (index_t k = 0; k < d; ++k) sums[ref_label[i] * d + k] += wi * x[i * d + k];
+      wsum[ref_label[i]] += wi;
+    }
+    std::vector<double> ref = c, grad(C * d, 0.0);
+    for (index_t j = 0; j < C; ++j) {
+      if (wsum[j] == 0.0) continue;  // an empty cluster keeps its center
+      for (index_t k = 0; k < d; ++k) {
+        const double mean = sums[j * d + k] / wsum[j];
+        double& r = ref[j * d + k];
+        if (vrkm) {
+          r = r - (r - mean);
+          grad[j * d + k] = r - mean;
+        } else {
+          r = mean;
+        }
+      }
+    }
+    c = ref;
+    vcgmm::vrkm_epoch_rows(n, w, T, seed, e, rows.data());
+    std::int64_t m = 0;
+    for (index_t t = 0; t < T; ++t) {
+      const double* xi = &x[rows[t] * d];
+      const index_t a = naive_nearest(xi, c.data(), C, d, &unused), r = ref_label[rows[t]];
+      if (a != r) {
+        for (index_t k = 0; k < d; ++k) {
+          c[a * d + k] -= eta * (c[a * d + k] - xi[k]);
+          c[r * d + k] += eta * (ref[r * d + k] - xi[k]);
+        }
+        if (vrkm) {
+          for (index_t k = 0; k < C * d; ++k) c[k] -= eta * grad[k];
+        }
+        ++m;
+      } else if (reference_code) {
+        for (index_t k = 0; k < d; ++k) c[a * d + k] += eta * (ref[a * d + k] - c[a * d + k]);
+        ++m;
+      }
+    }
+    moved->push_back(m);
+  }
+  return c;
+}
+
+// ----------------------------------------------------------------- interruption
+
+std::atomic<int> g_polls{0};
+bool stop_on_third_poll() { return ++g_polls >= 3; }
+
+}  // namespace
+
+// =============================================================================
+// mbatch
+// =============================================================================
+
+TEST_CASE_TEMPLATE("mbatch_step on the 1-D toy {0, 1, 10, 11}", T, float, double) {
+  // Centers {0, 10}, counts {1, 1} (Alg. 2: the initial center counts once).
+  //  step 1: labels {0, 0, 1, 1}, objective 0 + 1 + 0 + 1 = 2;
+  //          c0 = (1*0 + 0 + 1) / 3 = 1/3, c1 = (1*10 + 10 + 11) / 3 = 31/3, v = {3, 3}
+  //  step 2: labels unchanged, objective (1/9 + 4/9 + 1/9 + 4/9) = 10/9;
+  //          c0 = (3 * 1/3 + 1) / 5 = 2/5, c1 = (31 + 21) / 5 = 52/5, v = {5, 5}
+  const std::vector<T> x = {0, 1, 10, 11};
+  const vcgmm::DataView<T> batch{x.data(), 4, 1, nullptr};
+  std::vector<T> c = {0, 10};
+  std::vector<double> v = {1, 1};
+  std::vector<std::int32_t> labels(4, -1);
+  const double eps = sizeof(T) == 4 ? 1e-6 : 1e-14;
+  vcgmm::MbatchStepStats s = vcgmm::mbatch_step(batch, 2, c.data(), v.data(), labels.data(), 2);
+  CHECK(labels == std::vector<std::int32_t>{0, 0, 1, 1});
+  CHECK(s.objective == 2.0);
+  CHECK(s.n_distance_evals == 8);
+  CHECK(c[0] == T(1.0 / 3.0));
+  CHECK(c[1] == T(31.0 / 3.0));
+  CHECK(v == std::vector<double>{3, 3});
+  s = vcgmm::mbatch_step(batch, 2, c.data(), v.data(), nullptr, 1);
+  CHECK(s.objective == doctest::Approx(10.0 / 9.0).epsilon(eps));
+  CHECK(c[0] == doctest::Approx(0.4).epsilon(eps));
+  CHECK(c[1] == doctest::Approx(10.4).epsilon(eps));
+  CHECK(v == std::vector<double>{5, 5});
+
+  SUBCASE("weights enter the sums and the counts") {
+    // w = {3, 1, 1, 1}: c0 = (1*0 + 3*0 + 1*1) / 5 = 0.2, v0 = 5.
+    const std::vector<double> w = {3, 1, 1, 1};
+    std::vector<T> cw = {0, 10};
+    std::vector<double> vw = {1, 1};
+    vcgmm::mbatch_step(vcgmm::DataView<T>{x.data(), 4, 1, w.data()}, 2, cw.data(), vw.data(),
+                       nullptr, 1);
+    CHECK(cw[0] == T(0.2));
+    CHECK(vw == std::vector<double>{5, 3});
+  }
+}
+
+TEST_CASE_TEMPLATE("fit_mbatch is mbatch_step on the rows mbatch_batch_rows draws", T, float,
+                   double) {
+  const index_t n = 3000, d = 4, C = 9, b = 150;
+  const int iters = 12;
+  const std::vector<T> x = blobs<T>(n, d, 12, 20.0, 1.0, 501);
+  const std::vector<double> w = positive_weights(n, 502);
+  const std::vector<T> init = first_rows(x, d, C);
+  for (bool weighted : {false, true}) {
+    CAPTURE(weighted);
+    auto p = given_init<vcgmm::MbatchKMeansParams>(C, 77, 2);
+    p.mbatch.batch_size = b;
+    p.mbatch.max_iter = iters;
+    std::vector<T> centers(C * d);
+    const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
+    const vcgmm::MbatchKMeansResult r = vcgmm::fit_mbatch(data, p, buffers(init, &centers));
+    CHECK(r.n_iter == iters);
+    CHECK_FALSE(r.converged);
+    CHECK(r.batch_size == b);
+    CHECK(r.n_distance_evals.iterations == std::int64_t(iters) * b * C);
+    CHECK(r.n_distance_evals.evaluation == n * C);  // evaluate = true by default
+    REQUIRE(r.objective.size() == static_cast<size_t>(iters));
+
+    std::vector<T> c = init;
+    std::vector<double> v(C, 1.0);
+    std::vector<index_t> rows(b);
+    double w_total = 0.0;
+    for (index_t i = 0; i < n; ++i) w_total += weighted ? w[i] : 1.0;
+    for (int t = 1; t <= iters; ++t) {
+      vcgmm::mbatch_batch_rows(n, b, 77, t, rows.data());
+      const std::vector<T> xb = gather_rows(x, d, rows);
+      std::vector<double> wb(b);
+      double w_batch = 0.0;
+      for (index_t k = 0; k < b; ++k) w_batch += wb[k] = weighted ? w[rows[k]] : 1.0;
+      const vcgmm::MbatchStepStats s = vcgmm::mbatch_step(
+          vcgmm::DataView<T>{xb.data(), b, d, weighted ? wb.data() : nullptr}, C, c.data(),
+          v.data(), nullptr, 1);
+      // the trace: the batch's objective scaled to the total weight fitted
+      CHECK(r.objective[t - 1] == doctest::Approx(s.objective * w_total / w_batch).epsilon(1e-12));
+    }
+    CHECK(bitwise_equal(c, centers));
+    CHECK(bitwise_equal(v, r.counts));
+    // the draws: uniform with replacement, all in range
+    CHECK(*std::max_element(rows.begin(), rows.end()) < n);
+  }
+}
+
+// =============================================================================
+// nmbatch
+// =============================================================================
+
+TEST_CASE_TEMPLATE("nmbatch: the bounds only skip, never change a result", T, float, double) {
+  const index_t n = 6000, d = 5, C = 24;
+  const std::vector<T> x = blobs<T>(n, d, 20, 30.0, 1.5, 601);
+  const std::vector<double> w = positive_weights(n, 602);
+  const std::vector<T> init = first_rows(x, d, C);
+  for (bool weighted : {false, true}) {
+    CAPTURE(weighted);
+    const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
+    auto run = [&](vcgmm::NmbatchBounds bounds, int groups, std::vector<T>* centers,
+                   std::vector<std::int32_t>* labels) {
+      auto p = given_init<vcgmm::NmbatchKMeansParams>(C, 11, 2);
+      p.nmbatch.batch_size = 400;
+      p.nmbatch.bounds = bounds;
+      p.nmbatch.n_groups = groups;
+      return vcgmm::fit_nmbatch(data, p, buffers(init, centers, labels));
+    };
+    std::vector<T> c_none(C * d);
+    std::vector<std::int32_t> l_none(n);
+    const vcgmm::NmbatchKMeansResult none = run(vcgmm::NmbatchBounds::none, 0, &c_none, &l_none);
+    CHECK(none.converged);
+    CHECK(none.batch_sizes.back() == n);
+    CHECK(none.n_skipped == 0);
+    CHECK(none.bounds_bytes == 0.0);
+    std::int64_t total = 0;
+    for (size_t t = 0; t < none.batch_sizes.size(); ++t) {
+      CAPTURE(t);
+      CHECK(none.computed[t] == std::int64_t(none.batch_sizes[t]) * C);  // every pair
+      total += none.computed[t];
+    }
+    CHECK(none.n_distance_evals.iterations == total);
+    const struct {
+      vcgmm::NmbatchBounds bounds;
+      int groups;
+    } cases[] = {{vcgmm::NmbatchBounds::elkan, 0},
+                 {vcgmm::NmbatchBounds::yinyang, 1},
+                 {vcgmm::NmbatchBounds::yinyang, 3},
+                 {vcgmm::NmbatchBounds::yinyang, 0}};
+    for (const auto& k : cases) {
+      CAPTURE(static_cast<int>(k.bounds));
+      CAPTURE(k.groups);
+      std::vector<T> c(C * d);
+      std::vector<std::int32_t> l(n);
+      const vcgmm::NmbatchKMeansResult r = run(k.bounds, k.groups, &c, &l);
+      CHECK(bitwise_equal(c, c_none));
+      CHECK(l == l_none);
+      CHECK(r.batch_sizes == none.batch_sizes);
+      CHECK(bitwise_equal(r.objective, none.objective));
+      CHECK(r.n_iter == none.n_iter);
+      CHECK(r.converged);
+      CHECK(bitwise_equal(r.inertia, none.inertia));
+      std::int64_t skipped = 0;
+      for (size_t t = 0; t < r.computed.size(); ++t) {
+        CAPTURE(t);
+        CHECK(r.computed[t] + r.skipped[t] == none.computed[t]);
+        skipped += r.skipped[t];
+      }
+      CHECK(r.n_skipped == skipped);
+      CHECK(r.n_skipped > 0);
+      const int expect_groups = k.bounds == vcgmm::NmbatchBounds::elkan ? int(C)
+                                : k.groups > 0                          ? k.groups
+                                                                        : int((C + 9) / 10);
+      CHECK(r.n_groups == expect_groups);
+      CHECK(r.bounds_bytes == 4.0 * n * expect_groups);
+    }
+  }
+}
+
+TEST_CASE("nmbatch converges to a fixed point of Lloyd") {
+  const index_t n = 5000, d = 4, C = 15;
+  const std::vector<double> x = blobs<double>(n, d, 15, 25.0, 1.0, 611);
+  std::vector<double> centers(C * d);
+  auto p = given_init<vcgmm::NmbatchKMeansParams>(C, 3, 2);
+  p.nmbatch.batch_size = 500;
+  const vcgmm::NmbatchKMeansResult r =
+      vcgmm::fit_nmbatch(vcgmm::DataView<double>{x.data(), n, d, nullptr}, p,
+                         buffers(first_rows(x, d, C), &centers));
+  REQUIRE(r.converged);
+  CHECK(r.n_changed.back() == 0);
+  std::vector<double> after = centers;
+  vcgmm::LloydParams lp;
+  lp.max_iter = 1;
+  const vcgmm::LloydResult lr =
+      vcgmm::lloyd(vcgmm::DataView<double>{x.data(), n, d, nullptr}, C, lp, run_options(0, 2),
+                   after.data());
+  for (index_t k = 0; k < C * d; ++k) CHECK(after[k] == doctest::Approx(centers[k]).epsilon(1e-12));
+  CHECK(lr.objective[0] == doctest::Approx(r.inertia).epsilon(1e-12));
+  CHECK(r.inertia == doctest::Approx(naive_quantization_error(x.data(), n, d, nullptr,
+                                                              centers.data(), C)).epsilon(1e-12));
+}
+
+TEST_CASE("nmbatch: the memory budget chooses the bounds") {
+  const index_t n = 4000, d = 3, C = 40;
+  const std::vector<float> x = gaussian<float>(n, d, 621);
+  std::vector<float> centers(C * d);
+  auto fit = [&](double budget) {
+    auto p = given_init<vcgmm::NmbatchKMeansParams>(C, 1, 1);
+    p.nmbatch.max_iter = 2;
+    p.nmbatch.bounds_memory = budget;
+    return vcgmm::fit_nmbatch(vcgmm::DataView<float>{x.data(), n, d, nullptr}, p,
+                              buffers(first_rows(x, d, C), &centers));
+  };
+  vcgmm::NmbatchKMeansResult r = fit(4.0 * n * C);  // elkan fits exactly
+  CHECK(r.bounds == vcgmm::NmbatchBounds::elkan);
+  CHECK(r.n_groups == C);
+  r = fit(4.0 * n * C - 1);  // it does not: Ding et al.'s ceil(C / 10) groups
+  CHECK(r.bounds == vcgmm::NmbatchBounds::yinyang);
+  CHECK(r.n_groups == 4);
+  r = fit(4.0 * n * 2);  // room for two bounds per row
+  CHECK(r.bounds == vcgmm::NmbatchBounds::yinyang);
+  CHECK(r.n_groups == 2);
+  r = fit(1.0);  // at least one group
+  CHECK(r.n_groups == 1);
+}
+
+// =============================================================================
+// VRKM / VRKM++
+// =============================================================================
+
+TEST_CASE("fit_vrkm matches a brute-force reference of the sequential loop") {
+  const index_t n = 400, d = 3, C = 5, T = 300;
+  const int epochs = 4;
+  const double eta = 0.05;
+  const std::vector<double> x = gaussian<double>(n, d, 701);  // no fixed point within 4 epochs
+  const std::vector<double> w = positive_weights(n, 702);
+  const std::vector<double> init = first_rows(x, d, C, 13);
+  for (bool vrkm : {false, true}) {
+    for (bool code : {false, true}) {
+      for (bool weighted : {false, true}) {
+        CAPTURE(vrkm);
+        CAPTURE(code);
+        CAPTURE(weighted);
+        auto p = given_init<vcgmm::VrkmKMeansParams>(C, 9, 1);
+        p.vrkm.variant = vrkm ? vcgmm::VrkmVariant::vrkm : vcgmm::VrkmVariant::vrkm_plus_plus;
+        p.vrkm.update_rule =
+            code ? vcgmm::VrkmUpdateRule::reference_code : vcgmm::VrkmUpdateRule::paper;
+        p.vrkm.learning_rate = eta;
+        p.vrkm.epoch_size = T;
+        p.vrkm.max_epochs = epochs;
+        p.vrkm.tol = 0.0;
+        std::vector<double> centers(C * d);
+        const double* wp = weighted ? w.data() : nullptr;
+        const vcgmm::VrkmKMeansResult r = vcgmm::fit_vrkm(
+            vcgmm::DataView<double>{x.data(), n, d, wp}, p, buffers(init, &centers));
+        std::vector<std::int64_t> moved;
+        const std::vector<double> ref =
+            vrkm_reference(x, n, d, wp, init, C, eta, T, epochs, 9, vrkm, code, &moved);
+        REQUIRE(r.n_iter == epochs);
+        for (index_t k = 0; k < C * d; ++k) {
+          CHECK(centers[k] == doctest::Approx(ref[k]).epsilon(1e-10));
+        }
+        CHECK(r.n_updates == moved);
+        if (code) CHECK(moved == std::vector<std::int64_t>(epochs, T));
+        CHECK(r.learning_rate == eta);
+        CHECK(r.epoch_size == T);
+        CHECK(r.n_distance_evals.iterations == std::int64_t(epochs) * (n + T) * C);
+        CHECK(r.objective.size() == static_cast<size_t>(epochs));
+        CHECK(r.inertia == doctest::Approx(naive_quantization_error(x.data(), n, d, wp,
+                                                                    centers.data(), C))
+                               .epsilon(1e-12));
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("VRKM and VRKM++ give the same iterates; blocked stays close", T, float,
+                   double) {
+  const index_t n = 8000, d = 6, C = 20;
+  const std::vector<T> x = blobs<T>(n, d, 20, 20.0, 1.0, 711);
+  const std::vector<T> init = first_rows(x, d, C, 101);
+  auto fit = [&](vcgmm::VrkmVariant variant, index_t block, std::vector<T>* centers) {
+    auto p = given_init<vcgmm::VrkmKMeansParams>(C, 5, 2);
+    p.vrkm.variant = variant;
+    p.vrkm.block_size = block;
+    p.vrkm.max_epochs = 6;
+    p.vrkm.tol = 0.0;
+    return vcgmm::fit_vrkm(vcgmm::DataView<T>{x.data(), n, d, nullptr}, p,
+                           buffers(init, centers));
+  };
+  std::vector<T> a(C * d), b(C * d), blocked(C * d);
+  const vcgmm::VrkmKMeansResult ra = fit(vcgmm::VrkmVariant::vrkm_plus_plus, 1, &a);
+  const vcgmm::VrkmKMeansResult rb = fit(vcgmm::VrkmVariant::vrkm, 1, &b);
+  const double eps = sizeof(T) == 4 ? 1e-5 : 1e-9;
+  for (index_t k = 0; k < C * d; ++k) CHECK(a[k] == doctest::Approx(b[k]).epsilon(eps));
+  CHECK(ra.n_updates == rb.n_updates);
+  CHECK(ra.learning_rate == double(C) / double(n));  // defaults: eta = C / n, T = n
+  CHECK(ra.epoch_size == n);
+  // objective per epoch start: non-increasing on these well-separated blobs
+  for (size_t t = 1; t < ra.objective.size(); ++t) {
+    CHECK(ra.objective[t] <= ra.objective[t - 1] * (1.0 + 1e-9));
+  }
+  const vcgmm::VrkmKMeansResult rc = fit(vcgmm::VrkmVariant::vrkm_plus_plus, 512, &blocked);
+  CHECK(rc.inertia == doctest::Approx(ra.inertia).epsilon(5e-3));
+  CHECK(rc.n_distance_evals.iterations == ra.n_distance_evals.iterations);
+}
+
+// =============================================================================
+// all three: thread independence, bad parameters, interruption
+// =============================================================================
+
+TEST_CASE_TEMPLATE("the stochastic family does not depend on the thread count", T, float, double) {
+  // Several tasks of every kind: nmbatch reassigns 1024 rows per task, the
+  // blocked scan takes 256-row blocks, the cluster sums 16 clusters per task.
+  const index_t n = 20000, d = 6, C = 40;
+  const std::vector<T> x = blobs<T>(n, d, 30, 20.0, 1.0, 801);
+  const std::vector<double> w = positive_weights(n, 802);
+  for (bool weighted : {false, true}) {
+    CAPTURE(weighted);
+    const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
+    auto fingerprint = [&](const auto& r, const std::vector<T>& centers,
+                           const std::vector<std::int32_t>& labels) {
+      std::vector<double> out;
+      append(&out, centers);
+      append(&out, labels);
+      append(&out, r.objective);
+      out.push_back(r.inertia);
+      out.push_back(static_cast<double>(r.n_distance_evals.iterations));
+      return out;
+    };
+    CHECK(first_thread_count_that_differs([&](int nt) {
+            vcgmm::MbatchKMeansParams p;
+            p.n_clusters = C;
+            p.seeding.method = vcgmm::SeedingMethod::kmeans_plusplus;
+            p.mbatch.batch_size = 3000;
+            p.mbatch.max_iter = 6;
+            p.run = run_options(21, nt);
+            std::vector<T> c(C * d);
+            std::vector<std::int32_t> l(n);
+            vcgmm::FitBuffers<T> b;
+            b.centers = c.data();
+            b.labels = l.data();
+            const auto r = vcgmm::fit_mbatch(data, p, b);
+            std::vector<double> f = fingerprint(r, c, l);
+            append(&f, r.counts);
+            return f;
+          }) == 0);
+    for (vcgmm::NmbatchBounds bounds : {vcgmm::NmbatchBounds::elkan, vcgmm::NmbatchBounds::yinyang}) {
+      CAPTURE(static_cast<int>(bounds));
+      CHECK(first_thread_count_that_differs([&](int nt) {
+              vcgmm::NmbatchKMeansParams p;
+              p.n_clusters = C;
+              p.nmbatch.batch_size = 2500;
+              p.nmbatch.bounds = bounds;
+              p.run = run_options(22, nt);
+              std::vector<T> c(C * d);
+              std::vector<std::int32_t> l(n);
+              vcgmm::FitBuffers<T> b;
+              b.centers = c.data();
+              b.labels = l.data();
+              const auto r = vcgmm::fit_nmbatch(data, p, b);
+              std::vector<double> f = fingerprint(r, c, l);
+              append(&f, r.computed);
+              append(&f, r.skipped);
+              append(&f, r.batch_sizes);
+              return f;
+            }) == 0);
+    }
+    for (index_t block : {index_t(1), index_t(700)}) {
+      CAPTURE(block);
+      CHECK(first_thread_count_that_differs([&](int nt) {
+              vcgmm::VrkmKMeansParams p;
+              p.n_clusters = C;
+              p.vrkm.block_size = block;
+              p.vrkm.max_epochs = 3;
+              p.vrkm.tol = 0.0;
+              p.run = run_options(23, nt);
+              std::vector<T> c(C * d);
+              std::vector<std::int32_t> l(n);
+              vcgmm::FitBuffers<T> b;
+              b.centers = c.data();
+              b.labels = l.data();
+              const auto r = vcgmm::fit_vrkm(data, p, b);
+              std::vector<double> f = fingerprint(r, c, l);
+              append(&f, r.n_updates);
+              return f;
+            }) == 0);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("the stochastic family rejects bad parameters, naming them", T, float, double) {
+  const index_t n = 60, d = 3, C = 4;
+  const std::vector<T> x = gaussian<T>(n, d, 901);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  std::vector<T> centers(C * d);
+  vcgmm::FitBuffers<T> out;
+  out.centers = centers.data();
+  const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+  auto mbatch = [&](index_t b, int iters) {
+    vcgmm::MbatchKMeansParams p;
+    p.n_clusters = C;
+    p.mbatch.batch_size = b;
+    p.mbatch.max_iter = iters;
+    return vcgmm::fit_mbatch(data, p, out);
+  };
+  for (index_t b : {index_t(-1), n + 1}) {
+    CAPTURE(b);
+    CHECK_THROWS_WITH_AS(mbatch(b, 3), doctest::Contains("batch_size"), InvalidArgument);
+  }
+  CHECK_THROWS_WITH_AS(mbatch(10, 0), doctest::Contains("max_iter"), InvalidArgument);
+  CHECK_NOTHROW(mbatch(n, 1));
+  CHECK_NOTHROW(mbatch(1, 1));
+
+  auto nmbatch = [&](index_t b, double rho, double budget, double time_budget, int groups) {
+    vcgmm::NmbatchKMeansParams p;
+    p.n_clusters = C;
+    p.nmbatch.batch_size = b;
+    p.nmbatch.rho = rho;
+    p.nmbatch.bounds_memory = budget;
+    p.nmbatch.time_budget = time_budget;
+    p.nmbatch.n_groups = groups;
+    return vcgmm::fit_nmbatch(data, p, out);
+  };
+  for (index_t b : {index_t(-1), C - 1, n + 1}) {
+    CAPTURE(b);
+    CHECK_THROWS_WITH_AS(nmbatch(b, 100, 1e9, 0, 0), doctest::Contains("batch_size"),
+                         InvalidArgument);
+  }
+  for (double rho : {0.0, -1.0, kNaN}) {
+    CAPTURE(rho);
+    CHECK_THROWS_WITH_AS(nmbatch(0, rho, 1e9, 0, 0), doctest::Contains("rho"), InvalidArgument);
+  }
+  CHECK_THROWS_WITH_AS(nmbatch(0, 100, 0.0, 0, 0), doctest::Contains("bounds_memory"),
+                       InvalidArgument);
+  CHECK_THROWS_WITH_AS(nmbatch(0, 100, 1e9, -1.0, 0), doctest::Contains("time_budget"),
+                       InvalidArgument);
+  CHECK_THROWS_WITH_AS(nmbatch(0, 100, 1e9, 0, -2), doctest::Contains("n_groups"),
+                       InvalidArgument);
+  CHECK_NOTHROW(nmbatch(C, std::numeric_limits<double>::infinity(), 1e9, 0, 0));
+
+  auto vrkm = [&](double eta, index_t epoch_size, int epochs, index_t block, double tol) {
+    vcgmm::VrkmKMeansParams p;
+    p.n_clusters = C;
+    p.vrkm.learning_rate = eta;
+    p.vrkm.epoch_size = epoch_size;
+    p.vrkm.max_epochs = epochs;
+    p.vrkm.block_size = block;
+    p.vrkm.tol = tol;
+    return vcgmm::fit_vrkm(data, p, out);
+  };
+  for (double eta : {-0.5, 1.5, kNaN}) {
+    CAPTURE(eta);
+    CHECK_THROWS_WITH_AS(vrkm(eta, 0, 2, 1, 0.0), doctest::Contains("learning_rate"),
+                         InvalidArgument);
+  }
+  CHECK_THROWS_WITH_AS(vrkm(0.0, -1, 2, 1, 0.0), doctest::Contains("epoch_size"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(vrkm(0.0, 0, 0, 1, 0.0), doctest::Contains("max_epochs"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(vrkm(0.0, 0, 2, 0, 0.0), doctest::Contains("block_size"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(vrkm(0.0, 0, 2, 1, -1.0), doctest::Contains("tol"), InvalidArgument);
+  CHECK_NOTHROW(vrkm(1.0, 1, 2, 1, 0.0));
+
+  std::vector<index_t> rows(5);
+  CHECK_THROWS_AS(vcgmm::vrkm_epoch_rows(n, nullptr, 0, 1, 1, rows.data()), InvalidArgument);
+  CHECK_THROWS_AS(vcgmm::nmbatch_sample_order(0, 1, rows.data()), InvalidArgument);
+}
+
+TEST_CASE("mbatch, nmbatch and VRKM are interruptible") {
+  const index_t n = 100000, d = 16, C = 300;
+  const std::vector<float> x = gaussian<float>(n, d, 911);
+  std::vector<float> centers(C * d);
+  vcgmm::FitBuffers<float> out;
+  out.centers = centers.data();
+  const vcgmm::DataView<float> data{x.data(), n, d, nullptr};
+  auto interrupted = [&](auto&& fit) {
+    g_polls = 0;
+    InterruptCallbackGuard guard(&stop_on_third_poll);
+    CHECK_THROWS_AS(fit(), vcgmm::Interrupted);
+    CHECK(g_polls == 3);
+  };
+  // Each would run for minutes: uniform-ish Gaussian data, tol = 0, huge limits.
+  interrupted([&] {
+    vcgmm::MbatchKMeansParams p;
+    p.n_clusters = C;
+    p.mbatch.max_iter = 1000000;
+    p.run = run_options(1, 2);
+    return vcgmm::fit_mbatch(data, p, out);
+  });
+  interrupted([&] {
+    vcgmm::NmbatchKMeansParams p;
+    p.n_clusters = C;
+    p.nmbatch.max_iter = 1000000;
+    p.run = run_options(1, 2);
+    return vcgmm::fit_nmbatch(data, p, out);
+  });
+  interrupted([&] {
+    vcgmm::VrkmKMeansParams p;
+    p.n_clusters = C;
+    p.seeding.method = vcgmm::SeedingMethod::random;
+    p.vrkm.max_epochs = 1000000;
+    p.vrkm.tol = 0.0;
+    p.run = run_options(1, 2);
+    return vcgmm::fit_vrkm(data, p, out);
+  });
+}
