@@ -445,7 +445,7 @@ class PipelineEstimator(CenterBasedEstimator):
                 f"This {type(self).__name__} has no labels_ or inertia_: it was fitted with "
                 "compute_labels=False and its training data are no longer available (a "
                 "pickled, saved or from_centers model). Use predict(X) and score(X).")
-        X, w, cosine, scale = data
+        X, w, cosine, scale = data.X, data.w, data.cosine, data.scale
         C = self.cluster_centers_.shape[0]
         start = time.perf_counter()
         if isinstance(X, np.ndarray):

@@ -117,7 +117,7 @@ class VCGMMResult:
     >>> X = np.random.default_rng(0).normal(size=(2000, 3))
     >>> r = vcgmm.fit_vcgmm(X, 8, 3, 512, random_state=0, return_labels=True)
     >>> r.centers.shape, r.G, r.labels.shape, sorted(r.timings)
-    ((8, 3), 3, (2000,), ['coreset', 'evaluation', 'iterations', 'seeding'])
+    ((8, 3), 3, (2000,), ['coreset', 'evaluation', 'iterations', 'refinement', 'seeding'])
     """
 
     centers: np.ndarray
