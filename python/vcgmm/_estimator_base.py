@@ -12,18 +12,25 @@ functions (``fit_vcgmm``, ...) both go through it.
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 import warnings
+from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 from sklearn.metrics.pairwise import euclidean_distances
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._assignment import nearest_centers
 from ._chunked import as_source, is_chunked, is_dask_array
 from ._coreset import resolve_coreset_size
-from ._metric import is_cosine, normalize_rows
 from ._logging import progress_callback
-from ._run import available_threads, run_options
+from ._metric import is_cosine, normalize_rows
+from ._params import INT32_MAX, Boolean, Integer, Param
+from ._run import available_threads, run_options, seed_from
 from ._seeding import seeding_to_core
 from ._validation import (
     FLOAT_DTYPES,
@@ -34,12 +41,23 @@ from ._validation import (
     reject_non_numeric,
 )
 
-__all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD", "as_float"]
+__all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD",
+           "COMPUTE_LABELS_PARAM", "N_INIT_PARAM", "run_seeds", "as_float"]
 
 #: A generous rate (floating-point operations per second and thread) for the
 #: warning on absurd sizes: a fit warned about is slower than an hour even on
 #: a fast machine.
 FLOPS_PER_THREAD = 5e10
+
+
+def user_stacklevel():
+    """The ``stacklevel`` that makes a warning issued by the calling function
+    point at the first frame outside the vcgmm package (the user's line)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package:
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def as_float(value):
@@ -217,6 +235,76 @@ class CenterBasedEstimator:
             X, self._centers_like(X), sample_weight, n_threads=self.n_threads, labels=False)[1]
 
 
+class _FromTrainingData:
+    """``labels_`` / ``inertia_`` of a fit with ``compute_labels=False``:
+    computed from the training data on first access.
+
+    A non-data descriptor: an instance attribute of the same name (set by
+    ``fit`` with ``compute_labels=True``, or by the first access) shadows it,
+    so after the first access it costs nothing.
+    """
+
+    def __init__(self, doc):
+        self.__doc__ = doc
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        obj._evaluate_training_data()
+        return obj.__dict__[self.name]
+
+
+#: The parameter ``compute_labels`` of every pipeline estimator.
+COMPUTE_LABELS_PARAM: Param = Param(
+    "compute_labels", Boolean(), True,
+    "compute labels_ and inertia_ on the full training data at the end of fit "
+    "(False: on first access)", target=None, cli=None)
+
+#: The parameter ``n_init`` of every pipeline estimator.
+N_INIT_PARAM: Param = Param(
+    "n_init", Integer(1, INT32_MAX), 1,
+    "number of runs with different seeds; the best by the full-data objective is kept",
+    target=None, cli=None)
+
+
+def run_seeds(random_state, n_init):
+    """The core seeds of ``n_init`` runs, drawn one after the other from
+    ``random_state`` (the first is the seed of a single run, so run 0 of
+    ``n_init`` runs is the fit ``n_init=1`` gives)."""
+    rng = check_random_state(random_state)
+    return [seed_from(rng) for _ in range(n_init)]
+
+
+@dataclass
+class _Run:
+    """One run of a family's pipeline: the core's outputs, and the objective
+    (lower is better) it is ranked by when there are several runs."""
+
+    result: object
+    centers: np.ndarray
+    labels: Optional[np.ndarray]
+    coreset_indices: Optional[np.ndarray]
+    coreset_weights: Optional[np.ndarray]
+    objective: float = float("nan")
+
+
+@dataclass
+class _TrainingData:
+    """What a fit with ``compute_labels=False`` keeps to compute ``labels_``
+    and ``inertia_`` on first access: the training data by reference (an
+    array as passed to ``_fit``, or a chunk source), their weights, whether
+    the rows are to be normalised (``metric="cosine"``) and the objective's
+    scale, both as they were at fit time."""
+
+    X: object
+    w: Optional[np.ndarray]
+    cosine: bool
+    scale: float
+
+
 class PipelineEstimator(CenterBasedEstimator):
     """Base of the estimators that run a core pipeline.
 
@@ -224,11 +312,20 @@ class PipelineEstimator(CenterBasedEstimator):
     ``__init__`` parameters), ``_count_param`` (``"n_clusters"`` or
     ``"n_components"``) and ``_core_fit`` (the family's core function,
     ``(X, sample_weight, init_centers, params, return_labels)`` ->
-    ``(result, centers, labels, coreset_indices, coreset_weights)``).
+    ``(result, centers, labels, coreset_indices, coreset_weights)``), and
+    ``_rank_runs`` (how ``n_init`` runs are compared).
+
+    ``labels_`` and ``inertia_`` are set by ``fit`` when ``compute_labels``
+    is True; otherwise the training data are kept referenced (no copy) and
+    both are computed on first access (one exact pass, reported as the
+    ``evaluation`` phase of ``n_distance_evals_`` and ``timings_``).
     """
 
     _params = None
     _count_param = "n_clusters"
+
+    labels_ = _FromTrainingData("Nearest center of every training sample.")
+    inertia_ = _FromTrainingData("Weighted quantization error of the training data.")
 
     @staticmethod
     def _core_fit(X, sample_weight, init_centers, params, return_labels):  # pragma: no cover
@@ -240,11 +337,14 @@ class PipelineEstimator(CenterBasedEstimator):
         return table.validate({name: getattr(self, name) for name in table.names()})
 
     def _fit(self, X, sample_weight=None, *, return_labels=True, evaluate=True):
-        """Runs the family's pipeline on validated X (float32/float64, C order).
+        """Runs the family's pipeline ``n_init`` times on validated X
+        (float32/float64, C order) and keeps the best run.
 
-        Returns ``(values, result, centers, labels, coreset_indices,
-        coreset_weights)``; ``values`` are the validated parameters. X may
-        also be a chunk source (chunked or Dask data, see ``_fit_source``).
+        Returns ``(values, run, w, n_distance_evals, timings)``: the validated
+        parameters, the best :class:`_Run`, the validated weights and the
+        costs summed over all runs (the ranking of several runs counted as
+        ``evaluation``). X may also be a chunk source (chunked or Dask data,
+        see ``_fit_source``; same return shape, ``w`` None).
         """
         if not isinstance(X, np.ndarray):
             return self._fit_source(X, return_labels=return_labels, evaluate=evaluate)
@@ -256,14 +356,128 @@ class PipelineEstimator(CenterBasedEstimator):
         params.coreset_size = resolve_coreset_size(values["coreset_size"], X.shape[0], n_clusters)
         self._check_sizes(values, params.coreset_size or X.shape[0], n_clusters)
         init_centers = seeding_to_core(values, X, n_clusters, params)
-        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
-        params.evaluate = bool(evaluate)
         if self._spherical_centers and is_cosine(values):
             params.lloyd.spherical = True
         w = check_sample_weight(sample_weight, X)
+        n_init = values.get("n_init", 1)
+        if n_init > 1 and init_centers is not None and not self._runs_differ(params):
+            warnings.warn(
+                f"Explicit initial centers (init=array) and coreset_size=None: every run "
+                f"would give the same result, so only one is performed instead of "
+                f"n_init={n_init}.", RuntimeWarning, stacklevel=user_stacklevel())
+            n_init = 1
+        seeds = run_seeds(values["random_state"], n_init)
+        params.run = run_options(values["n_threads"], 0, values["verbose"])
         self._warn_if_huge(X, params)
-        out = type(self)._core_fit(X, w, init_centers, params, bool(return_labels))
-        return (values, *out)
+        costs = {"n_distance_evals": None, "timings": None}
+        best = None
+        if n_init > 1 and not self._rank_needs_evaluation:
+            # Runs ranked without the core's evaluation: labels of the best
+            # run only, afterwards (by the caller).
+            return_labels = evaluate = False
+        params.evaluate = bool(evaluate) or (n_init > 1 and self._rank_needs_evaluation)
+        for seed in seeds:
+            params.run.seed = seed
+            run = _Run(*type(self)._core_fit(X, w, init_centers, params, bool(return_labels)))
+            _add_costs(costs, run.result.n_distance_evals, run.result.timings)
+            if n_init > 1:
+                start = time.perf_counter()
+                run.objective = self._rank_run(X, w, run, values)
+                _add_costs(costs, {"evaluation": self._rank_evals(X, run)},
+                           {"evaluation": time.perf_counter() - start})
+                if best is None or run.objective < best.objective:
+                    best = run
+            else:
+                best = run
+        return values, best, w, costs["n_distance_evals"], costs["timings"]
+
+    # Ranking of n_init runs (lower objective is better); per family.
+    _rank_needs_evaluation = False
+
+    def _runs_differ(self, params):
+        """Whether runs from the same given initial centers differ (they do
+        with a coreset: each run draws its own)."""
+        return params.coreset_size > 0
+
+    def _rank_run(self, X, w, run, values):  # pragma: no cover - per family
+        raise NotImplementedError
+
+    def _rank_evals(self, X, run):
+        """Distance evaluations of _rank_run beyond the core's own (0 when it
+        reads the core's evaluation)."""
+        return 0
+
+    def _set_evaluation(self, X, w, run, values, n_distance_evals, timings):
+        """Sets ``labels_`` and ``inertia_`` from the run (or, with
+        ``compute_labels=False``, arranges their computation on first access),
+        and the cost attributes. X is the training data as the caller passed
+        them to ``_fit`` (before the rows are normalised for
+        ``metric="cosine"``) or a chunk source; ``inertia_`` is in the
+        family's objective (``_objective_scale``)."""
+        for name in ("labels_", "inertia_"):
+            self.__dict__.pop(name, None)
+        self._training_data = None
+        self.n_distance_evals_ = n_distance_evals
+        self.timings_ = timings
+        scale = self._objective_scale()
+        inertia = run.result.inertia
+        known = inertia is not None and (is_dask_array(inertia) or not np.isnan(inertia))
+        if not values["compute_labels"] or run.labels is None:
+            # Kept by reference (no copy): with metric="cosine" the rows are
+            # normalised again on first access, not kept normalised.
+            self._training_data = _TrainingData(X, w, is_cosine(values), scale)
+            if known:
+                self.inertia_ = scale * as_float(inertia)
+            if values["compute_labels"]:  # several runs ranked without labels: one pass now
+                self._evaluate_training_data()
+            return
+        self.labels_ = run.labels
+        self.inertia_ = scale * as_float(inertia)
+
+    def _evaluate_training_data(self):
+        """Computes ``labels_`` and ``inertia_`` from the training data kept by
+        a fit with ``compute_labels=False`` (first access): one exact pass,
+        over the chunks again for chunked data (lazy for Dask data)."""
+        check_is_fitted(self, "cluster_centers_")
+        data = self.__dict__.get("_training_data")
+        if data is None:
+            raise AttributeError(
+                f"This {type(self).__name__} has no labels_ or inertia_: it was fitted with "
+                "compute_labels=False and its training data are no longer available (a "
+                "pickled, saved or from_centers model). Use predict(X) and score(X).")
+        X, w, cosine, scale = data.X, data.w, data.cosine, data.scale
+        C = self.cluster_centers_.shape[0]
+        start = time.perf_counter()
+        if isinstance(X, np.ndarray):
+            rows = normalize_rows(X, "X") if cosine else X
+            labels, inertia = nearest_centers(rows, self._centers_like(rows), w,
+                                              n_threads=self.n_threads)
+            evals = X.shape[0] * C
+        else:  # a chunk source: one more pass over the chunks (nothing computed for Dask)
+            labels, inertia, _ = X.nearest(self.cluster_centers_, labels=True,
+                                           n_threads=self.n_threads)
+            evals = 0 if is_dask_array(inertia) else int(labels.shape[0]) * C
+        seconds = time.perf_counter() - start
+        self.__dict__["labels_"] = labels
+        if "inertia_" not in self.__dict__:
+            self.__dict__["inertia_"] = scale * as_float(inertia)
+        self._training_data = None
+        evals_ = dict(self.n_distance_evals_)
+        evals_["evaluation"] = evals_.get("evaluation", 0) + evals
+        self.n_distance_evals_ = evals_
+        timings = dict(self.timings_)
+        timings["evaluation"] = timings.get("evaluation", 0.0) + seconds
+        self.timings_ = timings
+        if isinstance(labels, np.ndarray):  # not when lazy (Dask)
+            self._after_evaluation(labels)
+
+    def _after_evaluation(self, labels):
+        """Hook: checks on the labels once they exist."""
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        state.pop("_training_data", None)  # never pickle the training data
+        return state
 
     def _check_sizes(self, values, n_fit, n_clusters):
         """Checks of parameters against the points fitted (``n_fit``: the
@@ -274,7 +488,10 @@ class PipelineEstimator(CenterBasedEstimator):
         """The fit on chunked data: the chunked coreset (two passes), then the
         family's pipeline on the coreset in memory (seeded like the one-array
         pipeline after its coreset), then, when asked, one more pass for the
-        labels and the quantization error of the full data (lazy for Dask)."""
+        labels and the quantization error of the full data (lazy for Dask).
+
+        Returns what ``_fit`` returns (``w`` None: the source holds the
+        weights). One run only: ``n_init > 1`` is refused (ValueError)."""
         values = self._checked_params()
         count = values[self._count_param]
         if values["coreset_size"] is None:
@@ -286,6 +503,11 @@ class PipelineEstimator(CenterBasedEstimator):
             raise ValueError(
                 "metric='cosine' needs the rows normalised in memory; chunked and Dask data "
                 "take metric='euclidean' (normalise the chunks yourself, then fit).")
+        if values.get("n_init", 1) > 1:
+            raise ValueError(
+                f"n_init={values['n_init']}: chunked and Dask data are fitted once (every "
+                "run would read the chunks twice for its own coreset and once more to be "
+                "ranked); pass n_init=1, or X in memory as one array.")
         params = self._params.to_core(values)
         params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
         draw = source.coreset(
@@ -309,7 +531,8 @@ class PipelineEstimator(CenterBasedEstimator):
             evals = 0 if is_dask_array(inertia) else draw.n_samples * count
         result = SourceFitResult(r, draw, inertia, evals, seconds)
         self._source_n_features = draw.n_features
-        return values, result, centers, labels, draw.indices, draw.weights
+        run = _Run(result, centers, labels, draw.indices, draw.weights)
+        return values, run, None, result.n_distance_evals, result.timings
 
     def _work_estimate(self, n_samples, params):
         """(distance evaluations before the first iteration, per iteration,
@@ -341,4 +564,16 @@ class PipelineEstimator(CenterBasedEstimator):
                 f"({setup:.3g} before the first iteration, {per_iter:.3g} per iteration) in "
                 f"{X.shape[1]} dimensions: at least {seconds / 3600.0:.1f} hours on "
                 f"{available_threads()} threads. To make it feasible: {hint}.",
-                UserWarning, stacklevel=4)
+                UserWarning, stacklevel=user_stacklevel())
+
+
+def _add_costs(costs, n_distance_evals, timings):
+    """Adds one run's (or step's) costs per phase into ``costs`` (the phases
+    are those of the family's core result, in its order)."""
+    if costs["n_distance_evals"] is None:
+        costs["n_distance_evals"] = {}
+        costs["timings"] = {}
+    for phase, v in n_distance_evals.items():
+        costs["n_distance_evals"][phase] = costs["n_distance_evals"].get(phase, 0) + int(v)
+    for phase, v in timings.items():
+        costs["timings"][phase] = costs["timings"].get(phase, 0.0) + float(v)

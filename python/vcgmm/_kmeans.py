@@ -9,7 +9,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._chunked import as_source
 from ._coreset import coreset_size_param
-from ._estimator_base import PipelineEstimator, as_float
+from ._estimator_base import (COMPUTE_LABELS_PARAM, N_INIT_PARAM, PipelineEstimator,
+                              user_stacklevel)
 from ._loader import core as _core
 from ._metric import metric_param, normalize_rows
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
@@ -38,10 +39,12 @@ KMEANS_PARAMS = ParamTable(
         Param("n_clusters", Integer(1, INT32_MAX), CORE, "number of clusters C",
               target="n_clusters", cli=("-C", "--clusters")),
         init_param(_core.KMeansParams().seeding.method),
+        N_INIT_PARAM,
         coreset_size_param(None),
         *SEEDING_PARAMS,
         *LLOYD_PARAMS,
         metric_param(),
+        COMPUTE_LABELS_PARAM,
         *RUN_PARAMS,
     ],
     core_params=_core.KMeansParams,
@@ -62,8 +65,10 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
     The Lloyd iterations stop when the relative change of the (weighted)
     quantization error falls below ``tol``, when no label changes, or after
-    ``max_iter`` iterations. ``inertia_`` and ``labels_`` are always computed
-    on the full training data with the final centers.
+    ``max_iter`` iterations. ``inertia_`` and ``labels_`` are computed on the
+    full training data with the final centers: at the end of ``fit``
+    (``compute_labels=True``, the default) or on their first access
+    (``compute_labels=False``).
 
     Parameters
     ----------
@@ -72,6 +77,15 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     init : {"k-means++", "afk-mc2"} or array-like of shape (n_clusters, n_features), \
             default="k-means++"
         Seeding: D^2 sampling, AFK-MC^2, or the given initial centers.
+    n_init : int, default=1
+        Number of runs, each with its own seed (drawn in turn from
+        ``random_state``, so run 0 is the fit ``n_init=1`` gives); the run of
+        the lowest ``inertia_`` (weighted quantization error on the full
+        training data) is kept. Each extra run costs a whole fit plus one
+        exact pass over the training data. With explicit initial centers and
+        no coreset every run would be the same, so one is done (with a
+        RuntimeWarning), as in scikit-learn. Chunked and Dask data take
+        ``n_init=1`` only (ValueError otherwise).
     coreset_size : int, "auto" or None, default=None
         Fit on a lightweight coreset of this many points (n_clusters <=
         coreset_size <= 4 * n_samples); "auto" is
@@ -97,6 +111,19 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         are refused), centers are rescaled to unit length after every update,
         ``inertia_``/``score`` are ``sum_n w_n (1 - cos(x_n, c))`` and
         ``transform`` gives cosine distances ``1 - cos``.
+    compute_labels : bool, default=True
+        Compute ``labels_`` and ``inertia_`` at the end of ``fit`` (an exact
+        O(n_samples n_clusters n_features) pass over the training data, the
+        ``evaluation`` phase). False skips that pass: the estimator keeps a
+        reference to the training data (no copy) and computes both on their
+        first access, from the data as they are then (or never, when only
+        ``predict``/``transform`` are needed); pickling or saving drops the
+        reference, after which they are unavailable (AttributeError). With
+        ``n_init > 1``, ``inertia_`` is always known (it ranks the runs).
+        With chunked data the first access reads the chunks once more (Dask:
+        lazy arrays). With ``metric="cosine"`` the rows are normalised again
+        on first access (the normalised copy is not kept). As
+        scikit-learn's ``MiniBatchKMeans(compute_labels=...)``.
     n_threads : int or None, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
         if set, else every CPU available). Results do not depend on the number
@@ -111,11 +138,13 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     cluster_centers_ : ndarray of shape (n_clusters, n_features)
         Final centers (the training data's dtype).
     labels_ : ndarray of shape (n_samples,), dtype int32
-        Nearest final center of every training sample.
+        Nearest final center of every training sample (with
+        ``compute_labels=False``: computed on first access).
     inertia_ : float
-        Weighted quantization error of the training data with the final centers.
+        Weighted quantization error of the training data with the final
+        centers (with ``compute_labels=False``: computed on first access).
     n_iter_ : int
-        Lloyd iterations run.
+        Lloyd iterations run (of the run kept, with ``n_init > 1``).
     converged_ : bool
         Whether the iterations stopped by ``tol`` (or a fixed point) rather than ``max_iter``.
     objective_ : ndarray of shape (n_iter,)
@@ -125,9 +154,10 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Empty clusters relocated during the iterations.
     n_distance_evals_ : dict
         Distance evaluations per phase: ``coreset``, ``seeding``, ``iterations``
-        and ``evaluation`` (the final labels/inertia on the full data).
+        and ``evaluation`` (the final labels/inertia on the full data), summed
+        over the ``n_init`` runs.
     timings_ : dict
-        Wall time in seconds per phase (same keys).
+        Wall time in seconds per phase (same keys), summed over the runs.
     coreset_indices_ : ndarray of shape (coreset_size,) or None
         Rows of the training data in the coreset.
     coreset_weights_ : ndarray of shape (coreset_size,) or None
@@ -187,23 +217,33 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             X = self._validate_X(X, reset=True)
         else:
             X, sample_weight = source, None
-        values, r, centers, labels, indices, weights = self._fit(X, sample_weight)
+        compute_labels = KMEANS_PARAMS.check("compute_labels", self.compute_labels)
+        values, run, w, n_distance_evals, timings = self._fit(
+            X, sample_weight, return_labels=compute_labels, evaluate=compute_labels)
         if source is not None:
             self.n_features_in_ = source.n_features
-        self.cluster_centers_ = centers
-        self.labels_ = labels
-        self.inertia_ = self._objective_scale() * as_float(r.inertia)
+        r = run.result
+        self.cluster_centers_ = run.centers
         self.n_iter_ = int(r.n_iter)
         self.converged_ = bool(r.converged)
         self.objective_ = self._objective_scale() * r.objective
         self.n_relocated_ = int(r.n_relocated)
-        self.n_distance_evals_ = r.n_distance_evals
-        self.timings_ = r.timings
-        self.coreset_indices_ = indices
-        self.coreset_weights_ = weights
-        if isinstance(labels, np.ndarray):  # not when lazy (Dask)
-            self._warn_distinct_clusters(labels, values["n_clusters"])
+        self.coreset_indices_ = run.coreset_indices
+        self.coreset_weights_ = run.coreset_weights
+        self._set_evaluation(X, w, run, values, n_distance_evals, timings)
+        if isinstance(run.labels, np.ndarray):  # not when lazy (Dask) or left to first access
+            self._after_evaluation(run.labels)
         return self
+
+    # n_init runs are ranked by their inertia on the full training data,
+    # which the core's evaluation stage computes.
+    _rank_needs_evaluation = True
+
+    def _rank_run(self, X, w, run, values):
+        return float(run.result.inertia)
+
+    def _after_evaluation(self, labels):
+        self._warn_distinct_clusters(labels, self.cluster_centers_.shape[0])
 
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the quantization error of X (higher is better).
@@ -242,7 +282,7 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
                 f"n_clusters ({n_clusters}): the data have too few distinct points, "
                 "so some centers coincide or hold no points.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
 
 

@@ -102,15 +102,17 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
 
     def _fit_result(self, X, sample_weight, *, return_labels):
         """The fit as a StochasticKMeansResult (shared by fit and the fit_* functions)."""
-        _, r, centers, labels, indices, weights = self._fit(
+        # One run (the stochastic families have no n_init): the costs are the core's.
+        _, run, _, n_distance_evals, timings = self._fit(
             X, sample_weight, return_labels=return_labels, evaluate=return_labels)
+        r = run.result
         return StochasticKMeansResult(
-            centers=centers, labels=labels,
+            centers=run.centers, labels=run.labels,
             inertia=float(r.inertia) if return_labels else None,
             n_iter=int(r.n_iter), converged=bool(r.converged), objective=r.objective,
-            objective_seconds=r.seconds, n_distance_evals=r.n_distance_evals,
-            timings=r.timings, coreset_indices=indices, coreset_weights=weights,
-            info=self._info(r))
+            objective_seconds=r.seconds, n_distance_evals=n_distance_evals,
+            timings=timings, coreset_indices=run.coreset_indices,
+            coreset_weights=run.coreset_weights, info=self._info(r))
 
     def _set_fitted(self, r):
         self.cluster_centers_ = r.centers

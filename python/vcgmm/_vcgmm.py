@@ -5,6 +5,7 @@ result, :class:`VCGMMResult`."""
 
 from __future__ import annotations
 
+import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -13,12 +14,15 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._chunked import as_source
-from ._metric import metric_param
+from ._metric import is_cosine, metric_param, normalize_rows
 from ._coreset import coreset_size_param, default_coreset_size
-from ._estimator_base import PipelineEstimator, as_float
+from ._assignment import nearest_centers
+from ._estimator_base import (COMPUTE_LABELS_PARAM, N_INIT_PARAM, PipelineEstimator, as_float,
+                              user_stacklevel)
 from ._loader import core as _core
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Options, Param, ParamTable, Real
 from ._run import RUN_PARAMS, check_n_threads
@@ -40,6 +44,7 @@ VCGMM_PARAMS = ParamTable(
         Param("plus1", Boolean(), CORE, "add one random cluster to every search space",
               target="em.plus1", cli="--plus1"),
         init_param(_core.VcgmmParams().seeding.method),
+        N_INIT_PARAM,
         *SEEDING_PARAMS,
         Param("n_init_estep", Integer(0, INT32_MAX), CORE,
               "extra E-steps before the first M-step", target="em.n_init_estep"),
@@ -59,6 +64,7 @@ VCGMM_PARAMS = ParamTable(
               "hard refinement steps after EM, each a Lloyd step restricted to the "
               "truncated search spaces (0: the papers' vc-GMM)",
               target="em.refine", cli="--refine"),
+        COMPUTE_LABELS_PARAM,
         *RUN_PARAMS,
     ],
     core_params=_core.VcgmmParams,
@@ -149,7 +155,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     variance ``sigma2_``; its means are k-means quality cluster centers, and
     ``predict`` (the most probable component) is the nearest mean.
     ``labels_`` and ``inertia_`` are computed exactly on the full training
-    data after the fit.
+    data, at the end of ``fit`` (``compute_labels=True``, the default) or on
+    their first access (``compute_labels=False``).
 
     Parameters
     ----------
@@ -169,6 +176,15 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     init : {"afk-mc2", "k-means++"} or array-like of shape (n_components, n_features), \
             default="afk-mc2"
         Seeding, or the initial means.
+    n_init : int, default=1
+        Number of runs, each with its own seed (drawn in turn from
+        ``random_state``, so run 0 is the fit ``n_init=1`` gives); the run of
+        the highest exact log-likelihood of the full training data
+        (``score(X)`` times the training weight, one O(n_samples
+        n_components n_features) pass per run, counted as ``evaluation``) is
+        kept. The free energy is not used to rank runs: with a coreset it is
+        measured on each run's own coreset, so runs are not comparable by it.
+        Chunked and Dask data take ``n_init=1`` only (ValueError otherwise).
     chain_length : int, default=20
         AFK-MC^2 chain length, 1 to 10000.
     n_local_trials : int or "auto", default=1
@@ -211,6 +227,18 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         evaluations; too little, and not yet measured at larger C, to change
         the papers' default. Use it when the quantization error is what you
         judge the codebook by.
+    compute_labels : bool, default=True
+        Compute ``labels_`` and ``inertia_`` at the end of ``fit`` (an exact
+        O(n_samples n_components n_features) pass over the training data, the
+        ``evaluation`` phase; at large ``n_components`` it costs more than
+        the vc-GMM fit itself). False skips it: the estimator keeps a
+        reference to the training data (no copy) and computes both on their
+        first access, from the data as they are then; pickling or saving
+        drops the reference, after which they are unavailable
+        (AttributeError). With chunked data the first access reads the chunks
+        once more (Dask: lazy arrays); with ``metric="cosine"`` the rows are
+        normalised again then (the normalised copy is not kept). As
+        scikit-learn's ``MiniBatchKMeans(compute_labels=...)``.
     n_threads : int or None, default=None
         Threads; None or -1 means OpenMP's default (``OMP_NUM_THREADS`` if set,
         else every CPU available). Results do not depend on it.
@@ -227,6 +255,16 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Same array as ``cluster_centers_`` (the mixture's vocabulary).
     sigma2_ : float
         Shared variance per feature.
+    weights_ : ndarray of shape (n_components,)
+        Mixing weights, all ``1 / n_components`` (fixed by the model).
+    covariances_ : ndarray of shape (n_components,)
+        Every entry ``sigma2_``: the model's "tied-spherical" covariance
+        ``sigma2_ I``, shared by all components, in the layout of
+        ``GaussianMixture(covariance_type="spherical")``.
+    precisions_ : ndarray of shape (n_components,)
+        ``1 / covariances_``.
+    precisions_cholesky_ : ndarray of shape (n_components,)
+        ``1 / sqrt(covariances_)`` (GaussianMixture's "spherical" layout).
     free_energy_ : ndarray of shape (n_iter,)
         Free energy (eq. 10; summed over the weighted coreset or data) of every E-step.
     lower_bound_ : float
@@ -236,9 +274,11 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     converged_ : bool
         Whether the free energy converged (by ``stop_rule`` and ``tol``).
     labels_ : ndarray of shape (n_samples,), dtype int32
-        Nearest mean of every training sample (exact).
+        Nearest mean of every training sample (exact; with
+        ``compute_labels=False`` computed on first access).
     inertia_ : float
-        Weighted quantization error of the training data with ``cluster_centers_``.
+        Weighted quantization error of the training data with
+        ``cluster_centers_`` (with ``compute_labels=False`` computed on first access).
     coreset_indices_ : ndarray of shape (N',) or None
         Rows of the training data in the coreset (None for var-GMM-S).
     coreset_weights_ : ndarray of shape (N',) or None
@@ -248,11 +288,22 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     n_distance_evals_ : dict
         Distance evaluations per phase: ``coreset``, ``seeding``,
         ``iterations`` (E-steps), ``refinement`` (hard steps after EM),
-        ``evaluation`` (``labels_``, ``inertia_``).
+        ``evaluation`` (``labels_``, ``inertia_``, the ranking of ``n_init``
+        runs), summed over the runs.
     timings_ : dict
-        Wall time in seconds per phase (same keys).
+        Wall time in seconds per phase (same keys), summed over the runs.
     n_features_in_ : int
         Number of features seen during fit.
+
+    Notes
+    -----
+    Against ``sklearn.mixture.GaussianMixture``: the model is
+    ``covariance_type="spherical"`` with all variances tied to one
+    ``sigma2_`` and the weights fixed at ``1 / n_components``; ``weights_``,
+    ``means_``, ``covariances_``, ``precisions_``, ``precisions_cholesky_``,
+    ``score_samples``, ``score``, ``predict_proba`` (dense, exact),
+    ``bic``, ``aic`` and ``sample`` have GaussianMixture's meaning and
+    shapes. ``predict_proba_sparse`` is the truncated (top-``G_``) form.
 
     See Also
     --------
@@ -267,6 +318,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     >>> gmm = VCGMM(n_components=50, random_state=0).fit(X)
     >>> gmm.predict_proba(X[:3]).shape
     (3, 50)
+    >>> gmm.predict_proba_sparse(X[:3]).nnz  # the G_ = 5 largest of each row
+    15
     """
 
     _params = VCGMM_PARAMS
@@ -275,24 +328,52 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
     __init__ = make_init(VCGMM_PARAMS)
 
-    def _fit_result(self, X, sample_weight, *, return_labels):
-        """The fit as a VCGMMResult (shared by fit, fit_vcgmm and fit_vargmm)."""
-        values, r, centers, labels, indices, weights = self._fit(
+    def _fit_run(self, X, sample_weight, *, return_labels):
+        """The fit (best of n_init runs): (values, run, w, n_distance_evals, timings)."""
+        values, run, w, n_distance_evals, timings = self._fit(
             X, sample_weight, return_labels=return_labels, evaluate=return_labels)
-        if r.G < values["G"] and values["G"] != _D["G"]:  # the default G is clamped silently
+        if run.result.G < values["G"] and values["G"] != _D["G"]:  # the default G is clamped silently
             warnings.warn(
                 f"G={values['G']} exceeds the number of components "
                 f"({values[self._count_param]}) and was clamped to it: the loop is exact EM "
                 "(O(N' C D) per iteration, the slowest setting). Did you mean a coreset size? "
                 "fit_vcgmm's arguments are (X, C, G, coreset_size).",
-                UserWarning, stacklevel=3)
+                UserWarning, stacklevel=user_stacklevel())
+        return values, run, w, n_distance_evals, timings
+
+    def _fit_result(self, X, sample_weight, *, return_labels):
+        """The fit as a VCGMMResult (for fit_vcgmm and fit_vargmm)."""
+        values, run, w, n_distance_evals, timings = self._fit_run(
+            X, sample_weight, return_labels=return_labels)
+        r = run.result
+        labels, inertia = run.labels, (as_float(r.inertia) if return_labels else None)
+        if return_labels and labels is None:  # several runs, ranked without labels
+            start = time.perf_counter()
+            rows = normalize_rows(X, "X") if is_cosine(values) else X  # as _fit saw them
+            labels, inertia = nearest_centers(rows, run.centers, w, n_threads=values["n_threads"])
+            n_distance_evals["evaluation"] += X.shape[0] * run.centers.shape[0]
+            timings["evaluation"] += time.perf_counter() - start
         return VCGMMResult(
-            centers=centers, sigma2=float(r.sigma2), free_energy=r.free_energy,
+            centers=run.centers, sigma2=float(r.sigma2), free_energy=r.free_energy,
             n_iter=int(r.n_iter), converged=bool(r.converged), G=int(r.G),
-            coreset_indices=indices, coreset_weights=weights, labels=labels,
-            inertia=as_float(r.inertia) if return_labels else None,
-            n_distance_evals=r.n_distance_evals, estep_distance_evals=r.estep_distance_evals,
-            timings=r.timings, refine_objective=r.refine_objective)
+            coreset_indices=run.coreset_indices, coreset_weights=run.coreset_weights,
+            labels=labels, inertia=inertia,
+            n_distance_evals=n_distance_evals, estep_distance_evals=r.estep_distance_evals,
+            timings=timings, refine_objective=r.refine_objective)
+
+    # n_init runs are ranked by the exact log-likelihood of the full training
+    # data (an O(N C D) pass per run, reported as "evaluation").
+    def _rank_run(self, X, w, run, values):
+        log_likelihood = _core.gmm_log_likelihood(
+            X, run.centers, float(run.result.sigma2), check_n_threads(values["n_threads"]))
+        total = float(np.sum(log_likelihood) if w is None else np.dot(w, log_likelihood))
+        return -total
+
+    def _runs_differ(self, params):
+        return True  # the initial truncation sets K(n) are drawn from the seed
+
+    def _rank_evals(self, X, run):
+        return X.shape[0] * run.centers.shape[0]
 
     def _iteration_evals(self, fit_n, params):
         G = min(params.em.G, params.n_clusters)
@@ -327,28 +408,27 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             X = self._validate_X(X, reset=True)
         else:
             X, sample_weight = source, None
-        r = self._fit_result(X, sample_weight, return_labels=True)
+        compute_labels = VCGMM_PARAMS.check("compute_labels", self.compute_labels)
+        values, run, w, n_distance_evals, timings = self._fit_run(
+            X, sample_weight, return_labels=compute_labels)
         if source is not None:
             self.n_features_in_ = source.n_features
-        self.cluster_centers_ = r.centers
-        self.sigma2_ = r.sigma2
+        r = run.result
+        self.cluster_centers_ = run.centers
+        self.sigma2_ = float(r.sigma2)
         self.free_energy_ = r.free_energy
-        if r.coreset_weights is not None:
-            fit_weight = float(np.sum(r.coreset_weights))
+        if run.coreset_weights is not None:
+            fit_weight = float(np.sum(run.coreset_weights))
         else:
-            fit_weight = float(X.shape[0] if sample_weight is None
-                               else np.sum(check_sample_weight(sample_weight, X)))
+            fit_weight = float(X.shape[0] if w is None else np.sum(w))
         self.lower_bound_ = float(r.free_energy[-1] / fit_weight)
-        self.n_iter_ = r.n_iter
-        self.converged_ = r.converged
-        self.labels_ = r.labels
-        self.inertia_ = r.inertia
-        self.coreset_indices_ = r.coreset_indices
-        self.coreset_weights_ = r.coreset_weights
-        self.G_ = r.G
-        self.n_distance_evals_ = r.n_distance_evals
-        self.timings_ = r.timings
-        self._warn_coinciding_centers(r.centers)
+        self.n_iter_ = int(r.n_iter)
+        self.converged_ = bool(r.converged)
+        self.coreset_indices_ = run.coreset_indices
+        self.coreset_weights_ = run.coreset_weights
+        self.G_ = int(r.G)
+        self._set_evaluation(X, w, run, values, n_distance_evals, timings)
+        self._warn_coinciding_centers(run.centers)
         return self
 
     @staticmethod
@@ -366,7 +446,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
                 "fewer distinct points than n_components, use fewer components; otherwise a "
                 "larger coreset_size or a longer chain_length gives distinct seeds.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
 
     @property
@@ -415,11 +495,46 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         return float(np.average(log_likelihood, weights=sample_weight))
 
     def predict_proba(self, X):
-        """Posterior probabilities restricted to the G most probable components.
+        """Posterior probability of every component for each sample (dense, exact).
+
+        As ``GaussianMixture.predict_proba``: the exact responsibilities over
+        all ``n_components`` components, ``p(c | x) = N(x; mu_c, sigma2 I) /
+        sum_k N(x; mu_k, sigma2 I)`` (equal weights), computed in blocks of
+        rows. The result holds n_samples x n_components doubles: at large
+        ``n_components`` use :meth:`predict_proba_sparse`, which keeps the
+        ``G_`` largest per row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_components), dtype float64
+            Rows sum to 1.
+        """
+        check_is_fitted(self, "cluster_centers_")
+        X = self._validate_X(X, reset=False)
+        centers = self._centers_like(X)
+        C = centers.shape[0]
+        n_threads = check_n_threads(self.n_threads)
+        proba = np.zeros((X.shape[0], C), dtype=np.float64)
+        block = max(1, _PROBA_BLOCK_ELEMENTS // C)
+        for start in range(0, X.shape[0], block):
+            rows = slice(start, min(X.shape[0], start + block))
+            idx, resp = _core.gmm_truncated_posteriors(X[rows], centers, self.sigma2_, C,
+                                                       n_threads)
+            np.put_along_axis(proba[rows], idx.astype(np.intp), resp, axis=1)
+        return proba
+
+    def predict_proba_sparse(self, X):
+        """Posterior probabilities restricted to the G most probable components (sparse).
 
         The truncated posterior of the paper (eq. 6) with K(n) = the ``G_``
         nearest means of each sample: exact responsibilities renormalized over
-        those G components, zero elsewhere.
+        those G components, zero elsewhere. O(n_samples n_components
+        n_features) time like :meth:`predict_proba`, but only
+        ``n_samples * G_`` values stored.
 
         Parameters
         ----------
@@ -443,6 +558,126 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         )
         proba.sort_indices()
         return proba
+
+    # -- GaussianMixture's attributes and model-selection methods -------------
+
+    @property
+    def weights_(self):
+        """Mixing weights, shape (n_components,): all ``1 / n_components``
+        (the model's components have equal, fixed weights)."""
+        check_is_fitted(self, "cluster_centers_")
+        C = self.cluster_centers_.shape[0]
+        return np.full(C, 1.0 / C)
+
+    @property
+    def covariances_(self):
+        """Variances, shape (n_components,): every entry ``sigma2_``.
+
+        The model is "tied-spherical": one variance ``sigma2_ I`` shared by all
+        components. It is given in the layout of
+        ``GaussianMixture(covariance_type="spherical")`` (one variance per
+        component, here all equal), so that code written for that layout
+        (and a spherical GaussianMixture given these attributes) works unchanged.
+        """
+        check_is_fitted(self, "cluster_centers_")
+        return np.full(self.cluster_centers_.shape[0], float(self.sigma2_))
+
+    @property
+    def precisions_(self):
+        """Precisions ``1 / sigma2_``, shape (n_components,) ("spherical" layout)."""
+        return 1.0 / self.covariances_
+
+    @property
+    def precisions_cholesky_(self):
+        """Cholesky factors of the precisions, ``1 / sqrt(sigma2_)``, shape
+        (n_components,) (the "spherical" layout of GaussianMixture)."""
+        return 1.0 / np.sqrt(self.covariances_)
+
+    def _n_parameters(self):
+        """Free parameters of the model: the means (n_components x
+        n_features) and the one shared variance; the weights are fixed."""
+        check_is_fitted(self, "cluster_centers_")
+        C, D = self.cluster_centers_.shape
+        return C * D + 1
+
+    def bic(self, X):
+        """Bayesian information criterion for the current model on X.
+
+        ``-2 log L(X) + k log(n_samples)``, with the exact log-likelihood
+        (:meth:`score_samples`) and ``k = n_components * n_features + 1`` free
+        parameters (the means and the shared variance; the weights are fixed
+        at ``1 / n_components``), as ``GaussianMixture.bic`` counts its own.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        bic : float
+            Lower is better.
+        """
+        log_likelihood = self.score_samples(X)
+        return float(-2.0 * np.sum(log_likelihood)
+                     + self._n_parameters() * np.log(log_likelihood.shape[0]))
+
+    def aic(self, X):
+        """Akaike information criterion for the current model on X.
+
+        ``-2 log L(X) + 2 k``, with the exact log-likelihood and ``k =
+        n_components * n_features + 1`` free parameters (see :meth:`bic`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        aic : float
+            Lower is better.
+        """
+        log_likelihood = self.score_samples(X)
+        return float(-2.0 * np.sum(log_likelihood) + 2.0 * self._n_parameters())
+
+    def sample(self, n_samples=1):
+        """Generate random samples from the fitted mixture.
+
+        As ``GaussianMixture.sample``: the number of samples of each
+        component is multinomial with the weights ``weights_``, each sample
+        is its mean plus ``sqrt(sigma2_)`` times a standard normal vector,
+        and the samples come grouped by component (in component order). The
+        draws come from ``random_state`` (an integer gives the same samples
+        on every call; a RandomState instance advances).
+
+        Parameters
+        ----------
+        n_samples : int, default=1
+            Number of samples to generate (>= 1).
+
+        Returns
+        -------
+        X : ndarray of shape (n_samples, n_features)
+            The samples, in the dtype of ``means_`` (the training data's).
+        y : ndarray of shape (n_samples,), dtype int64
+            The component of each sample.
+        """
+        check_is_fitted(self, "cluster_centers_")
+        n_samples = Integer(1, None).check(n_samples, "n_samples")
+        rng = check_random_state(self.random_state)
+        means = self.cluster_centers_
+        C, D = means.shape
+        counts = rng.multinomial(n_samples, self.weights_)
+        y = np.repeat(np.arange(C, dtype=np.int64), counts)
+        # One call draws what GaussianMixture draws component by component
+        # (the legacy generator's normal stream does not depend on the split).
+        noise = rng.standard_normal(size=(n_samples, D))
+        X = means[y].astype(np.float64) + np.sqrt(float(self.sigma2_)) * noise
+        return X.astype(means.dtype, copy=False), y
+
+
+#: Entries of the (rows, n_components) blocks in which predict_proba computes
+#: the dense posterior (the core returns indices and values of that size).
+_PROBA_BLOCK_ELEMENTS = 1 << 22
 
 
 class _Unset:
@@ -539,6 +774,9 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
     for name in ("n_components", "G", "coreset_size"):
         if name in params:
             raise TypeError(f"fit_vcgmm got {name!r} twice (it is a positional argument).")
+    if "compute_labels" in params:
+        raise TypeError("fit_vcgmm takes return_labels (the labels are part of the result), "
+                        "not compute_labels.")
     unknown = sorted(set(params) - set(VCGMM_PARAMS.names()))
     if unknown:
         raise TypeError(f"fit_vcgmm got unexpected keyword argument(s) {', '.join(unknown)}; "

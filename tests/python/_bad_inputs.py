@@ -508,14 +508,15 @@ ENTRY_POINTS = {e.name: e for e in [
         params=_signature_params(vcgmm.lloyd)),
     EntryPoint("fit_vcgmm", lambda X, w, c, p: _fit_vcgmm(X, w, c, p),
                frozenset({_X, _W, _C}), centers_arg="init", centers_are_init=True,
-               params=_table_params(VCGMM_PARAMS) + RETURN_LABELS,
+               params=_table_params(VCGMM_PARAMS, exclude=("compute_labels",)) + RETURN_LABELS,
                arg_names={"n_components": "C"}),
     EntryPoint("fit_vcgmm(coreset_size=10)",
                lambda X, w, c, p: _fit_vcgmm(X, w, c, p, coreset_size=10),
                frozenset({_X, _W})),
     EntryPoint("fit_vargmm", _fit_vargmm,
                frozenset({_X, _W, _C}), centers_arg="init", centers_are_init=True,
-               params=_table_params(VCGMM_PARAMS, exclude=("coreset_size",)) + RETURN_LABELS,
+               params=_table_params(VCGMM_PARAMS, exclude=("coreset_size", "compute_labels"))
+               + RETURN_LABELS,
                arg_names={"n_components": "C"}),
     EntryPoint("VariationalLoop", lambda X, w, c, p: vcgmm.VariationalLoop(
         X, c, sample_weight=w, **_run_kw(p, G=N_CLUSTERS, random_state=0, n_threads=1)),
@@ -540,6 +541,10 @@ ENTRY_POINTS = {e.name: e for e in [
                frozenset({_X, _W})),
     EntryPoint("VCGMM.predict", _method("VCGMM", "predict"), frozenset({_X})),
     EntryPoint("VCGMM.predict_proba", _method("VCGMM", "predict_proba"), frozenset({_X})),
+    EntryPoint("VCGMM.predict_proba_sparse", _method("VCGMM", "predict_proba_sparse"),
+               frozenset({_X})),
+    EntryPoint("VCGMM.bic", _method("VCGMM", "bic"), frozenset({_X})),
+    EntryPoint("VCGMM.aic", _method("VCGMM", "aic"), frozenset({_X})),
     EntryPoint("VCGMM.score_samples", _method("VCGMM", "score_samples"), frozenset({_X})),
     EntryPoint("VCGMM.score", _method("VCGMM", "score", weighted=True), frozenset({_X, _W})),
     EntryPoint("VCGMM.transform", _method("VCGMM", "transform"), frozenset({_X})),
@@ -558,7 +563,8 @@ ENTRY_POINTS = {e.name: e for e in [
 
 #: Entry points of fitted estimators, with their unfitted counterpart.
 FITTED_METHODS = {name: (name.split(".")[0], name.split(".")[1]) for name in ENTRY_POINTS
-                  if name.split(".")[-1] in ("predict", "predict_proba", "score_samples",
+                  if name.split(".")[-1] in ("predict", "predict_proba", "predict_proba_sparse",
+                                             "bic", "aic", "score_samples",
                                              "score", "transform")}
 
 

@@ -213,13 +213,20 @@ def test_vcgmm_estimator_and_vargmm(problem, seed, G):
     def fit(t):
         est = vcgmm.VCGMM(C, G=G, coreset_size=None, random_state=seed, n_threads=t).fit(X)
         proba = est.predict_proba(X)
+        # The truncated posterior is the exact one renormalised over its G_
+        # components (not equal to it: with G_ < C the others' mass is dropped).
+        sparse = est.predict_proba_sparse(X).toarray()
+        kept = np.where(sparse > 0, proba, 0.0)
+        np.testing.assert_allclose(sparse, kept / kept.sum(axis=1, keepdims=True),
+                                   rtol=1e-5, atol=1e-12)
         return est.means_, est.predict(X), est.score_samples(X), proba
 
     means, labels, scores, proba = _run_twice(fit)
     _check_centers(means, X, C)
     assert labels.min() >= 0 and labels.max() < C
     assert np.all(np.isfinite(scores))
-    np.testing.assert_allclose(np.asarray(proba.sum(axis=1)).ravel(), 1.0, rtol=1e-5)  # dense or sparse
+    assert isinstance(proba, np.ndarray) and proba.shape == (X.shape[0], C)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-5)
     r = vcgmm.fit_vargmm(X, C, G=G, random_state=seed)
     _check_centers(r.centers, X, C)
     check()

@@ -61,10 +61,10 @@ def test_score_is_the_mean_log_likelihood(fitted, test_points):
     )
 
 
-def test_predict_proba_is_the_truncated_posterior(fitted, test_points):
+def test_predict_proba_sparse_is_the_truncated_posterior(fitted, test_points):
     G = fitted.G_
     assert G == 4
-    P = fitted.predict_proba(test_points)
+    P = fitted.predict_proba_sparse(test_points)
     assert sp.issparse(P) and P.format == "csr"
     assert P.shape == (test_points.shape[0], 20)
     np.testing.assert_array_equal(np.diff(P.indptr), G)
@@ -87,10 +87,21 @@ def test_predict_proba_is_the_truncated_posterior(fitted, test_points):
 
 def test_predict_proba_with_G_equal_C_is_the_full_posterior(train):
     gmm = vcgmm.VCGMM(5, G=5, coreset_size=None, random_state=0, n_threads=1).fit(train[:500])
-    P = gmm.predict_proba(train[:500]).toarray()
+    P = gmm.predict_proba_sparse(train[:500]).toarray()
     logp = -cdist(train[:500], gmm.means_, "sqeuclidean") / (2.0 * gmm.sigma2_)
     np.testing.assert_allclose(P, np.exp(logp - logsumexp(logp, axis=1, keepdims=True)),
                                rtol=0, atol=1e-12)
+
+
+def test_predict_proba_is_the_dense_full_posterior(fitted, test_points):
+    # Dense (GaussianMixture's type), exact over all components whatever G_.
+    P = fitted.predict_proba(test_points)
+    assert isinstance(P, np.ndarray) and P.dtype == np.float64
+    assert P.shape == (test_points.shape[0], 20) and fitted.G_ < 20
+    logp = -cdist(test_points, fitted.means_, "sqeuclidean") / (2.0 * fitted.sigma2_)
+    np.testing.assert_allclose(P, np.exp(logp - logsumexp(logp, axis=1, keepdims=True)),
+                               rtol=0, atol=1e-12)
+    assert np.asarray(P).shape == P.shape  # no 0-d object array
 
 
 def test_predict_is_the_nearest_mean(fitted, train, test_points):
@@ -217,7 +228,10 @@ def test_pickle_round_trip(fitted, test_points):
     assert other.sigma2_ == fitted.sigma2_
     np.testing.assert_array_equal(other.score_samples(test_points),
                                   fitted.score_samples(test_points))
-    assert (other.predict_proba(test_points) != fitted.predict_proba(test_points)).nnz == 0
+    np.testing.assert_array_equal(other.predict_proba(test_points),
+                                  fitted.predict_proba(test_points))
+    assert (other.predict_proba_sparse(test_points)
+            != fitted.predict_proba_sparse(test_points)).nnz == 0
     assert other.get_params() == fitted.get_params()
 
 
@@ -227,7 +241,7 @@ def test_G_larger_than_C_is_clamped(train):
     assert gmm.G_ == 4 and gmm.get_params()["G"] == 9
     exact = vcgmm.VCGMM(4, G=4, coreset_size=None, random_state=0, n_threads=1).fit(train[:300])
     np.testing.assert_array_equal(gmm.cluster_centers_, exact.cluster_centers_)
-    assert gmm.predict_proba(train[:10]).nnz == 40
+    assert gmm.predict_proba_sparse(train[:10]).nnz == 40
 
 
 def test_verbose_logs_and_silent_otherwise(train, caplog):
@@ -274,7 +288,8 @@ def test_predict_proba_top_component_is_predict(case):
     d2 = cdist(x.astype(np.float64), centers.astype(np.float64), "sqeuclidean")[0]
     nearest = int(np.flatnonzero(d2 == d2.min())[0])
     assert gmm.predict(x)[0] == nearest
-    assert gmm.predict_proba(x).indices.tolist() == [nearest]
+    assert gmm.predict_proba_sparse(x).indices.tolist() == [nearest]
+    assert int(np.argmax(gmm.predict_proba(x)[0])) == nearest
 
 
 def test_n_local_trials_reaches_the_seeding(train):
@@ -306,6 +321,8 @@ def test_results_do_not_depend_on_the_thread_count(coreset_size, patches,
         gmm = vcgmm.VCGMM(100, G=3, coreset_size=coreset_size, max_iter=4, tol=0,
                           random_state=1, n_threads=n_threads).fit(X)
         return {"fit": gmm, "predict": gmm.predict(Y), "predict_proba": gmm.predict_proba(Y),
+                "predict_proba_sparse": gmm.predict_proba_sparse(Y),
+                "bic": gmm.bic(Y), "sample": gmm.sample(50),
                 "score_samples": gmm.score_samples(Y), "score": gmm.score(Y, sample_weight=w),
                 "transform": gmm.transform(Y)}
 
