@@ -154,7 +154,7 @@ def test_refinement_is_its_own_phase(make_blobs):
 
 def test_default_refine_is_read_from_the_core():
     assert vcgmm.VCGMM().refine == vcgmm._loader.core.VcgmmParams().em.refine
-    assert vcgmm.VCGMM().refine >= 1
+    assert vcgmm.VCGMM().refine == 0  # the papers' vc-GMM unless asked (see the docstring)
 
 
 @pytest.mark.parametrize("plus1", [False, True])
