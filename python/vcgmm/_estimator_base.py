@@ -208,6 +208,15 @@ class CenterBasedEstimator:
             return np.clip(1.0 - X @ centers.T, 0.0, 2.0)
         return euclidean_distances(X, centers)
 
+    def _training_input(self, X, sample_weight):
+        """``(X, sample_weight, source)`` for ``fit``: chunked or Dask X becomes
+        its chunk source (the weights travel inside it); one array is
+        validated (``reset=True``) and ``source`` is None."""
+        source = as_source(X, sample_weight)
+        if source is None:
+            return self._validate_X(X, reset=True), sample_weight, None
+        return source, None, source
+
     def _source(self, X, sample_weight=None):
         """The chunk source of chunked/Dask X, checked against the fitted
         width; None for one array."""

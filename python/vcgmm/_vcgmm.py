@@ -403,11 +403,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self : VCGMM
             Fitted estimator.
         """
-        source = as_source(X, sample_weight)
-        if source is None:
-            X = self._validate_X(X, reset=True)
-        else:
-            X, sample_weight = source, None
+        X, sample_weight, source = self._training_input(X, sample_weight)
         compute_labels = VCGMM_PARAMS.check("compute_labels", self.compute_labels)
         values, run, w, n_distance_evals, timings = self._fit_run(
             X, sample_weight, return_labels=compute_labels)
