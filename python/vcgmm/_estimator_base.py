@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -96,7 +97,7 @@ class SourceFitResult:
         return timings
 
 
-class CenterBasedEstimator:
+class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
     """Mixin for estimators whose model is a set of centers ``cluster_centers_``.
 
     Provides input validation (float32 stays float32, everything else becomes
@@ -104,8 +105,16 @@ class CenterBasedEstimator:
     ``predict``, ``transform`` and the exact quantization error. ``predict``
     and ``transform`` also take chunked data (lists of arrays or ``.npy``
     files, zarr arrays: one pass, results concatenated in memory) and Dask
-    arrays (lazy ``map_blocks``, nothing computed).
+    arrays (lazy ``map_blocks``, nothing computed). ``get_feature_names_out``
+    (``"kmeans0"``, ``"kmeans1"``, ...: the class name and the center's
+    index, as scikit-learn's KMeans) and so ``set_output(transform="pandas")``
+    come from scikit-learn's ``ClassNamePrefixFeaturesOutMixin``.
     """
+
+    @property
+    def _n_features_out(self):
+        """Number of output features of ``transform``: one per center."""
+        return self.cluster_centers_.shape[0]
 
     def _validate_X(self, X, *, reset):
         if is_chunked(X):

@@ -1,10 +1,12 @@
 """Progress output through :mod:`logging` (``verbose=True``), silent by default.
 
-All progress lines go to the logger named ``"vcgmm"`` at INFO level. When a
-caller asks for ``verbose=True`` and logging was never configured (neither
-the ``vcgmm`` logger nor the root logger has a handler), a handler printing to
-stderr is attached once, so verbose output is visible without any set-up; an
-application that configures logging itself keeps full control.
+All progress lines go to the logger named ``"vcgmm"`` at INFO level and
+propagate to the application's handlers like any library's records. So that
+``verbose=True`` shows something without any set-up, a fallback handler
+printing to stderr is attached to the ``"vcgmm"`` logger once; it prints only
+while logging is unconfigured (no handler on the root logger). An application
+that configures logging, before or after the first verbose fit, receives every
+record through its own handlers, exactly once.
 """
 
 from __future__ import annotations
@@ -17,6 +19,17 @@ logger = logging.getLogger("vcgmm")
 _default_handler = None
 
 
+class _FallbackHandler(logging.StreamHandler):
+    """stderr output while the root logger has no handler (logging not
+    configured); otherwise silent, the records reaching the application's
+    handlers by propagation."""
+
+    def emit(self, record):
+        if logging.getLogger().handlers or any(h is not self for h in logger.handlers):
+            return
+        super().emit(record)
+
+
 def progress_callback(verbose):
     """A callable taking one line of text, or None when not verbose."""
     if not verbose:
@@ -27,15 +40,11 @@ def progress_callback(verbose):
 
 def _ensure_visible():
     global _default_handler
+    if logger.level == logging.NOTSET and logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)  # verbose asks for INFO; an explicit level is kept
     if _default_handler is not None:
         return
-    if logger.handlers or logging.getLogger().handlers:
-        if logger.getEffectiveLevel() > logging.INFO and not logger.level:
-            logger.setLevel(logging.INFO)
-        return
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _FallbackHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[vcgmm] %(message)s"))
     logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
     _default_handler = handler

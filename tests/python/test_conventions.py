@@ -327,3 +327,34 @@ def test_n_init_keeps_the_refine_objective_of_the_run_kept(monkeypatch, data):
     np.testing.assert_array_equal(best.refine_objective, kept[0].refine_objective)
     assert best.n_distance_evals["refinement"] == sum(
         s.n_distance_evals["refinement"] for s in singles) > 0
+
+
+# ----------------------------------------------------------------------------
+# get_feature_names_out / set_output (scikit-learn's ClassNamePrefixFeaturesOutMixin)
+# ----------------------------------------------------------------------------
+
+_TRANSFORMERS = [
+    lambda: vcgmm.KMeans(4, random_state=0, n_threads=1),
+    lambda: vcgmm.VCGMM(4, G=2, random_state=0, n_threads=1),
+    lambda: vcgmm.MiniBatchKMeans(4, batch_size=64, random_state=0, n_threads=1),
+    lambda: vcgmm.NestedMiniBatchKMeans(4, batch_size=64, random_state=0, n_threads=1),
+    lambda: vcgmm.VRKMeans(4, random_state=0, n_threads=1),
+]
+
+
+@pytest.mark.parametrize("make", _TRANSFORMERS)
+def test_feature_names_out_and_pandas_output(make):
+    pd = pytest.importorskip("pandas")
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    est = make().fit(X)
+    prefix = type(est).__name__.lower()
+    names = est.get_feature_names_out()
+    assert list(names) == [f"{prefix}{j}" for j in range(4)]
+    dense = est.transform(X)
+    est.set_output(transform="pandas")
+    frame = est.transform(pd.DataFrame(X, columns=["a", "b", "c"]))
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(names)
+    np.testing.assert_array_equal(frame.to_numpy(), dense)
+    assert isinstance(est.fit_transform(X), pd.DataFrame)
+    est.set_output(transform="default")
+    assert isinstance(est.transform(X), np.ndarray)
