@@ -15,6 +15,7 @@ quantization_error exact weighted quantization error
 assign             exact nearest-center labels
 lloyd              weighted Lloyd iterations from given centers
 cancel_all         stop computations running in other threads (Ctrl-C stops the main thread's)
+load               a model written by an estimator's save(path)
 
 vc-GMM
 ------
@@ -46,6 +47,8 @@ from ._coreset import default_coreset_size, lwcs
 from ._kernel_kmeans import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
 from ._kmeans import KMeans, lloyd
 from ._minibatch import MiniBatchKMeans, NestedMiniBatchKMeans, fit_mbatch, fit_nmbatch
+from ._persistence import VersionMismatchWarning
+from ._persistence import load_model as load
 from ._run import cancel_all
 from ._seeding import afkmc2, kmeans_plusplus
 from ._stochastic import StochasticKMeansResult
@@ -78,6 +81,8 @@ __all__ = [
     "afkmc2",
     "assign",
     "cancel_all",
+    "load",
+    "VersionMismatchWarning",
     "kmeans_plusplus",
     "lloyd",
     "lwcs",

@@ -30,6 +30,7 @@ from ._chunked import as_source, is_chunked, is_dask_array
 from ._coreset import resolve_coreset_size
 from ._logging import progress_callback
 from ._metric import is_cosine, normalize_rows
+from ._persistence import add_version, check_version, from_centers, save_model
 from ._params import INT32_MAX, Boolean, Integer, Param
 from ._run import available_threads, run_options, seed_from
 from ._seeding import seeding_to_core
@@ -115,6 +116,70 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
     def _n_features_out(self):
         """Number of output features of ``transform``: one per center."""
         return self.cluster_centers_.shape[0]
+
+    def save(self, path):
+        """Save the fitted model to ``path`` as a portable ``.npz`` file.
+
+        The file holds only numbers and strings (no pickle): the class, the
+        parameters (JSON), the vcgmm version and the fitted attributes that
+        ``predict``, ``transform`` and ``score`` need (centers in the data's
+        dtype, ``sigma2_`` for VCGMM, ...), not per-sample results such as
+        ``labels_``. It loads with :func:`vcgmm.load` in any Python and any
+        later vcgmm version; the format is documented in
+        ``vcgmm._persistence``.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            File to write (the name is used as given; ``.npz`` is customary).
+
+        Examples
+        --------
+        >>> import numpy as np, os, tempfile, vcgmm
+        >>> X = np.random.default_rng(0).normal(size=(500, 3))
+        >>> km = vcgmm.KMeans(4, random_state=0).fit(X)
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.npz")
+        >>> km.save(path)
+        >>> bool((vcgmm.load(path).predict(X) == km.predict(X)).all())
+        True
+        """
+        save_model(self, path)
+
+    @classmethod
+    def from_centers(cls, centers, **params):
+        """A fitted estimator whose model is ``centers`` (computed elsewhere).
+
+        ``predict``, ``transform`` and ``score`` work at once; ``fit``
+        re-fits as usual (``init`` is not set from ``centers``; pass
+        ``init=centers`` for that).
+
+        Parameters
+        ----------
+        centers : array-like of shape (n_clusters, n_features)
+            Finite centers; float32 stays float32, others become float64.
+        **params
+            Other constructor parameters; the cluster count is the number of
+            rows of ``centers``.
+
+        Returns
+        -------
+        estimator
+            Fitted (``cluster_centers_``, ``n_features_in_`` set).
+
+        Examples
+        --------
+        >>> import numpy as np, vcgmm
+        >>> km = vcgmm.KMeans.from_centers([[0.0, 0.0], [10.0, 10.0]])
+        >>> km.predict(np.array([[1.0, 2.0], [9.0, 8.0]])).tolist()
+        [0, 1]
+        """
+        return from_centers(cls, centers, cls._count_param, **params)
+
+    def __getstate__(self):
+        return add_version(super().__getstate__())
+
+    def __setstate__(self, state):
+        super().__setstate__(check_version(dict(state), type(self).__name__))
 
     def _validate_X(self, X, *, reset):
         if is_chunked(X):

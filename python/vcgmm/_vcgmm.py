@@ -445,6 +445,48 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
                 stacklevel=user_stacklevel(),
             )
 
+    @classmethod
+    def from_centers(cls, centers, sigma2=None, **params):
+        """A fitted mixture with means ``centers`` and shared variance ``sigma2``.
+
+        ``predict``, ``predict_proba``, ``score_samples``, ``score``,
+        ``sample`` and ``transform`` work at once (equal mixing weights, one
+        shared isotropic variance: the vc-GMM model).
+
+        Parameters
+        ----------
+        centers : array-like of shape (n_components, n_features)
+            Finite means; float32 stays float32, others become float64.
+        sigma2 : float
+            The shared variance, finite and > 0.
+        **params
+            Other constructor parameters (``G`` for ``predict_proba_sparse``).
+
+        Returns
+        -------
+        VCGMM
+            Fitted (``cluster_centers_``, ``sigma2_``, ``G_``, ``n_features_in_``).
+
+        Examples
+        --------
+        >>> import numpy as np, vcgmm
+        >>> gmm = vcgmm.VCGMM.from_centers([[0.0], [4.0]], sigma2=1.0)
+        >>> gmm.predict_proba(np.array([[2.0]])).round(3).tolist()
+        [[0.5, 0.5]]
+        """
+        if sigma2 is None:
+            raise ValueError("sigma2: VCGMM.from_centers needs the shared variance of the "
+                             "components (a float > 0)")
+        if isinstance(sigma2, bool) or not isinstance(sigma2, (int, float, np.integer,
+                                                               np.floating)):
+            raise TypeError(f"sigma2 must be a number, got {type(sigma2).__name__}")
+        if not (np.isfinite(sigma2) and sigma2 > 0):
+            raise ValueError(f"sigma2 must be finite and > 0, got {sigma2!r}")
+        est = super().from_centers(centers, **params)
+        est.sigma2_ = float(sigma2)
+        est.G_ = int(min(VCGMM_PARAMS.check("G", est.G), est.cluster_centers_.shape[0]))
+        return est
+
     @property
     def means_(self):
         """The means, shape (n_components, n_features); alias of ``cluster_centers_``."""

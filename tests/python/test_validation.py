@@ -52,7 +52,8 @@ def _names(message, name):
 def test_every_public_entry_point_is_in_the_table():
     functions = {name for name in vcgmm.__all__
                  if inspect.isfunction(getattr(vcgmm, name))
-                 and name not in ("cancel_all", "show_build", "default_coreset_size")}
+                 # no data argument; load's bad files: test_persistence.py
+                 and name not in ("cancel_all", "show_build", "default_coreset_size", "load")}
     classes = {"VariationalLoop"}
     assert functions | classes <= set(ENTRY_POINTS)
     for est in ("KMeans", "VCGMM", *STOCHASTIC, "KernelKMeans"):
