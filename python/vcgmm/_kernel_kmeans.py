@@ -371,8 +371,8 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
 
     References
     ----------
-    "Mini-batch kernel k-means" (ICLR 2025 submission; paper 003 of this
-    project). G. Schwartzman, "Mini-batch k-means terminates within O(d/eps)
+    "Mini-batch kernel k-means", anonymous preprint under double-blind
+    review (paper 003 of this project). G. Schwartzman, "Mini-batch k-means terminates within O(d/eps)
     iterations", ICLR 2023. D. Sculley, "Web-scale k-means clustering", WWW
     2010. I. Dhillon, Y. Guan, B. Kulis, "Kernel k-means, spectral clustering
     and normalized cuts", KDD 2004.
