@@ -315,7 +315,7 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         Nearest final center of every training point (in feature space).
     inertia_ : float
         ``sum_x min_j ||phi(x) - C_j||^2`` over the training data.
-    objective_ : ndarray of shape (n_iter_,)
+    objective_ : ndarray of shape (n_iter,)
         Mean squared feature-space distance to the nearest center at each
         iteration's assignment step (over the batch; full: all points).
     n_iter_ : int

@@ -281,12 +281,18 @@ def _add_family_flags(parser):
                                 help=f"{param.help} ({'/'.join(defaults)})")
             continue
         distinct = _distinct_params(params)
-        kind = (_flag_type(param, flags[0]) if len(distinct) == 1
-                else _multi_flag_type(distinct, flags[0]))
+        if len(distinct) == 1:
+            kind, text = _flag_type(param, flags[0]), param.help
+        else:  # each family's own meaning
+            kind = _multi_flag_type(distinct, flags[0])
+            text = "; ".join(
+                "/".join(a for a, q in params.items()
+                         if q.constraint.describe() == p.constraint.describe()) + ": " + p.help
+                for p in distinct)
         parser.add_argument(
             *flags, dest=dest, type=kind, default=None,
             metavar=dest.upper().replace("_", "-") if len(dest) > 1 else dest,
-            help=f"{param.help} (--algo {'/'.join(defaults)}; default: {_default_text(defaults)})")
+            help=f"{text} (--algo {'/'.join(defaults)}; default: {_default_text(defaults)})")
 
 
 def _add_run_flags(parser, seed_help, seed_default=None):

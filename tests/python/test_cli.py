@@ -313,6 +313,14 @@ def test_fit_kernel_kmeans_errors_one_line(tmp_path, capsys, blobs32, args, mess
     assert not (tmp_path / "c.npy").exists()
 
 
+def test_shared_flag_help_gives_each_familys_meaning(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["fit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "vrkm++/vrkm: VRKM's constant learning rate" in text
+    assert "kernel-kmeans: beta: sqrt(b_j / b)" in text
+
+
 def test_fit_kernel_kmeans_unknown_kernel_is_a_usage_error(tmp_path, blobs32):
     np.save(tmp_path / "x.npy", blobs32)
     proc = _run_module("fit", str(tmp_path / "x.npy"), "-C", "3", "--algo", "kernel-kmeans",
