@@ -109,10 +109,12 @@ def _kernel_kmeans_text(est, n):
     kernel = est.kernel
     if kernel in ("rbf", "laplacian", "poly"):
         coef = f"kappa={est.kappa:g}" if est.kappa is not None else f"gamma={est.gamma}"
-        kernel = f"{kernel} ({coef})"
+        kernel = f"{kernel} kernel ({coef})"
     elif kernel in ("knn", "heat"):
         kernel = (f"{kernel} graph kernel ({est.n_neighbors}-nn graph, dense {n:,} x {n:,}"
                   + (f", t={est.t:g})" if est.kernel == "heat" else ")"))
+    else:
+        kernel = f"{kernel} kernel"
     seeding = ("kernel k-means++ seeding" if isinstance(est.init, str)
                else "given initial points")
     if est.algorithm == "full":
@@ -123,7 +125,7 @@ def _kernel_kmeans_text(est, n):
     else:
         loop = (f"mini-batch kernel k-means with truncated centers (batch {est.batch_size}, "
                 f"tau={est.tau}, {est.learning_rate} learning rate)")
-    return f"{loop}, {kernel} kernel, from {seeding}"
+    return f"{loop}, {kernel}, from {seeding}"
 
 
 #: algorithm name -> Algorithm
