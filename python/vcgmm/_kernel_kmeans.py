@@ -315,7 +315,7 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         Nearest final center of every training point (in feature space).
     inertia_ : float
         ``sum_x min_j ||phi(x) - C_j||^2`` over the training data.
-    objective_ : ndarray of shape (n_iter_,)
+    objective_ : ndarray of shape (n_iter,)
         Mean squared feature-space distance to the nearest center at each
         iteration's assignment step (over the batch; full: all points).
     n_iter_ : int
@@ -371,8 +371,8 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
 
     References
     ----------
-    "Mini-batch kernel k-means" (ICLR 2025 submission; paper 003 of this
-    project). G. Schwartzman, "Mini-batch k-means terminates within O(d/eps)
+    "Mini-batch kernel k-means", anonymous preprint under double-blind
+    review (paper 003 of this project). G. Schwartzman, "Mini-batch k-means terminates within O(d/eps)
     iterations", ICLR 2023. D. Sculley, "Web-scale k-means clustering", WWW
     2010. I. Dhillon, Y. Guan, B. Kulis, "Kernel k-means, spectral clustering
     and normalized cuts", KDD 2004.

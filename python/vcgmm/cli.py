@@ -59,6 +59,9 @@ class Algorithm:
     unused: tuple = ()
     stops: tuple = ("max_iter", "tol")
     converges: bool = True
+    objective: str = "quantization error (full data)"
+    costs: tuple = ("n_distance_evals_", "distance evaluations")
+    writes_centers: bool = True
 
 
 def _estimator_class(name):
@@ -100,6 +103,29 @@ def _vrkm_text(est, n):
     loop = "sequential" if est.block_size == 1 else f"blocked by {est.block_size}"
     return (f"{est.variant.upper()}: {_seeding_text(est)} + epochs of a full pass and "
             f"{est.epoch_size} {loop} updates (learning rate {est.learning_rate})")
+
+
+def _kernel_kmeans_text(est, n):
+    kernel = est.kernel
+    if kernel in ("rbf", "laplacian", "poly"):
+        coef = f"kappa={est.kappa:g}" if est.kappa is not None else f"gamma={est.gamma}"
+        kernel = f"{kernel} kernel ({coef})"
+    elif kernel in ("knn", "heat"):
+        kernel = (f"{kernel} graph kernel ({est.n_neighbors}-nn graph, dense {n:,} x {n:,}"
+                  + (f", t={est.t:g})" if est.kernel == "heat" else ")"))
+    else:
+        kernel = f"{kernel} kernel"
+    seeding = ("kernel k-means++ seeding" if isinstance(est.init, str)
+               else "given initial points")
+    if est.algorithm == "full":
+        loop = "full-batch kernel k-means (O(n^2) kernel evaluations per iteration)"
+    elif est.algorithm == "minibatch":
+        loop = (f"untruncated mini-batch kernel k-means (batch {est.batch_size}, "
+                f"{est.learning_rate} learning rate)")
+    else:
+        loop = (f"mini-batch kernel k-means with truncated centers (batch {est.batch_size}, "
+                f"tau={est.tau}, {est.learning_rate} learning rate)")
+    return f"{loop}, {kernel}, from {seeding}"
 
 
 #: algorithm name -> Algorithm
@@ -150,6 +176,13 @@ ALGORITHMS = {
         "VRKM: VRKM++ with the position correction by the batch gradient (same "
         "iterates, slower)",
         _vrkm_text, stops=("max_epochs", "tol")),
+    "kernel-kmeans": Algorithm(
+        "KernelKMeans", {},
+        "kernel k-means in the feature space of a kernel (--kernel): mini-batch with "
+        "truncated centers (the default, O(k (tau + b)^2) per iteration independent of n), "
+        "untruncated mini-batch or full batch (--kernel-algorithm)",
+        _kernel_kmeans_text, objective="feature-space inertia (full data)",
+        costs=("n_kernel_evals_", "kernel evaluations"), writes_centers=False),
 }
 
 # The estimator argument each command-line-only name stands for.
@@ -157,7 +190,10 @@ _COUNT_PARAMS = ("n_clusters", "n_components")
 
 
 def _flag_params():
-    """Command-line flags from the families' tables: dest -> (Param, {algo: default})."""
+    """Command-line flags from the families' tables: dest -> (Param, {algo: default},
+    {algo: Param}); the first Param gives the flag's names and help, and each
+    algorithm's own Param parses and checks its value (``--learning-rate`` is
+    a number for VRKM, a name for kernel k-means)."""
     flags = {}
     for algo, spec in ALGORITHMS.items():
         table = _estimator_class(spec.estimator)._params
@@ -165,8 +201,9 @@ def _flag_params():
             if not p.flags or p.name in spec.fixed or p.name in spec.unused:
                 continue
             dest = "clusters" if p.name in _COUNT_PARAMS else p.name
-            entry = flags.setdefault(dest, (p, {}))
+            entry = flags.setdefault(dest, (p, {}, {}))
             entry[1][algo] = spec.defaults.get(p.name, table.defaults[p.name])
+            entry[2][algo] = p
     return flags
 
 
@@ -180,6 +217,51 @@ def _flag_type(param, flag):
     return parse
 
 
+@dataclass(frozen=True)
+class _FlagText:
+    """A flag's text that some algorithm's parameter accepts; parsed again
+    by the chosen algorithm's own parameter in :func:`_make_estimator`."""
+
+    text: str
+
+
+def _distinct_params(params):
+    """The Params of a flag with different constraints (one of each)."""
+    seen = {}
+    for p in params.values():
+        seen.setdefault(p.constraint.describe(), p)
+    return list(seen.values())
+
+
+def _multi_flag_type(params, flag):
+    """A flag whose algorithms parse it differently: argparse accepts text
+    that one of them accepts (so a value no algorithm takes is still a usage
+    error), the chosen algorithm's own parameter decides."""
+    checks = [_flag_type(p, flag) for p in params]
+
+    def parse(text):
+        errors = []
+        for check in checks:
+            try:
+                check(text)
+                return _FlagText(text)
+            except argparse.ArgumentTypeError as exc:
+                errors.append(str(exc))
+        raise argparse.ArgumentTypeError(" / ".join(errors))
+
+    return parse
+
+
+def _flag_value(value, param, flag):
+    """The value of a flag for the chosen algorithm's parameter."""
+    if not isinstance(value, _FlagText):
+        return value
+    try:
+        return param.constraint.check(param.constraint.parse(value.text), flag)
+    except (TypeError, ValueError) as exc:
+        raise CLIError(f"argument {flag}: {exc}") from None
+
+
 def _default_text(defaults):
     values = {}
     for algo, value in defaults.items():
@@ -190,7 +272,7 @@ def _default_text(defaults):
 
 
 def _add_family_flags(parser):
-    for dest, (param, defaults) in _flag_params().items():
+    for dest, (param, defaults, params) in _flag_params().items():
         if dest == "clusters":
             continue
         if param.name in ("random_state", "n_threads"):
@@ -200,10 +282,19 @@ def _add_family_flags(parser):
             parser.add_argument(*flags, dest=dest, action="store_true", default=None,
                                 help=f"{param.help} ({'/'.join(defaults)})")
             continue
+        distinct = _distinct_params(params)
+        if len(distinct) == 1:
+            kind, text = _flag_type(param, flags[0]), param.help
+        else:  # each family's own meaning
+            kind = _multi_flag_type(distinct, flags[0])
+            text = "; ".join(
+                "/".join(a for a, q in params.items()
+                         if q.constraint.describe() == p.constraint.describe()) + ": " + p.help
+                for p in distinct)
         parser.add_argument(
-            *flags, dest=dest, type=_flag_type(param, flags[0]), default=None,
+            *flags, dest=dest, type=kind, default=None,
             metavar=dest.upper().replace("_", "-") if len(dest) > 1 else dest,
-            help=f"{param.help} (--algo {'/'.join(defaults)}; default: {_default_text(defaults)})")
+            help=f"{text} (--algo {'/'.join(defaults)}; default: {_default_text(defaults)})")
 
 
 def _add_run_flags(parser, seed_help, seed_default=None):
@@ -225,14 +316,14 @@ def _make_estimator(args, n_samples):
     table = cls._params
     kwargs = {**spec.defaults, **spec.fixed}
     unused = []
-    for dest, (param, defaults) in _flag_params().items():
+    for dest, (param, defaults, params) in _flag_params().items():
         value = getattr(args, dest, None)
         if value is None or dest == "clusters":
             continue
         if args.algo not in defaults:
             unused.append(param.flags[0])
         else:
-            kwargs[param.name] = value
+            kwargs[param.name] = _flag_value(value, params[args.algo], param.flags[0])
     if unused:
         raise CLIError(f"{', '.join(unused)} does not apply to --algo {args.algo}")
     count = next(name for name in _COUNT_PARAMS if name in table)
@@ -314,13 +405,13 @@ def _threads_text(n_threads):
     return str(n_threads)
 
 
-def _print_phases(est, out):
+def _print_phases(est, out, costs=("n_distance_evals_", "distance evaluations")):
     timings = dict(getattr(est, "timings_", {}) or {})
-    evals = dict(getattr(est, "n_distance_evals_", {}) or {})
+    evals = dict(getattr(est, costs[0], {}) or {})
     phases = list(dict.fromkeys(list(evals) + list(timings)))
     if not phases:
         return
-    rows = [("phase", "distance evaluations", "seconds")]
+    rows = [("phase", costs[1], "seconds")]
     total_d, total_t = 0, 0.0
     for phase in phases:
         d, t = evals.get(phase), timings.get(phase)
@@ -338,6 +429,8 @@ def _print_phases(est, out):
             out("  " + "  ".join("-" * w for w in widths))
     out("  (algorithm total = all phases except 'evaluation', the final pass over the "
         "full data for labels and quantization error)")
+    if "graph" in evals:
+        out("  (graph: distance evaluations of the k-nn graph, not kernel evaluations)")
 
 
 def _stop_text(est, spec):
@@ -371,9 +464,15 @@ def _open_chunked(args):
 def _cmd_fit(args):
     from ._io import is_chunked_path, open_data
 
+    spec = ALGORITHMS[args.algo]
+    if args.out is not None and not spec.writes_centers:
+        raise CLIError(f"--out does not apply to --algo {args.algo}: its centers are "
+                       "combinations of training points in feature space, not points of the "
+                       "data space; use --labels-out")
     chunked = is_chunked_path(args.data)
     if chunked:
-        if args.algo in ("kmeans++", "vargmm"):
+        if (args.algo in ("kmeans++", "vargmm")
+                or "coreset_size" not in _estimator_class(spec.estimator)._params):
             raise CLIError(f"--algo {args.algo} fits on all points and needs the data in "
                            "memory; chunked data (a folder, glob or zarr store) are fitted on a "
                            "coreset: use --algo vcgmm or lwcs")
@@ -440,16 +539,16 @@ def _cmd_fit(args):
         print(f"{PROG}: warning: {w.message}", file=sys.stderr)
 
     q = float(est.inertia_)
-    out(f"iterations  : {est.n_iter_}{_stop_text(est, ALGORITHMS[args.algo])}")
+    out(f"iterations  : {est.n_iter_}{_stop_text(est, spec)}")
     relocated = getattr(est, "n_relocated_", 0)
     if relocated:
         out(f"relocated   : {relocated} empty clusters moved to far points")
-    out(f"quantization error (full data): {q:.12g}  (mean per sample {q / n:.6g})")
+    out(f"{spec.objective}: {q:.12g}  (mean per sample {q / n:.6g})")
     if hasattr(est, "sigma2_"):
         out(f"mixture     : sigma^2 = {est.sigma2_:.6g} per feature, final free energy "
             f"{est.free_energy_[-1]:.10g} (per unit weight {est.lower_bound_:.6g})")
     out(f"wall time   : {wall:.3f} s for fit; per phase:")
-    _print_phases(est, out)
+    _print_phases(est, out, spec.costs)
     if args.out is not None:
         _save(args.out, np.asarray(est.cluster_centers_))
         out(f"centers     : {est.cluster_centers_.shape[0]} x {est.cluster_centers_.shape[1]} "

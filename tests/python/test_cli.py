@@ -224,6 +224,114 @@ def test_fit_stochastic_matches_estimator(tmp_path, capsys, blobs32, algo, flags
     assert f"{ref.n_distance_evals_['iterations']:,}" in out
 
 
+@pytest.fixture(scope="module")
+def circles():
+    """300 points on two concentric rings (not linearly separable), float64."""
+    from sklearn.datasets import make_circles
+
+    X, y = make_circles(300, factor=0.3, noise=0.05, random_state=0)
+    return X, y
+
+
+def printed_kernel_inertia(out):
+    match = re.search(r"feature-space inertia \(full data\): (\S+)", out)
+    assert match, out
+    return float(match.group(1))
+
+
+@pytest.mark.parametrize("flags, params", [
+    (["--gamma", 5.0, "--batch-size", 64, "--tau", 50, "--max-iter", 30],
+     dict(gamma=5.0, batch_size=64, tau=50, max_iter=30)),
+    (["--kappa", 0.2, "--batch-size", 32, "--tau", 40, "--learning-rate", "sklearn",
+      "--max-iter", 25, "--tol", 1e-3],
+     dict(kappa=0.2, batch_size=32, tau=40, learning_rate="sklearn", max_iter=25, tol=1e-3)),
+    (["--kernel-algorithm", "minibatch", "--batch-size", 50, "--max-iter", 10],
+     dict(algorithm="minibatch", batch_size=50, max_iter=10)),
+    (["--kernel-algorithm", "full", "--kernel", "poly", "--degree", 2, "--coef0", 0.5],
+     dict(algorithm="full", kernel="poly", degree=2, coef0=0.5)),
+    (["--kernel", "knn", "--n-neighbors", 8, "--kernel-algorithm", "full"],
+     dict(kernel="knn", n_neighbors=8, algorithm="full")),
+])
+def test_fit_kernel_kmeans_matches_estimator(tmp_path, capsys, circles, flags, params):
+    X, _ = circles
+    data, labels_path = tmp_path / "x.npy", tmp_path / "labels.npy"
+    np.save(data, X)
+    status, out, err = run_cli(["fit", data, "-C", 2, "--algo", "kernel-kmeans", *flags,
+                                "--seed", SEED, "--threads", 1, "--labels-out", labels_path],
+                               capsys)
+    assert status == 0, err
+    ref = vcgmm.KernelKMeans(2, random_state=SEED, n_threads=1, **params).fit(X)
+    np.testing.assert_array_equal(np.load(labels_path), ref.labels_)
+    assert printed_kernel_inertia(out) == pytest.approx(ref.inertia_, rel=1e-11)
+    assert f"iterations  : {ref.n_iter_}" in out
+    assert "kernel evaluations" in out
+    assert f"{ref.n_kernel_evals_['iterations']:,}" in out
+    if params.get("kernel") == "knn":
+        assert f"{ref.n_kernel_evals_['graph']:,}" in out
+
+
+def test_fit_kernel_kmeans_precomputed(tmp_path, capsys, circles):
+    X, _ = circles
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    K = rbf_kernel(X, gamma=5.0)
+    data, labels_path = tmp_path / "k.npy", tmp_path / "labels.csv"
+    np.save(data, K)
+    status, out, err = run_cli(["fit", data, "-C", 2, "--algo", "kernel-kmeans", "--kernel",
+                                "precomputed", "--batch-size", 64, "--seed", SEED, "--threads",
+                                1, "--labels-out", labels_path], capsys)
+    assert status == 0, err
+    ref = vcgmm.KernelKMeans(2, kernel="precomputed", batch_size=64, random_state=SEED,
+                             n_threads=1).fit(K)
+    np.testing.assert_array_equal(np.loadtxt(labels_path, dtype=np.int64), ref.labels_)
+    assert printed_kernel_inertia(out) == pytest.approx(ref.inertia_, rel=1e-11)
+
+
+@pytest.mark.parametrize("args, message", [
+    # --learning-rate is a number for VRKM and a name for kernel k-means: each its own
+    (["--algo", "kernel-kmeans", "--learning-rate", "0.05"],
+     "argument --learning-rate: --learning-rate must be one of"),
+    (["--algo", "vrkm", "--learning-rate", "beta"], "argument --learning-rate: "),
+    (["--algo", "kernel-kmeans", "--batch-size", "auto"], "argument --batch-size: "),
+    (["--algo", "kernel-kmeans", "--out", "{d}/c.npy"],
+     "--out does not apply to --algo kernel-kmeans"),
+    (["--algo", "kernel-kmeans", "--tau", "5", "--rho", "2"],
+     "--rho does not apply to --algo kernel-kmeans"),
+    (["--algo", "kmeans++", "--tau", "5"], "--tau does not apply to --algo kmeans++"),
+    (["--algo", "kernel-kmeans", "--batch-size", "601"],
+     "batch_size=601 must be <= n_samples=600"),  # the library's message
+    (["--algo", "kernel-kmeans", "--gamma", "2", "--kappa", "0.5"],
+     "Give gamma or kappa"),
+])
+def test_fit_kernel_kmeans_errors_one_line(tmp_path, capsys, blobs32, args, message):
+    np.save(tmp_path / "x.npy", blobs32)
+    status, out, err = run_cli(["fit", tmp_path / "x.npy", "-C", 3, "--seed", 1,
+                                *[a.format(d=tmp_path) for a in args]], capsys)
+    assert status == 2
+    assert err.startswith("vcgmm: error: ") and err.count("\n") == 1, err
+    assert message in err
+    assert not (tmp_path / "c.npy").exists()
+
+
+def test_shared_flag_help_gives_each_familys_meaning(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["fit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "vrkm++/vrkm: VRKM's constant learning rate" in text
+    assert "kernel-kmeans: beta: sqrt(b_j / b)" in text
+
+
+def test_fit_kernel_kmeans_unknown_kernel_is_a_usage_error(tmp_path, blobs32):
+    np.save(tmp_path / "x.npy", blobs32)
+    proc = _run_module("fit", str(tmp_path / "x.npy"), "-C", "3", "--algo", "kernel-kmeans",
+                       "--kernel", "gaussian")
+    assert proc.returncode == 2
+    assert proc.stdout == "" and "Traceback" not in proc.stderr
+    last = proc.stderr.rstrip("\n").split("\n")[-1]  # argparse: usage lines, then the error
+    assert last.startswith("vcgmm fit: error: argument --kernel: "), proc.stderr
+    assert "'gaussian'" in last and "rbf" in last and "precomputed" in last
+
+
 @pytest.mark.parametrize("kind", ["npz", "npz_compressed", "csv", "csv_header"])
 def test_fit_other_formats(tmp_path, capsys, blobs32, kind):
     X64 = blobs32.astype(np.float64)
