@@ -21,9 +21,11 @@ import pytest
 
 import vcgmm
 
-# The issue asks for under 1 s; the bound leaves room for a loaded CI machine
-# (the figures measured on a quiet one are in the reliability issue's note).
-LATENCY_BOUND = 2.0
+# The issue asks for under 1 s; measured 0.03-0.10 s on a quiet machine (the
+# reliability issue's note). The bound leaves room for a heavily loaded CI
+# machine (VariationalLoop.e_step took just over 2 s at load 10 on 2 cores);
+# every call here runs far longer than the bound when not cancelled.
+LATENCY_BOUND = 5.0
 
 
 @pytest.fixture(scope="module")
