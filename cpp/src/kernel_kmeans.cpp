@@ -397,10 +397,13 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
              "  (%.2f s)",
              algorithm_name(p.algorithm), it, fb, gain, static_cast<long long>(held),
              clock.seconds());
+    const bool stop =
+        report_progress(p.run, "kernel-kmeans", "iterations", it, fb, clock.seconds(), evals);
     if (p.tol > 0.0 && gain < p.tol) {
       result->converged = true;
       break;
     }
+    if (stop) break;
   }
   build_from_windows(tr, centers, out);
   result->timings.iterations = clock.seconds();
@@ -495,10 +498,13 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
     if (p.tol > 0.0) gain = fb - objective_at_batch(nullptr);
     log_line(p.run.log, "kernel k-means (%s) iter %4d  batch objective %.8g  gain %.3g  (%.2f s)",
              algorithm_name(p.algorithm), it, fb, gain, clock.seconds());
+    const bool stop =
+        report_progress(p.run, "kernel-kmeans", "iterations", it, fb, clock.seconds(), evals);
     if (p.tol > 0.0 && gain < p.tol) {
       result->converged = true;
       break;
     }
+    if (stop) break;
   }
   result->timings.iterations = clock.seconds();
   // The model: the nonzero coefficients; labels and inertia from G.
@@ -621,10 +627,13 @@ void run_full(const Training<T>& tr, const KernelKMeansParams& p, const std::vec
              it, obj, static_cast<long long>(changed), clock.seconds());
     const bool small_gain = p.tol > 0.0 && it > 1 && prev_obj - obj < p.tol;
     prev_obj = obj;
+    const bool stop =
+        report_progress(p.run, "kernel-kmeans", "iterations", it, obj, clock.seconds(), evals);
     if (changed == 0 || small_gain) {
       result->converged = true;
       break;
     }
+    if (stop) break;
   }
   // The centers are the means of the partition the last pass measured
   // against (`previous`, the columns of cs); `labels` is every point's

@@ -138,10 +138,13 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
              "lloyd iter %4d  objective %.8g  rel. change %s  changed %lld  relocated %lld  (%.2f s)",
              it, Q, change, static_cast<long long>(stats.n_changed), static_cast<long long>(moved),
              clock.seconds());
+    const bool stop = report_progress(run, "lloyd", "iterations", it, Q, clock.seconds(),
+                                      result.n_distance_evals.iterations);
     if (fixed_point || small_change) {
       result.converged = true;
       break;
     }
+    if (stop) break;
   }
   result.timings.iterations = clock.seconds();
   return result;

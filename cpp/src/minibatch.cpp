@@ -79,6 +79,10 @@ MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& par
     result.n_iter = it;
     log_line(run.log, "mbatch iter %5d  batch objective (scaled) %.8g  (%.2f s)", it,
              result.objective.back(), result.seconds.back());
+    if (report_progress(run, "mbatch", "iterations", it, result.objective.back(),
+                        result.seconds.back(), result.n_distance_evals.iterations)) {
+      break;
+    }
   }
   result.counts = counts;
   result.timings.iterations = clock.seconds();

@@ -319,11 +319,14 @@ NmbatchResult Run<T>::fit() {
              it, static_cast<long long>(b_t), r.objective.back(),
              static_cast<long long>(c.changed), static_cast<long long>(c.computed),
              static_cast<long long>(c.skipped), r.seconds.back());
+    const bool stop = report_progress(run_, "nmbatch", "iterations", it, r.objective.back(),
+                                      r.seconds.back(), r.n_distance_evals.iterations);
     if (b_t == n && b_prev == b_t && c.changed == 0) {
       r.converged = true;  // all rows, none reassigned: a fixed point of Lloyd
       break;
     }
     if (params_.time_budget > 0.0 && clock.seconds() >= params_.time_budget) break;
+    if (stop) break;
     b_prev = b_t;
     if (grow) b_t = std::min(2 * b_t, n);
   }

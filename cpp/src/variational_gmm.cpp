@@ -216,10 +216,13 @@ VariationalGmmResult VariationalLoop<T>::fit() {
     result.n_iter = it;
     const double change = std::abs(F - previous) / convergence_scale(F);
     log_iteration(it, F, change, clock.seconds());
+    const bool stop = report_progress(run_, "vc-gmm", "iterations", it, F, clock.seconds(),
+                                      n_evals_);
     if (it > 1 && params_.tol > 0.0 && change < params_.tol) {
       result.converged = true;
       break;
     }
+    if (stop) break;
     previous = F;
   }
   result.timings.iterations = clock.seconds();
@@ -230,6 +233,12 @@ VariationalGmmResult VariationalLoop<T>::fit() {
     log_line(run_.log, "vc-gmm refine %2d  quantization error %.10g  distances %lld  (%.2f s)",
              k + 1, result.refine_objective.back(), static_cast<long long>(refine_evals_.back()),
              refine_clock.seconds());
+    std::int64_t refine_evals = 0;
+    for (std::int64_t e : refine_evals_) refine_evals += e;
+    if (report_progress(run_, "vc-gmm", "refinement", k + 1, result.refine_objective.back(),
+                        refine_clock.seconds(), refine_evals)) {
+      break;
+    }
   }
   result.timings.refinement = params_.refine > 0 ? refine_clock.seconds() : 0.0;
   for (std::int64_t e : refine_evals_) result.n_distance_evals.refinement += e;

@@ -193,6 +193,10 @@ VrkmResult VrkmRun<T>::fit() {
     reached = clock.seconds();
     log_line(run_.log, "vrkm epoch %4d  objective %.8g  updates %lld  (%.2f s)", e, Q,
              static_cast<long long>(r.n_updates.back()), reached);
+    if (report_progress(run_, "vrkm", "iterations", e, Q, reached,
+                        r.n_distance_evals.iterations)) {
+      break;
+    }
   }
   r.timings.iterations = clock.seconds();
   return r;

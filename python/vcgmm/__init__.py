@@ -16,6 +16,7 @@ assign             exact nearest-center labels
 lloyd              weighted Lloyd iterations from given centers
 cancel_all         stop computations running in other threads (Ctrl-C stops the main thread's)
 load               a model written by an estimator's save(path)
+ProgressRecord     what an estimator's callback= receives (progress, and a way to stop)
 
 vc-GMM
 ------
@@ -49,7 +50,7 @@ from ._kmeans import KMeans, lloyd
 from ._minibatch import MiniBatchKMeans, NestedMiniBatchKMeans, fit_mbatch, fit_nmbatch
 from ._persistence import VersionMismatchWarning
 from ._persistence import load_model as load
-from ._run import cancel_all
+from ._run import ProgressRecord, cancel_all
 from ._seeding import afkmc2, kmeans_plusplus
 from ._stochastic import StochasticKMeansResult
 from ._variational_loop import VariationalLoop
@@ -81,6 +82,7 @@ __all__ = [
     "afkmc2",
     "assign",
     "cancel_all",
+    "ProgressRecord",
     "load",
     "VersionMismatchWarning",
     "kmeans_plusplus",

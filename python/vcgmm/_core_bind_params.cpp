@@ -153,7 +153,14 @@ void bind_parameter_classes(py::module_& m) {
           [](vcgmm::RunOptions& r, std::function<void(const std::string&)> f) {
             r.log = python_logger(std::move(f));
           },
-          "Progress callable taking one line of text, or None (reads back as a bool).");
+          "Progress callable taking one line of text, or None (reads back as a bool).")
+      .def_property(
+          "progress", [](const vcgmm::RunOptions& r) { return static_cast<bool>(r.progress); },
+          [](vcgmm::RunOptions& r, std::function<py::object(py::dict)> f) {
+            r.progress = python_progress(std::move(f));
+          },
+          "Callable taking a dict per iteration / phase end and returning True to stop, or "
+          "None (reads back as a bool).");
   params_class<vcgmm::KMeansPlusPlusParams>(m, "KMeansPlusPlusParams")
       .def_readwrite("n_local_trials", &vcgmm::KMeansPlusPlusParams::n_local_trials);
   params_class<vcgmm::Afkmc2Params>(m, "Afkmc2Params")

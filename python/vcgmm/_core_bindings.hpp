@@ -83,6 +83,36 @@ inline vcgmm::Logger python_logger(std::function<void(const std::string&)> f) {
   };
 }
 
+/// A ProgressCallback calling a Python callable with a dict (algorithm,
+/// phase, iteration, objective, seconds, distance_evals); a truthy return
+/// value asks the loop to stop. The GIL is held while the dict and the
+/// callable's result exist; a Python exception propagates out of the fit.
+/// Parks the thread when the interpreter is shutting down (see park_until_exit).
+inline vcgmm::ProgressCallback python_progress(std::function<py::object(py::dict)> f) {
+  if (!f) return {};
+  return [f](const vcgmm::ProgressRecord& r) -> bool {
+    if (interpreter_finalizing()) park_until_exit();
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+    try {
+#endif
+      py::gil_scoped_acquire gil;
+      py::dict d;
+      d["algorithm"] = r.algorithm;
+      d["phase"] = r.phase;
+      d["iteration"] = r.iteration;
+      d["objective"] = r.objective;
+      d["seconds"] = r.seconds;
+      d["distance_evals"] = r.distance_evals;
+      py::object stop = f(std::move(d));
+      return !stop.is_none() && PyObject_IsTrue(stop.ptr()) == 1;
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+    } catch (abi::__forced_unwind&) {
+      park_until_exit();
+    }
+#endif
+  };
+}
+
 /// A (n, d) view of a 2-D C-contiguous array plus optional weights.
 template <typename T>
 vcgmm::DataView<T> data_view(const CArray<T>& X, const OptWeights& w) {

@@ -450,7 +450,7 @@ class PipelineEstimator(CenterBasedEstimator):
                 f"n_init={n_init}.", RuntimeWarning, stacklevel=user_stacklevel())
             n_init = 1
         seeds = run_seeds(values["random_state"], n_init)
-        params.run = run_options(values["n_threads"], 0, values["verbose"])
+        params.run = run_options(values["n_threads"], 0, values["verbose"], values["callback"])
         self._warn_if_huge(X, params)
         costs = {"n_distance_evals": None, "timings": None}
         best = None
@@ -592,7 +592,8 @@ class PipelineEstimator(CenterBasedEstimator):
                 "run would read the chunks twice for its own coreset and once more to be "
                 "ranked); pass n_init=1, or X in memory as one array.")
         params = self._params.to_core(values)
-        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
+        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"],
+                                 values["callback"])
         draw = source.coreset(
             values["coreset_size"], params.run, n_clusters=count, verbose=values["verbose"],
             resolve=lambda m, n: resolve_coreset_size(m, n, count))

@@ -308,6 +308,13 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         Seed of the gamma heuristic, the seeding and the mini-batches.
     verbose : bool, default=False
         Log each iteration to the ``"vcgmm"`` logger.
+    callback : callable or None, default=None
+        Called with a :class:`vcgmm.ProgressRecord` (phase, iteration,
+        objective, seconds, distance evaluations) after every iteration and
+        at the end of the coreset, seeding and evaluation phases, on the
+        calling thread; returning True stops the iterations there (the fit
+        completes with the iterations done, ``converged_`` False).
+        Exceptions it raises propagate out of ``fit``.
 
     Attributes
     ----------
@@ -433,7 +440,8 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         if values["kappa"] is not None:
             gamma = 1.0 / values["kappa"]
         params.kernel.gamma = 0.0 if gamma == "auto" else float(gamma)
-        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"])
+        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"],
+                                 values["callback"])
         return params
 
     @staticmethod

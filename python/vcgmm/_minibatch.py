@@ -120,6 +120,13 @@ class MiniBatchKMeans(StochasticKMeans):
         Seed of the batches and the seeding.
     verbose : bool, default=False
         Log every iteration to the ``"vcgmm"`` logger.
+    callback : callable or None, default=None
+        Called with a :class:`vcgmm.ProgressRecord` (phase, iteration,
+        objective, seconds, distance evaluations) after every iteration and
+        at the end of the coreset, seeding and evaluation phases, on the
+        calling thread; returning True stops the iterations there (the fit
+        completes with the iterations done, ``converged_`` False).
+        Exceptions it raises propagate out of ``fit``.
 
     Attributes
     ----------
@@ -278,6 +285,13 @@ class NestedMiniBatchKMeans(StochasticKMeans):
         Seed of the shuffle, the seeding and the grouping.
     verbose : bool, default=False
         Log every iteration to the ``"vcgmm"`` logger.
+    callback : callable or None, default=None
+        Called with a :class:`vcgmm.ProgressRecord` (phase, iteration,
+        objective, seconds, distance evaluations) after every iteration and
+        at the end of the coreset, seeding and evaluation phases, on the
+        calling thread; returning True stops the iterations there (the fit
+        completes with the iterations done, ``converged_`` False).
+        Exceptions it raises propagate out of ``fit``.
 
     Attributes
     ----------

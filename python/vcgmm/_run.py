@@ -1,15 +1,16 @@
 """How to run: the threads, random seed and progress output of every call.
 
-The three parameters every estimator and function shares (``n_threads``,
-``random_state``, ``verbose``) and their conversion to the core's
-``RunOptions`` (seed, threads, progress callback). One owner: the tables of
-the algorithm families include :data:`RUN_PARAMS`.
+The parameters every estimator and function shares (``n_threads``,
+``random_state``, ``verbose``, ``callback``) and their conversion to the
+core's ``RunOptions`` (seed, threads, progress lines, structured progress).
+One owner: the tables of the algorithm families include :data:`RUN_PARAMS`.
 """
 
 from __future__ import annotations
 
 import numbers
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -19,7 +20,64 @@ from ._logging import progress_callback
 from ._params import INT32_MAX, Boolean, Constraint, Param
 
 __all__ = ["RUN_PARAMS", "run_options", "check_n_threads", "seed_from", "available_threads",
-           "cancel_all"]
+           "cancel_all", "ProgressRecord"]
+
+
+@dataclass(frozen=True)
+class ProgressRecord:
+    """What a ``callback`` receives after every iteration and at the end of
+    the coreset, seeding and evaluation phases.
+
+    Attributes
+    ----------
+    algorithm : str
+        ``"lloyd"``, ``"vc-gmm"`` (also var-GMM-S), ``"mbatch"``,
+        ``"nmbatch"``, ``"vrkm"`` or ``"kernel-kmeans"`` for iterations; the
+        pipeline's name (``"k-means"``, ``"vc-gmm"``, ...) at a phase's end.
+    phase : str
+        ``"coreset"``, ``"seeding"``, ``"iterations"``, ``"refinement"``
+        (vc-GMM's hard steps after EM) or ``"evaluation"``.
+    iteration : int
+        1-based iteration (VRKM: epoch) of ``"iterations"`` or
+        ``"refinement"``; 0 at the end of the other phases.
+    objective : float
+        The loop's objective after the iteration: the quantization error
+        (Lloyd, nmbatch, vc-GMM's refinement; mbatch: of its batch, scaled to
+        the data's weight; VRKM: measured at the epoch's start), the free
+        energy (vc-GMM's EM), the (batch) objective (kernel k-means); the
+        quantization error at ``"evaluation"``; NaN at ``"coreset"`` and
+        ``"seeding"``.
+    seconds : float
+        Wall time since the phase started.
+    distance_evals : int
+        Distance (kernel k-means: kernel) evaluations of the phase so far.
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.random.default_rng(0).normal(size=(1000, 2))
+    >>> seen = []
+    >>> km = vcgmm.KMeans(5, random_state=0, callback=seen.append).fit(X)
+    >>> [r.phase for r in seen][:2], seen[1].iteration
+    (['seeding', 'iterations'], 1)
+    """
+
+    algorithm: str
+    phase: str
+    iteration: int
+    objective: float
+    seconds: float
+    distance_evals: int
+
+
+class Callback(Constraint):
+    """None or a callable taking a :class:`ProgressRecord`."""
+
+    def accepts(self, value):
+        return value is None or callable(value)
+
+    def describe(self):
+        return "None or a callable taking a ProgressRecord"
 
 
 class Threads(Constraint):
@@ -84,6 +142,9 @@ RUN_PARAMS: tuple[Param, ...] = (
           "random seed (default: a fresh random seed)", target=None, cli="--seed"),
     Param("verbose", Boolean(), False,
           "log every phase and iteration to the 'vcgmm' logger", target=None, cli=None),
+    Param("callback", Callback(), None,
+          "called with a ProgressRecord after every iteration and phase; returning True "
+          "stops the iterations", target=None, cli=None),
 )
 
 
@@ -115,7 +176,7 @@ def _warn_if_forked(n_threads):
         RuntimeWarning, stacklevel=4)
 
 
-def run_options(n_threads=None, random_state=None, verbose=False):
+def run_options(n_threads=None, random_state=None, verbose=False, callback=None):
     """The core's RunOptions from validated run parameters."""
     run = _core.RunOptions()
     run.n_threads = check_n_threads(n_threads)
@@ -126,6 +187,9 @@ def run_options(n_threads=None, random_state=None, verbose=False):
     log = progress_callback(Boolean().check(verbose, "verbose"))
     if log is not None:
         run.log = log
+    callback = Callback().check(callback, "callback")
+    if callback is not None:
+        run.progress = lambda record: callback(ProgressRecord(**record))
     return run
 
 

@@ -246,6 +246,13 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Seed of the coreset, the seeding and the variational initialisation.
     verbose : bool, default=False
         Log every phase and iteration to the ``"vcgmm"`` logger.
+    callback : callable or None, default=None
+        Called with a :class:`vcgmm.ProgressRecord` (phase, iteration,
+        objective, seconds, distance evaluations) after every iteration and
+        at the end of the coreset, seeding and evaluation phases, on the
+        calling thread; returning True stops the iterations there (the fit
+        completes with the iterations done, ``converged_`` False).
+        Exceptions it raises propagate out of ``fit``.
 
     Attributes
     ----------

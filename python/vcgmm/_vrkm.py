@@ -101,6 +101,13 @@ class VRKMeans(StochasticKMeans):
         Seed of the seeding and of the inner loops' draws.
     verbose : bool, default=False
         Log every epoch to the ``"vcgmm"`` logger.
+    callback : callable or None, default=None
+        Called with a :class:`vcgmm.ProgressRecord` (phase, iteration,
+        objective, seconds, distance evaluations) after every iteration and
+        at the end of the coreset, seeding and evaluation phases, on the
+        calling thread; returning True stops the iterations there (the fit
+        completes with the iterations done, ``converged_`` False).
+        Exceptions it raises propagate out of ``fit``.
 
     Attributes
     ----------

@@ -310,6 +310,25 @@ def _add_run_flags(parser, seed_help, seed_default=None):
                              "them); results do not depend on it")
 
 
+def _progress_bar(est, spec):
+    """A tqdm bar on stderr over the iteration limit, fed by the estimator's
+    progress callback (the objective as postfix); returns the bar."""
+    from tqdm import tqdm
+
+    limit = getattr(est, spec.stops[0], None)
+    bar = tqdm(total=limit if isinstance(limit, int) else None, unit="it", file=sys.stderr,
+               desc="iterations", dynamic_ncols=True, leave=True)
+
+    def update(record):
+        if record.phase in ("iterations", "refinement"):
+            bar.set_description(record.phase)
+            bar.set_postfix(objective=f"{record.objective:.6g}", refresh=False)
+            bar.update(1)
+
+    est.set_params(callback=update)
+    return bar
+
+
 def _make_estimator(args, n_samples):
     spec = ALGORITHMS[args.algo]
     cls = _estimator_class(spec.estimator)
@@ -530,10 +549,15 @@ def _cmd_fit(args):
         f"seed={args.seed}{seed_note}, threads={_threads_text(args.threads)}")
     sys.stdout.flush()
 
+    bar = _progress_bar(est, ALGORITHMS[args.algo]) if args.progress else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         start = time.perf_counter()
-        est.fit(X)
+        try:
+            est.fit(X)
+        finally:
+            if bar is not None:
+                bar.close()
         wall = time.perf_counter() - start
     for w in caught:
         print(f"{PROG}: warning: {w.message}", file=sys.stderr)
@@ -654,6 +678,9 @@ def build_parser():
                      help="write the label of every sample here (.npy, or .csv/.txt)")
     fit.add_argument("-v", "--verbose", action="store_true",
                      help="log every phase and iteration (stderr) and how the file was read")
+    fit.add_argument("--progress", action="store_true",
+                     help="show a progress bar of the iterations on stderr (tqdm; the "
+                          "objective as postfix)")
     fit.set_defaults(func=_cmd_fit)
 
     # imported here: _cli_demo imports this module's helpers

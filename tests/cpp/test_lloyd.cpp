@@ -248,3 +248,37 @@ TEST_CASE("lloyd logs one line per iteration from the calling thread") {
   CHECK(lines.size() == static_cast<size_t>(r.n_iter));
   for (const auto& line : lines) CHECK(line.find("objective") != std::string::npos);
 }
+
+TEST_CASE_TEMPLATE("lloyd reports every iteration to RunOptions::progress and stops on request",
+                   T, float, double) {
+  // The 1-D toy above: Q = 181, 194/9, 1 (a fixed point at iteration 3).
+  const std::vector<T> x = {0, 1, 10, 11};
+  const vcgmm::DataView<T> data{x.data(), 4, 1, nullptr};
+  std::vector<vcgmm::ProgressRecord> seen;
+  vcgmm::RunOptions run = kRun;
+  run.progress = [&](const vcgmm::ProgressRecord& r) {
+    seen.push_back(r);
+    return false;
+  };
+  std::vector<T> c = {0, 1};
+  const vcgmm::LloydResult all = vcgmm::lloyd(data, 2, params(100, 0.0), run, c.data());
+  CHECK(all.converged);
+  REQUIRE(seen.size() == 3);  // the converging iteration is reported too
+  for (int i = 0; i < 3; ++i) {
+    CHECK(std::string(seen[i].algorithm) == "lloyd");
+    CHECK(std::string(seen[i].phase) == "iterations");
+    CHECK(seen[i].iteration == i + 1);
+    CHECK(seen[i].objective == all.objective[i]);
+    CHECK(seen[i].distance_evals == (i + 1) * 4 * 2);
+  }
+
+  // Stop after the first iteration: the same as max_iter = 1, not converged.
+  run.progress = [](const vcgmm::ProgressRecord& r) { return r.iteration == 1; };
+  std::vector<T> stopped = {0, 1}, limited = {0, 1};
+  const vcgmm::LloydResult rs = vcgmm::lloyd(data, 2, params(100, 0.0), run, stopped.data());
+  const vcgmm::LloydResult rl = vcgmm::lloyd(data, 2, params(1, 0.0), kRun, limited.data());
+  CHECK(rs.n_iter == 1);
+  CHECK_FALSE(rs.converged);
+  CHECK(stopped == limited);
+  CHECK(rs.objective == rl.objective);
+}

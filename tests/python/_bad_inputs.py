@@ -42,7 +42,7 @@ from vcgmm._params import (
     Options,
     Real,
 )
-from vcgmm._run import RandomState, Threads
+from vcgmm._run import Callback, RandomState, Threads
 from vcgmm._seeding import InitConstraint
 from vcgmm._vcgmm import VCGMM_PARAMS
 from vcgmm._vrkm import VRKM_PARAMS
@@ -212,6 +212,8 @@ def _type_ok(constraint, v):
         return v is None or _is_int(v) or isinstance(v, np.random.RandomState)
     if isinstance(constraint, (InitConstraint, IndexInit)):
         return isinstance(v, str) or hasattr(v, "__len__") or hasattr(v, "__array__")
+    if isinstance(constraint, Callback):
+        return v is None or callable(v)
     raise AssertionError(f"unknown constraint {constraint!r}: teach _bad_inputs about it")
 
 
@@ -252,6 +254,8 @@ def _own_bad_values(constraint):
     if isinstance(c, RandomState):
         return [(-1, ValueError), (2**32, ValueError), ("x", TypeError), (1.5, TypeError),
                 (True, TypeError), (np.random.default_rng(0), TypeError)]
+    if isinstance(c, Callback):
+        return [(3, TypeError), ("print", TypeError), ([print], TypeError)]
     if isinstance(c, (InitConstraint, IndexInit)):
         return [("uniform", ValueError), ("K-MEANS++", ValueError), (3, TypeError),
                 (None, TypeError)]

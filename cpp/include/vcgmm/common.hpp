@@ -60,12 +60,35 @@ class Interrupted : public std::runtime_error {
 /// Called only from the thread that called the algorithm, never concurrently.
 using Logger = std::function<void(const std::string&)>;
 
+/// One structured progress report (see ProgressCallback).
+struct ProgressRecord {
+  const char* algorithm = "";  ///< "lloyd", "vc-gmm", "mbatch", "nmbatch", "vrkm", "kernel-kmeans"
+  const char* phase = "";      ///< "coreset", "seeding", "iterations", "refinement", "evaluation"
+  int iteration = 0;           ///< 1-based iteration (VRKM: epoch) in "iterations"/"refinement"; 0 at a phase's end
+  double objective = 0.0;      ///< the algorithm's objective after it (NaN if the phase has none)
+  double seconds = 0.0;        ///< wall time since the phase started
+  std::int64_t distance_evals = 0;  ///< distance (kernel) evaluations of the phase so far
+};
+
+/// Receives a ProgressRecord after every iteration of an algorithm's main loop
+/// and at the end of the coreset, seeding and evaluation phases, on the
+/// calling thread, never concurrently. Returning true after an iteration stops
+/// the loop there: the result is that of the iterations done, with
+/// converged = false. The return value at a phase's end is ignored.
+/// `objective` is each loop's own: Lloyd, nmbatch and vc-GMM's refinement
+/// report the quantization error of the iteration's assignment, mbatch its
+/// batch's (scaled to the data's weight), VRKM the full-data one measured at
+/// the start of the epoch, vc-GMM's EM its free energy, kernel k-means its
+/// (batch) objective.
+using ProgressCallback = std::function<bool(const ProgressRecord&)>;
+
 /// How to run an algorithm: its random seed, its threads and where its
-/// progress lines go. Every public function takes one.
+/// progress goes. Every public function takes one.
 struct RunOptions {
   std::uint64_t seed = 0;  ///< random seed (the same seed gives the same result on any thread count)
   int n_threads = 0;       ///< threads (<= 0: OpenMP's default)
   Logger log;              ///< progress lines, or empty
+  ProgressCallback progress;  ///< structured progress (and a way to stop), or empty
 };
 
 /// Distance evaluations per phase, counted the way the papers count them: one

@@ -21,5 +21,21 @@ inline void log_line(const Logger& log, const char* format, ...) {
   log(line);
 }
 
+/// Sends a ProgressRecord to run.progress (no-op without one); true when the
+/// callback asks the loop to stop.
+inline bool report_progress(const RunOptions& run, const char* algorithm, const char* phase,
+                            int iteration, double objective, double seconds,
+                            std::int64_t distance_evals) {
+  if (!run.progress) return false;
+  ProgressRecord record;
+  record.algorithm = algorithm;
+  record.phase = phase;
+  record.iteration = iteration;
+  record.objective = objective;
+  record.seconds = seconds;
+  record.distance_evals = distance_evals;
+  return run.progress(record);
+}
+
 }  // namespace detail
 }  // namespace vcgmm

@@ -140,6 +140,8 @@ std::unique_ptr<FitData<T>> prepare_fit(const DataView<T>& data, const PipelineP
     log_line(p.run.log, "%s coreset: %lld of %lld points (%.2f s)", name,
              static_cast<long long>(p.coreset_size), static_cast<long long>(data.n),
              cs.timings.coreset);
+    report_progress(p.run, name, "coreset", 0, NAN, cs.timings.coreset,
+                    cs.n_distance_evals.coreset);
   } else {
     fit_data = std::make_unique<FitData<T>>(data);
   }
@@ -158,6 +160,8 @@ std::unique_ptr<FitData<T>> prepare_fit(const DataView<T>& data, const PipelineP
     log_line(p.run.log, "%s seeding: %s, %lld centers on %lld points (%.2f s)", name,
              seeding_name(p.seeding.method), static_cast<long long>(p.n_clusters),
              static_cast<long long>(on.n), ss.timings.seeding);
+    report_progress(p.run, name, "seeding", 0, NAN, ss.timings.seeding,
+                    ss.n_distance_evals.seeding);
   }
   return fit_data;
 }
@@ -179,6 +183,8 @@ double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitB
   costs->timings.evaluation = clock.seconds();
   log_line(p.run.log, "%s evaluation: quantization error (inertia) %.8g on %lld points (%.2f s)",
            name, q, static_cast<long long>(data.n), costs->timings.evaluation);
+  report_progress(p.run, name, "evaluation", 0, q, costs->timings.evaluation,
+                  costs->n_distance_evals.evaluation);
   return q;
 }
 
