@@ -73,36 +73,6 @@ Chunked<T> chunked_coreset(const std::vector<T>& x, index_t d, const double* w,
   return out;
 }
 
-/// q(x) from its definition, plain double loops.
-template <typename T>
-std::vector<double> lwcs_q(const std::vector<T>& x, index_t n, index_t d, const double* w) {
-  std::vector<double> mu(d, 0.0);
-  double wt = 0.0;
-  for (index_t i = 0; i < n; ++i) {
-    const double wi = w ? w[i] : 1.0;
-    wt += wi;
-    for (index_t j = 0; j < d; ++j) mu[j] += wi * static_cast<double>(x[i * d + j]);
-  }
-  for (auto& v : mu) v /= wt;
-  std::vector<double> d2(n);
-  double wd2 = 0.0;
-  for (index_t i = 0; i < n; ++i) {
-    double s = 0.0;
-    for (index_t j = 0; j < d; ++j) {
-      const double diff = static_cast<double>(x[i * d + j]) - mu[j];
-      s += diff * diff;
-    }
-    d2[i] = s;
-    wd2 += (w ? w[i] : 1.0) * s;
-  }
-  std::vector<double> q(n);
-  for (index_t i = 0; i < n; ++i) {
-    const double wi = w ? w[i] : 1.0;
-    q[i] = 0.5 * wi / wt + 0.5 * wi * d2[i] / wd2;
-  }
-  return q;
-}
-
 }  // namespace
 
 TEST_CASE_TEMPLATE("coreset_chunk_moments: weight, mean and scatter of the chunk", T, float,
@@ -159,7 +129,7 @@ TEST_CASE_TEMPLATE("chunked coreset: weights w / (m q), every draw in its chunk,
       {0, n}, {0, 3, 3, 4, 9000, 9000, 25000, n}, {0, 20000, n}};
   for (bool weighted : {false, true}) {
     const double* wp = weighted ? w.data() : nullptr;
-    const std::vector<double> q = lwcs_q(x, n, d, wp);
+    const std::vector<double> q = lwcs_probabilities(x, n, d, wp);
     double wt = 0.0;
     for (index_t i = 0; i < n; ++i) wt += wp ? wp[i] : 1.0;
     for (const auto& bounds : chunkings) {

@@ -176,4 +176,36 @@ struct InterruptCallbackGuard {
   InterruptCallbackGuard& operator=(const InterruptCallbackGuard&) = delete;
 };
 
+/// The LWCS sampling probabilities q(x), computed here from the definition
+/// (ALGORITHMS.md section 1) with plain double loops.
+template <typename T>
+std::vector<double> lwcs_probabilities(const std::vector<T>& x, index_t n, index_t d,
+                                       const double* w) {
+  std::vector<double> mu(d, 0.0);
+  double w_total = 0.0;
+  for (index_t i = 0; i < n; ++i) {
+    const double wi = w ? w[i] : 1.0;
+    w_total += wi;
+    for (index_t j = 0; j < d; ++j) mu[j] += wi * static_cast<double>(x[i * d + j]);
+  }
+  for (auto& v : mu) v /= w_total;
+  std::vector<double> d2(n);
+  double wd2_total = 0.0;
+  for (index_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (index_t j = 0; j < d; ++j) {
+      const double diff = static_cast<double>(x[i * d + j]) - mu[j];
+      s += diff * diff;
+    }
+    d2[i] = s;
+    wd2_total += (w ? w[i] : 1.0) * s;
+  }
+  std::vector<double> q(n);
+  for (index_t i = 0; i < n; ++i) {
+    const double wi = w ? w[i] : 1.0;
+    q[i] = 0.5 * wi / w_total + 0.5 * wi * d2[i] / wd2_total;
+  }
+  return q;
+}
+
 }  // namespace vcgmm_test
