@@ -17,19 +17,11 @@ namespace {
 // the GIL and lets Python run its signal handlers (Ctrl-C raises
 // KeyboardInterrupt, which stays pending until the binding rethrows it).
 bool python_interrupt_requested() {
-  if (interpreter_finalizing()) park_until_exit();
-  if (g_cancel_generation.load() != t_call_generation) return true;  // cancel_all()
-#ifdef VCGMM_HAVE_FORCED_UNWIND
-  try {
-#endif
+  return call_python_from_core([]() -> bool {
+    if (g_cancel_generation.load() != t_call_generation) return true;  // cancel_all()
     py::gil_scoped_acquire gil;
     return PyErr_CheckSignals() != 0;
-#ifdef VCGMM_HAVE_FORCED_UNWIND
-  } catch (abi::__forced_unwind&) {
-    // Finalization began between the check above and taking the GIL.
-    park_until_exit();
-  }
-#endif
+  });
 }
 
 py::dict cpu_features() {

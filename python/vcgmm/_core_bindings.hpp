@@ -64,37 +64,40 @@ inline bool interpreter_finalizing() {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
+/// Runs `body` (code that takes the GIL) on a thread the core calls back
+/// from; parks the thread instead when the interpreter is shutting down,
+/// before or while the GIL is taken (see park_until_exit). Every callback into
+/// Python (logger, progress, interrupt check) goes through here.
+template <typename Body>
+auto call_python_from_core(Body&& body) -> decltype(body()) {
+  if (interpreter_finalizing()) park_until_exit();
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+  try {
+#endif
+    return body();
+#ifdef VCGMM_HAVE_FORCED_UNWIND
+  } catch (abi::__forced_unwind&) {
+    // Finalization began between the check above and taking the GIL.
+    park_until_exit();
+  }
+#endif
+}
+
 /// A Logger calling a Python callable (pybind11's wrapper takes the GIL for
-/// each call and for copies); parks the thread instead when the interpreter
-/// is shutting down (see park_until_exit).
+/// each call and for copies).
 inline vcgmm::Logger python_logger(std::function<void(const std::string&)> f) {
   if (!f) return {};
-  return [f](const std::string& line) {
-    if (interpreter_finalizing()) park_until_exit();
-#ifdef VCGMM_HAVE_FORCED_UNWIND
-    try {
-#endif
-      f(line);
-#ifdef VCGMM_HAVE_FORCED_UNWIND
-    } catch (abi::__forced_unwind&) {
-      park_until_exit();
-    }
-#endif
-  };
+  return [f](const std::string& line) { call_python_from_core([&] { f(line); }); };
 }
 
 /// A ProgressCallback calling a Python callable with a dict (algorithm,
 /// phase, iteration, objective, seconds, distance_evals); a truthy return
 /// value asks the loop to stop. The GIL is held while the dict and the
 /// callable's result exist; a Python exception propagates out of the fit.
-/// Parks the thread when the interpreter is shutting down (see park_until_exit).
 inline vcgmm::ProgressCallback python_progress(std::function<py::object(py::dict)> f) {
   if (!f) return {};
   return [f](const vcgmm::ProgressRecord& r) -> bool {
-    if (interpreter_finalizing()) park_until_exit();
-#ifdef VCGMM_HAVE_FORCED_UNWIND
-    try {
-#endif
+    return call_python_from_core([&]() -> bool {
       py::gil_scoped_acquire gil;
       py::dict d;
       d["algorithm"] = r.algorithm;
@@ -105,11 +108,7 @@ inline vcgmm::ProgressCallback python_progress(std::function<py::object(py::dict
       d["distance_evals"] = r.distance_evals;
       py::object stop = f(std::move(d));
       return !stop.is_none() && PyObject_IsTrue(stop.ptr()) == 1;
-#ifdef VCGMM_HAVE_FORCED_UNWIND
-    } catch (abi::__forced_unwind&) {
-      park_until_exit();
-    }
-#endif
+    });
   };
 }
 
