@@ -165,7 +165,7 @@ def load_model(path):
     return est
 
 
-def from_centers(cls, centers, count_param, fitted=None, **params):
+def from_centers(cls, centers, count_param, **params):
     """A fitted ``cls`` whose model is ``centers`` (see ``from_centers``)."""
     from ._validation import as_data
 
@@ -178,8 +178,6 @@ def from_centers(cls, centers, count_param, fitted=None, **params):
                          f"{centers.shape[0]} rows of centers")
     est.cluster_centers_ = np.array(centers, copy=True)
     est.n_features_in_ = centers.shape[1]
-    for name, value in (fitted or {}).items():
-        setattr(est, name, value)
     return est
 
 
