@@ -228,7 +228,8 @@ inline std::int32_t nearest(const double* ip, double self, const std::vector<dou
   return best;
 }
 
-/// Labels and sum of clamped distances of all n rows from ip (n, k), in
+/// Labels and sum of the distances (the kernel k-means objective, not
+/// clamped: see KernelKMeansResult::inertia) of all n rows from ip (n, k), in
 /// fixed chunks summed in order.
 template <typename T>
 double label_all(const Training<T>& tr, const std::vector<double>& ip,
@@ -246,7 +247,7 @@ double label_all(const Training<T>& tr, const std::vector<double>& ip,
       const std::int32_t l = nearest(ip.data() + i * k, tr.self(i), sqnorm, &di);
       if (labels) labels[i] = l;
       if (dist_out) (*dist_out)[i] = di;
-      s += std::max(0.0, di);
+      s += di;
     }
     part[t] = s;
   }, 3.0 * kStreamChunk * k);
@@ -312,7 +313,7 @@ void batch_inner_products(const Training<T>& tr, const Fitted<T>& f,
                  [&](index_t i) { return tr.row(batch[i]); }, n_threads, ip->data());
 }
 
-/// Mean over the batch of the (clamped) distance to the nearest center.
+/// Mean over the batch of the distance to the nearest center (not clamped).
 template <typename T>
 double batch_objective(const Training<T>& tr, const std::vector<index_t>& batch,
                        const std::vector<double>& ip, const std::vector<double>& sqnorm,
@@ -323,7 +324,7 @@ double batch_objective(const Training<T>& tr, const std::vector<index_t>& batch,
     double dr;
     const std::int32_t l = nearest(ip.data() + r * k, tr.self(batch[r]), sqnorm, &dr);
     if (labels) (*labels)[r] = l;
-    s += std::max(0.0, dr);
+    s += dr;
   }
   return s / static_cast<double>(batch.size());
 }
@@ -444,7 +445,7 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
       double dr;
       const std::int32_t lr = nearest(G.data() + batch[r] * k, tr.self(batch[r]), sqnorm, &dr);
       if (l) (*l)[r] = lr;
-      s += std::max(0.0, dr);
+      s += dr;
     }
     return s / static_cast<double>(b);
   };

@@ -152,7 +152,10 @@ class KernelKMeansResult:
     labels : ndarray of shape (n_samples,), dtype int32
         Nearest final center (in feature space) of every training point.
     inertia : float
-        ``sum_x min_j ||phi(x) - C_j||^2`` over the training data.
+        ``sum_x min_j ||phi(x) - C_j||^2`` over the training data, each term
+        computed as ``K(x,x) - 2 <phi(x), C_j> + <C_j, C_j>`` without
+        clamping (negative for kernels that are not positive semidefinite,
+        such as ``"knn"``).
     objective : ndarray of shape (n_iter,)
         Mean squared feature-space distance to the nearest center at each
         iteration's assignment step (over the batch; full: over all points).
@@ -321,7 +324,10 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
     labels_ : ndarray of shape (n_samples,), dtype int32
         Nearest final center of every training point (in feature space).
     inertia_ : float
-        ``sum_x min_j ||phi(x) - C_j||^2`` over the training data.
+        ``sum_x min_j ||phi(x) - C_j||^2`` over the training data, each term
+        computed as ``K(x,x) - 2 <phi(x), C_j> + <C_j, C_j>`` without
+        clamping (negative for kernels that are not positive semidefinite,
+        such as ``"knn"``).
     objective_ : ndarray of shape (n_iter,)
         Mean squared feature-space distance to the nearest center at each
         iteration's assignment step (over the batch; full: all points).

@@ -101,7 +101,7 @@ def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta"):
         sq = np.einsum("jn,nm,jm->j", coef, K, coef)
         dist = diag[B][:, None] - 2.0 * ip + sq[None, :]
         lab = np.argmin(dist, axis=1)
-        objective.append(np.maximum(dist[np.arange(b), lab], 0.0).mean())
+        objective.append(dist[np.arange(b), lab].mean())
         for j in range(k):
             pts = B[lab == j]
             if pts.size == 0:
@@ -142,7 +142,7 @@ def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta"):
             coef[j] = c
     dist, sq = distances(K, coef, diag)
     labels = np.argmin(dist, axis=1)
-    inertia = np.maximum(dist[np.arange(n), labels], 0.0).sum()
+    inertia = dist[np.arange(n), labels].sum()
     return dict(coef=coef, sqnorm=sq, objective=np.array(objective), labels=labels,
                 inertia=inertia)
 
@@ -164,7 +164,7 @@ def full(K, init, max_iter):
             coef[j, members] = 1.0 / members.sum()
         dist, _ = distances(K, coef, diag)
         new = np.argmin(dist, axis=1)
-        objective.append(np.maximum(dist[np.arange(n), new], 0.0).mean())
+        objective.append(dist[np.arange(n), new].mean())
         changed = np.any(new != labels)
         labels = new
         if not changed:

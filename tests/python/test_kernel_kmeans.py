@@ -323,6 +323,35 @@ def test_graph_kernels_match_a_dense_reference(dtype):
     assert np.all(np.linalg.eigvalsh(want) > 0)
 
 
+def test_knn_kernel_objective_is_not_clamped():
+    # D^-1 A D^-1 has a zero diagonal and is not positive semidefinite: the
+    # distance formula K(x,x) - 2 <phi(x), C_j> + <C_j, C_j> is mostly
+    # negative. inertia_ is that formula summed (the kernel k-means
+    # objective), not a sum of terms clamped at 0 (which read 0 and left tol
+    # nothing to act on).
+    Xm, _ = make_moons(400, noise=0.05, random_state=0)
+    A = _knn_adjacency(Xm, 10)
+    deg = A.sum(1)
+    K = A / np.outer(deg, deg)
+    assert np.linalg.eigvalsh(K).min() < -1e-3  # the premise: not PSD
+    km = vcgmm.KernelKMeans(2, kernel="knn", n_neighbors=10, algorithm="full",
+                            random_state=0).fit(Xm)
+    assert km.converged_
+    # Converged full batch: the centers are the means of the final clusters.
+    want = 0.0
+    for j in range(2):
+        m = km.labels_ == j
+        want += np.diag(K)[m].sum() - K[np.ix_(m, m)].sum() / m.sum()
+    assert want < 0
+    np.testing.assert_allclose(km.inertia_, want, rtol=1e-9)
+    np.testing.assert_allclose(km.objective_[-1], want / 400, rtol=1e-9)
+    # The objective falls over the full-batch iterations and tol can act.
+    assert km.objective_[0] > km.objective_[-1]
+    fast = vcgmm.KernelKMeans(2, kernel="knn", n_neighbors=10, batch_size=100, tau=50,
+                              tol=1e-6, max_iter=200, random_state=0).fit(Xm)
+    assert fast.converged_ and fast.n_iter_ < 200 and fast.inertia_ < 0
+
+
 # ----------------------------------------------------------------------------
 # Clustering quality where k-means fails
 # ----------------------------------------------------------------------------

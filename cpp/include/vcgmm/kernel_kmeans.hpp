@@ -144,8 +144,12 @@ struct KernelKMeansResult : IterationResult {
   /// Per iteration: mean over the batch (full: over all points) of the squared
   /// feature-space distance to the nearest center, at the assignment step.
   std::vector<double> objective;
-  /// sum_x min_j ||phi(x) - C_j||^2 over all n points with the final centers
-  /// (each term clamped at 0), when evaluated; NaN otherwise.
+  /// sum_x min_j ||phi(x) - C_j||^2 over all n points with the final centers,
+  /// when evaluated; NaN otherwise. Each term is computed as
+  /// K(x,x) - 2 <phi(x), C_j> + <C_j, C_j> and not clamped: for a kernel that
+  /// is not positive semidefinite (the k-nn graph kernel, zero diagonal) the
+  /// terms and the sum can be negative; it is still the kernel k-means
+  /// objective the iterations lower (the same holds for `objective`).
   double inertia = NAN;
 };
 
