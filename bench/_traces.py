@@ -267,23 +267,19 @@ def trace_nmbatch(X, C, seed, time_limit, *, rho=100.0, batch_size=5000, bounds=
 # ----------------------------------------------------------------------------- VRKM
 
 def trace_vrkm(X, init, time_limit, *, tol=1e-4, max_epochs=None, seed=0, **params):
-    """VRKMeans from ``init``; max_epochs sized so that the run stops near
-    ``time_limit`` seconds (from a timed one-epoch run) unless ``tol`` stops it."""
-    n = X.shape[0]
-    T = params.get("epoch_size", "auto")
-    T = n if T == "auto" else T
-    T_probe = max(1, T // 20)
-    probe = vcgmm.fit_vrkm(X, init.shape[0], init=init, max_epochs=1, tol=0.0,
-                           random_state=seed, n_threads=THREADS,
-                           **{**params, "epoch_size": T_probe,
-                              "learning_rate": params.get("learning_rate", init.shape[0] / n)})
-    et = probe.info["epoch_timings"]  # an epoch: one full pass + T inner steps
-    t_epoch = et["full_pass"] + et["correction"] + et["inner_loop"] * T / T_probe
-    epochs = max(1, int(time_limit / max(t_epoch, 1e-6)))
-    if max_epochs is not None:
-        epochs = min(epochs, max_epochs)
-    r = vcgmm.fit_vrkm(X, init.shape[0], init=init, max_epochs=epochs, tol=tol,
-                       random_state=seed, n_threads=THREADS, return_labels=True, **params)
+    """VRKMeans from ``init``, stopped by its progress callback at the first
+    epoch that ends after ``time_limit`` seconds of iterations (unless ``tol``
+    or ``max_epochs``, default 10,000, stops it first).
+
+    (Sizing ``max_epochs`` from a timed probe run overestimated the epoch
+    time, so runs stopped well before the limit.)"""
+    def past_limit(record):
+        return record.phase == "iterations" and record.seconds >= time_limit
+
+    r = vcgmm.fit_vrkm(X, init.shape[0], init=init,
+                       max_epochs=10_000 if max_epochs is None else max_epochs, tol=tol,
+                       random_state=seed, n_threads=THREADS, return_labels=True,
+                       callback=past_limit, **params)
     trace = [(float(s), float(e)) for s, e in zip(r.objective_seconds, r.objective)]
     trace.append((float(r.timings["iterations"]), float(r.inertia)))
     et = r.info["epoch_timings"]
