@@ -15,7 +15,8 @@ from ._params import CORE, INT32_MAX, Boolean, Integer, NoneValue, AnyOf, Option
     ParamTable, Real, make_init
 from ._run import RUN_PARAMS, check_n_threads
 from ._seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
-from ._stochastic import StochasticKMeans, auto_or, batch_size_param, fit_function
+from ._stochastic import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, auto_or,
+                          batch_size_param, fit_function)
 from ._validation import check_n_clusters, check_sample_weight
 
 __all__ = ["MiniBatchKMeans", "NestedMiniBatchKMeans", "fit_mbatch", "fit_nmbatch",
@@ -34,8 +35,8 @@ MBATCH_PARAMS = ParamTable(
                          "min(5000, n), at least C for nmbatch", "mbatch.batch_size"),
         Param("max_iter", _MAX_ITER, CORE, "maximum number of iterations (mbatch: batches)",
               target="mbatch.max_iter", cli="--max-iter"),
-        Param("compute_labels", Boolean(), True,
-              "compute labels_ and inertia_ on the training data after fitting"),
+        N_INIT_PARAM,
+        STOCHASTIC_COMPUTE_LABELS,
         coreset_size_param(None),
         *SEEDING_PARAMS,
         *RUN_PARAMS,
@@ -67,6 +68,8 @@ NMBATCH_PARAMS = ParamTable(
               "stop nmbatch after this many seconds of iterations (None: no limit)",
               target="nmbatch.time_budget", cli="--time-budget",
               core_value=lambda v: 0.0 if v is None else v),
+        N_INIT_PARAM,
+        STOCHASTIC_COMPUTE_LABELS,
         coreset_size_param(None),
         *SEEDING_PARAMS,
         *RUN_PARAMS,
@@ -105,9 +108,17 @@ class MiniBatchKMeans(StochasticKMeans):
         Samples per batch, 1 to n_samples; "auto": min(5000, n_samples) (the paper's 5000).
     max_iter : int, default=100
         Number of batches.
+    n_init : int, default=1
+        Number of runs, each with its own seed (drawn in turn from
+        ``random_state``, so run 0 is the fit ``n_init=1`` gives); the run of
+        the lowest ``inertia_`` (weighted quantization error on the full
+        training data) is kept. Each extra run costs a whole fit plus one
+        exact pass over the training data. Runs differ also from the same
+        initial centers (their batches and draws do). ``partial_fit`` ignores it.
     compute_labels : bool, default=True
         Compute ``labels_`` and ``inertia_`` on the training data after fitting
-        (one exact pass, reported as the "evaluation" phase).
+        (one exact pass, reported as the "evaluation" phase); False: both are
+        None (scikit-learn's ``MiniBatchKMeans`` convention).
     coreset_size : int, "auto" or None, default=None
         Fit on a lightweight coreset of this many points; None: all points.
     chain_length : int, default=20
@@ -166,9 +177,6 @@ class MiniBatchKMeans(StochasticKMeans):
     _params = MBATCH_PARAMS
     _core_fit = staticmethod(_core.fit_mbatch)
     __init__ = make_init(MBATCH_PARAMS)
-
-    def _compute_labels(self):
-        return self.compute_labels
 
     def _check_sizes(self, values, n_fit, n_clusters):
         _check_batch_size(values, n_fit, 1, "1")
@@ -273,6 +281,17 @@ class NestedMiniBatchKMeans(StochasticKMeans):
     time_budget : float or None, default=None
         Stop after this many seconds of iterations (the result then depends
         on the machine's speed).
+    n_init : int, default=1
+        Number of runs, each with its own seed (drawn in turn from
+        ``random_state``, so run 0 is the fit ``n_init=1`` gives); the run of
+        the lowest ``inertia_`` (weighted quantization error on the full
+        training data) is kept. Each extra run costs a whole fit plus one
+        exact pass over the training data. Runs differ also from the same
+        initial centers (their batches and draws do).
+    compute_labels : bool, default=True
+        Compute ``labels_`` and ``inertia_`` on the training data after fitting
+        (one exact pass, reported as the "evaluation" phase); False: both are
+        None (scikit-learn's ``MiniBatchKMeans`` convention).
     coreset_size : int, "auto" or None, default=None
         Fit on a lightweight coreset of this many points; None: all points.
     chain_length : int, default=20
@@ -296,9 +315,11 @@ class NestedMiniBatchKMeans(StochasticKMeans):
     Attributes
     ----------
     cluster_centers_ : ndarray of shape (n_clusters, n_features)
-    labels_ : ndarray of shape (n_samples,), dtype int32
-    inertia_ : float
-        Quantization error of the training data with the final centers.
+    labels_ : ndarray of shape (n_samples,), dtype int32, or None
+        Nearest center of every training sample (None without compute_labels).
+    inertia_ : float or None
+        Quantization error of the training data with the final centers
+        (None without compute_labels).
     n_iter_ : int
     converged_ : bool
         Whether it stopped at a fixed point on all samples.

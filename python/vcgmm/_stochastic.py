@@ -11,12 +11,13 @@ from typing import Optional
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 
-from ._estimator_base import PipelineEstimator
+from ._estimator_base import N_INIT_PARAM, PipelineEstimator
 from ._kmeans import KMeans
 from ._params import AnyOf, Boolean, Integer, Options, Param
 from ._validation import as_data, check_n_clusters
 
-__all__ = ["StochasticKMeansResult", "StochasticKMeans", "auto_or", "fit_function"]
+__all__ = ["StochasticKMeansResult", "StochasticKMeans", "auto_or", "fit_function",
+           "STOCHASTIC_COMPUTE_LABELS", "N_INIT_PARAM"]
 
 
 def auto_or(constraint):
@@ -26,6 +27,13 @@ def auto_or(constraint):
 
 def _zero_if_auto(value):
     return 0 if value == "auto" else value
+
+
+#: ``compute_labels`` of the stochastic estimators (scikit-learn's
+#: MiniBatchKMeans convention: without it ``labels_`` and ``inertia_`` are None).
+STOCHASTIC_COMPUTE_LABELS: Param = Param(
+    "compute_labels", Boolean(), True,
+    "compute labels_ and inertia_ on the training data after fitting")
 
 
 def batch_size_param(help_text, target):
@@ -102,7 +110,8 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
 
     def _fit_result(self, X, sample_weight, *, return_labels):
         """The fit as a StochasticKMeansResult (shared by fit and the fit_* functions)."""
-        # One run (the stochastic families have no n_init): the costs are the core's.
+        # The best of n_init runs (by their inertia on the full training data);
+        # the costs are summed over the runs.
         _, run, _, n_distance_evals, timings = self._fit(
             X, sample_weight, return_labels=return_labels, evaluate=return_labels)
         r = run.result
@@ -130,6 +139,17 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
             setattr(self, name + "_", value)
 
     def _compute_labels(self):
+        return self.compute_labels
+
+    # n_init runs are ranked by their inertia on the full training data, which
+    # the core's evaluation stage computes; runs from the same initial
+    # centers differ (their batches and draws do).
+    _rank_needs_evaluation = True
+
+    def _rank_run(self, X, w, run, values):
+        return float(run.result.inertia)
+
+    def _runs_differ(self, params):
         return True
 
     def fit(self, X, y=None, sample_weight=None):

@@ -8,7 +8,8 @@ from ._loader import core as _core
 from ._params import CORE, INT32_MAX, Integer, Options, Param, ParamTable, Real, make_init
 from ._run import RUN_PARAMS
 from ._seeding import SEEDING_PARAMS, init_param
-from ._stochastic import StochasticKMeans, auto_or, fit_function
+from ._stochastic import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, auto_or,
+                          fit_function)
 
 __all__ = ["VRKMeans", "fit_vrkm", "VRKM_PARAMS"]
 
@@ -42,6 +43,8 @@ VRKM_PARAMS = ParamTable(
               "B draws by one matrix product (our blocked variant)",
               target="vrkm.block_size", cli="--block-size"),
         init_param(_core.VrkmKMeansParams().seeding.method),
+        N_INIT_PARAM,
+        STOCHASTIC_COMPUTE_LABELS,
         coreset_size_param(None),
         *SEEDING_PARAMS,
         *RUN_PARAMS,
@@ -89,6 +92,17 @@ class VRKMeans(StochasticKMeans):
     init : {"k-means++", "afk-mc2", "random"} or array-like of shape (n_clusters, n_features), \
             default="k-means++"
         Seeding (the paper's: k-means++), or the initial centers.
+    n_init : int, default=1
+        Number of runs, each with its own seed (drawn in turn from
+        ``random_state``, so run 0 is the fit ``n_init=1`` gives); the run of
+        the lowest ``inertia_`` (weighted quantization error on the full
+        training data) is kept. Each extra run costs a whole fit plus one
+        exact pass over the training data. Runs differ also from the same
+        initial centers (their batches and draws do).
+    compute_labels : bool, default=True
+        Compute ``labels_`` and ``inertia_`` on the training data after fitting
+        (one exact pass, reported as the "evaluation" phase); False: both are
+        None (scikit-learn's ``MiniBatchKMeans`` convention).
     coreset_size : int, "auto" or None, default=None
         Fit on a lightweight coreset of this many points; None: all points.
     chain_length : int, default=20
@@ -112,9 +126,11 @@ class VRKMeans(StochasticKMeans):
     Attributes
     ----------
     cluster_centers_ : ndarray of shape (n_clusters, n_features)
-    labels_ : ndarray of shape (n_samples,), dtype int32
-    inertia_ : float
-        Quantization error of the training data with the final centers.
+    labels_ : ndarray of shape (n_samples,), dtype int32, or None
+        Nearest center of every training sample (None without compute_labels).
+    inertia_ : float or None
+        Quantization error of the training data with the final centers
+        (None without compute_labels).
     n_iter_ : int
         Epochs (inner loops) run.
     converged_ : bool
