@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from ._assignment import nearest_centers
 from ._coreset import coreset_size_param
 from ._loader import core as _core
-from ._params import CORE, INT32_MAX, Boolean, Integer, NoneValue, AnyOf, Options, Param, \
+from ._params import CORE, INT32_MAX, Integer, NoneValue, AnyOf, Options, Param, \
     ParamTable, Real, make_init
 from ._run import RUN_PARAMS, check_n_threads
 from ._seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
