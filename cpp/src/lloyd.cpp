@@ -11,6 +11,7 @@
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
 #include "detail/partition.hpp"
+#include "detail/spherical.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
 
@@ -62,12 +63,8 @@ void update_centers(const DataView<T>& data, const ClusterPartition& part, index
 template <typename T>
 void normalise_centers(index_t C, index_t d, const T* previous, T* centers) {
   for (index_t c = 0; c < C; ++c) {
-    VectorMap<T> row(centers + c * d, d);
-    const double norm = row.template cast<double>().norm();
-    if (norm > 0.0 && std::isfinite(norm)) {
-      row = (row.template cast<double>() / norm).template cast<T>();
-    } else {
-      row = ConstVectorMap<T>(previous + c * d, d);
+    if (!scale_to_unit_length(centers + c * d, d)) {
+      std::copy(previous + c * d, previous + (c + 1) * d, centers + c * d);
     }
   }
 }

@@ -10,6 +10,7 @@
 #include "detail/pipeline_stages.hpp"
 #include "detail/random.hpp"
 #include "detail/sampling.hpp"
+#include "detail/spherical.hpp"
 #include "detail/validation.hpp"
 
 namespace vcgmm {
@@ -26,7 +27,7 @@ constexpr index_t kSeedingRowsPerBatchRow = 3;
 
 template <typename T>
 MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* counts,
-                     std::int32_t* labels, int n_threads) {
+                     std::int32_t* labels, int n_threads, bool spherical) {
   const index_t b = batch.n, d = batch.d;
   std::vector<std::int32_t> own(labels ? 0 : b);
   std::int32_t* lab = labels ? labels : own.data();
@@ -40,8 +41,13 @@ MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* co
   for_each_cluster_sum(batch, part, C, n_threads, [&](index_t c, const double* acc, double wsum) {
     const double v = counts[c], v_new = v + wsum;
     T* center = centers + c * d;
+    std::vector<T> before(spherical ? d : 0);
+    if (spherical) std::copy(center, center + d, before.begin());
     for (index_t k = 0; k < d; ++k) {
       center[k] = static_cast<T>((v * static_cast<double>(center[k]) + acc[k]) / v_new);
+    }
+    if (spherical && !scale_to_unit_length(center, d)) {
+      std::copy(before.begin(), before.end(), center);
     }
     counts[c] = v_new;
   });
@@ -67,7 +73,8 @@ MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& par
     check_interrupt();
     mbatch_batch_rows(n, b, run.seed, it, rows.data());
     gather_rows(data, rows.data(), b, run.n_threads, xb.data(), wb.data());
-    const MbatchStepStats st = step(batch, C, centers, counts.data(), nullptr, run.n_threads);
+    const MbatchStepStats st = step(batch, C, centers, counts.data(), nullptr, run.n_threads,
+                                        params.spherical);
     double w_batch = static_cast<double>(b);
     if (data.w) {
       w_batch = 0.0;
@@ -106,7 +113,8 @@ void mbatch_batch_rows(index_t n, index_t batch_size, std::uint64_t seed, std::i
 
 template <typename T>
 MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* centers,
-                            double* counts, std::int32_t* labels, int n_threads) {
+                            double* counts, std::int32_t* labels, int n_threads,
+                            bool spherical) {
   detail::require_data(batch, "mbatch_step");
   detail::require_centers(centers, n_clusters, "mbatch_step");
   detail::require(counts != nullptr, "mbatch_step: counts is a null pointer");
@@ -114,7 +122,7 @@ MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* cen
     detail::require(counts[c] > 0.0 && counts[c] < 1e300,
                     "mbatch_step: counts must be finite and > 0");
   }
-  return detail::step(batch, n_clusters, centers, counts, labels, n_threads);
+  return detail::step(batch, n_clusters, centers, counts, labels, n_threads, spherical);
 }
 
 template <typename T>
@@ -147,8 +155,8 @@ template MbatchKMeansResult fit_mbatch<double>(const DataView<double>&,
                                                const MbatchKMeansParams&,
                                                const FitBuffers<double>&);
 template MbatchStepStats mbatch_step<float>(const DataView<float>&, index_t, float*, double*,
-                                            std::int32_t*, int);
+                                            std::int32_t*, int, bool);
 template MbatchStepStats mbatch_step<double>(const DataView<double>&, index_t, double*, double*,
-                                             std::int32_t*, int);
+                                             std::int32_t*, int, bool);
 
 }  // namespace vcgmm

@@ -12,6 +12,7 @@
 #include "detail/partition.hpp"
 #include "detail/pipeline_stages.hpp"
 #include "detail/sampling.hpp"
+#include "detail/spherical.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
 #include "nmbatch/bounds.hpp"
@@ -250,6 +251,9 @@ double Run<T>::update_centers(index_t b_t, bool* should_double) {
     if (count_[j] > 0) {
       for (index_t k = 0; k < d_; ++k) c_new[k] = static_cast<T>(sums_[j * d_ + k] / weight_[j]);
       T* c = centers_ + j * d_;
+      if (params_.spherical && !scale_to_unit_length(c_new.data(), d_)) {
+        std::copy(c, c + d_, c_new.begin());
+      }
       p = std::sqrt(squared_distance_exact(c_new.data(), c, d_));
       std::copy(c_new.begin(), c_new.end(), c);
     }

@@ -31,7 +31,8 @@ py::tuple fit_pipeline(const CArray<T>& X, const OptWeights& w,
 /// the state (the caller's arrays are not modified).
 template <typename T>
 py::tuple mbatch_step(const CArray<T>& X, const OptWeights& w, const CArray<T>& centers,
-                      const CArray<double>& counts, bool want_labels, int n_threads) {
+                      const CArray<double>& counts, bool want_labels, int n_threads,
+                      bool spherical) {
   const auto batch = data_view(X, w);
   if (centers.ndim() != 2 || centers.shape(1) != X.shape(1)) {
     throw vcgmm::InvalidArgument("centers must have shape (n_clusters, n_features)");
@@ -54,7 +55,7 @@ py::tuple mbatch_step(const CArray<T>& X, const OptWeights& w, const CArray<T>& 
   T* c = c_out.mutable_data();
   double* v = v_out.mutable_data();
   const auto stats =
-      without_gil([&] { return vcgmm::mbatch_step(batch, C, c, v, lab, n_threads); });
+      without_gil([&] { return vcgmm::mbatch_step(batch, C, c, v, lab, n_threads, spherical); });
   return py::make_tuple(c_out, v_out, labels, stats);
 }
 
@@ -86,7 +87,8 @@ void bind_typed(py::module_& m) {
         py::arg("init_centers").noconvert(), py::arg("params"), py::arg("return_labels"));
   m.def("mbatch_step", &mbatch_step<T>, py::arg("X").noconvert(),
         py::arg("sample_weight").noconvert(), py::arg("centers").noconvert(),
-        py::arg("counts").noconvert(), py::arg("want_labels"), py::arg("n_threads"));
+        py::arg("counts").noconvert(), py::arg("want_labels"), py::arg("n_threads"),
+        py::arg("spherical") = false);
 }
 
 }  // namespace

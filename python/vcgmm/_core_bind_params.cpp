@@ -246,14 +246,16 @@ void bind_parameter_classes(py::module_& m) {
 void bind_stochastic_parameter_classes(py::module_& m) {
   params_class<vcgmm::MbatchParams>(m, "MbatchParams")
       .def_readwrite("batch_size", &vcgmm::MbatchParams::batch_size)
-      .def_readwrite("max_iter", &vcgmm::MbatchParams::max_iter);
+      .def_readwrite("max_iter", &vcgmm::MbatchParams::max_iter)
+      .def_readwrite("spherical", &vcgmm::MbatchParams::spherical);
   auto nm = params_class<vcgmm::NmbatchParams>(m, "NmbatchParams");
   nm.def_readwrite("batch_size", &vcgmm::NmbatchParams::batch_size)
       .def_readwrite("rho", &vcgmm::NmbatchParams::rho)
       .def_readwrite("max_iter", &vcgmm::NmbatchParams::max_iter)
       .def_readwrite("time_budget", &vcgmm::NmbatchParams::time_budget)
       .def_readwrite("n_groups", &vcgmm::NmbatchParams::n_groups)
-      .def_readwrite("bounds_memory", &vcgmm::NmbatchParams::bounds_memory);
+      .def_readwrite("bounds_memory", &vcgmm::NmbatchParams::bounds_memory)
+      .def_readwrite("spherical", &vcgmm::NmbatchParams::spherical);
   enum_property(nm, "bounds", &vcgmm::NmbatchParams::bounds, kNmbatchBounds);
   auto vr = params_class<vcgmm::VrkmParams>(m, "VrkmParams");
   vr.def_readwrite("learning_rate", &vcgmm::VrkmParams::learning_rate)

@@ -211,6 +211,12 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
     def _objective_scale(self):
         return 0.5 if self._spherical_centers and is_cosine(self) else 1.0
 
+    @staticmethod
+    def _set_spherical(params):
+        """Turns on the family's spherical center updates in its core params
+        (``metric="cosine"``); Lloyd's by default."""
+        params.lloyd.spherical = True
+
     def _centers_like(self, X):
         """The fitted centers in X's dtype, C-contiguous."""
         return np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
@@ -440,7 +446,7 @@ class PipelineEstimator(CenterBasedEstimator):
         self._check_sizes(values, params.coreset_size or X.shape[0], n_clusters)
         init_centers = seeding_to_core(values, X, n_clusters, params)
         if self._spherical_centers and is_cosine(values):
-            params.lloyd.spherical = True
+            self._set_spherical(params)
         w = check_sample_weight(sample_weight, X)
         n_init = values.get("n_init", 1)
         if n_init > 1 and init_centers is not None and not self._runs_differ(params):

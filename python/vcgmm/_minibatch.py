@@ -11,6 +11,7 @@ from sklearn.utils import check_random_state
 from ._assignment import nearest_centers
 from ._coreset import coreset_size_param
 from ._loader import core as _core
+from ._metric import is_cosine, metric_param, normalize_rows
 from ._params import CORE, INT32_MAX, Integer, NoneValue, AnyOf, Options, Param, \
     ParamTable, Real, make_init
 from ._run import RUN_PARAMS, check_n_threads
@@ -35,6 +36,7 @@ MBATCH_PARAMS = ParamTable(
                          "min(5000, n), at least C for nmbatch", "mbatch.batch_size"),
         Param("max_iter", _MAX_ITER, CORE, "maximum number of iterations (mbatch: batches)",
               target="mbatch.max_iter", cli="--max-iter"),
+        metric_param(),
         N_INIT_PARAM,
         STOCHASTIC_COMPUTE_LABELS,
         coreset_size_param(None),
@@ -68,6 +70,7 @@ NMBATCH_PARAMS = ParamTable(
               "stop nmbatch after this many seconds of iterations (None: no limit)",
               target="nmbatch.time_budget", cli="--time-budget",
               core_value=lambda v: 0.0 if v is None else v),
+        metric_param(),
         N_INIT_PARAM,
         STOCHASTIC_COMPUTE_LABELS,
         coreset_size_param(None),
@@ -108,6 +111,13 @@ class MiniBatchKMeans(StochasticKMeans):
         Samples per batch, 1 to n_samples; "auto": min(5000, n_samples) (the paper's 5000).
     max_iter : int, default=100
         Number of batches.
+    metric : {"euclidean", "cosine"}, default="euclidean"
+        "cosine": spherical mini-batch k-means for embeddings (as
+        ``KMeans(metric="cosine")``): the rows are scaled to unit length (one
+        copy of X; rows of norm zero are refused), centers are rescaled to
+        unit length after every update, ``inertia_``, ``objective_`` and
+        ``score`` are ``sum_n w_n (1 - cos(x_n, c))`` and ``transform`` gives
+        cosine distances ``1 - cos``.
     n_init : int, default=1
         Number of runs, each with its own seed (drawn in turn from
         ``random_state``, so run 0 is the fit ``n_init=1`` gives); the run of
@@ -177,6 +187,11 @@ class MiniBatchKMeans(StochasticKMeans):
     _params = MBATCH_PARAMS
     _core_fit = staticmethod(_core.fit_mbatch)
     __init__ = make_init(MBATCH_PARAMS)
+    _spherical_centers = True
+
+    @staticmethod
+    def _set_spherical(params):
+        params.mbatch.spherical = True
 
     def _check_sizes(self, values, n_fit, n_clusters):
         _check_batch_size(values, n_fit, 1, "1")
@@ -204,20 +219,24 @@ class MiniBatchKMeans(StochasticKMeans):
         self
         """
         first = not hasattr(self, "cluster_centers_")
-        X = self._validate_X(X, reset=first)
+        X = self._validate_X(X, reset=first)  # later batches: normalised here if cosine
         values = self._checked_params()
+        if first and is_cosine(values):
+            X = normalize_rows(X, "X")
         w = check_sample_weight(sample_weight, X)
         if first:
             self._seed_partial(X, w, values)
         centers = np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
         centers, counts, _, _ = _core.mbatch_step(X, w, centers, self.counts_, False,
-                                                  check_n_threads(values["n_threads"]))
+                                                  check_n_threads(values["n_threads"]),
+                                                  is_cosine(values))
         self.cluster_centers_, self.counts_ = centers, counts
         self.n_steps_ += 1
         self.n_iter_ = self.n_steps_
         if values["compute_labels"]:
-            self.labels_, self.inertia_ = nearest_centers(X, centers, w,
-                                                          n_threads=values["n_threads"])
+            self.labels_, inertia = nearest_centers(X, centers, w,
+                                                    n_threads=values["n_threads"])
+            self.inertia_ = self._objective_scale() * inertia
         return self
 
     def _seed_partial(self, X, w, values):
@@ -281,6 +300,13 @@ class NestedMiniBatchKMeans(StochasticKMeans):
     time_budget : float or None, default=None
         Stop after this many seconds of iterations (the result then depends
         on the machine's speed).
+    metric : {"euclidean", "cosine"}, default="euclidean"
+        "cosine": spherical nmbatch for embeddings (as
+        ``KMeans(metric="cosine")``): the rows are scaled to unit length (one
+        copy of X; rows of norm zero are refused), centers are rescaled to
+        unit length after every update, ``inertia_``, ``objective_`` and
+        ``score`` are ``sum_n w_n (1 - cos(x_n, c))`` and ``transform`` gives
+        cosine distances ``1 - cos``.
     n_init : int, default=1
         Number of runs, each with its own seed (drawn in turn from
         ``random_state``, so run 0 is the fit ``n_init=1`` gives); the run of
@@ -359,6 +385,11 @@ class NestedMiniBatchKMeans(StochasticKMeans):
     _params = NMBATCH_PARAMS
     _core_fit = staticmethod(_core.fit_nmbatch)
     __init__ = make_init(NMBATCH_PARAMS)
+    _spherical_centers = True
+
+    @staticmethod
+    def _set_spherical(params):
+        params.nmbatch.spherical = True
 
     def _check_sizes(self, values, n_fit, n_clusters):
         _check_batch_size(values, n_fit, n_clusters, f"n_clusters ({n_clusters})")

@@ -115,10 +115,12 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
         _, run, _, n_distance_evals, timings = self._fit(
             X, sample_weight, return_labels=return_labels, evaluate=return_labels)
         r = run.result
+        scale = self._objective_scale()  # metric="cosine": sum w (1 - cos)
         return StochasticKMeansResult(
             centers=run.centers, labels=run.labels,
-            inertia=float(r.inertia) if return_labels else None,
-            n_iter=int(r.n_iter), converged=bool(r.converged), objective=r.objective,
+            inertia=scale * float(r.inertia) if return_labels else None,
+            n_iter=int(r.n_iter), converged=bool(r.converged),
+            objective=scale * np.asarray(r.objective),
             objective_seconds=r.seconds, n_distance_evals=n_distance_evals,
             timings=timings, coreset_indices=run.coreset_indices,
             coreset_weights=run.coreset_weights, info=self._info(r))

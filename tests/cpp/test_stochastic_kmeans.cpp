@@ -293,6 +293,56 @@ TEST_CASE("nmbatch converges to a fixed point of Lloyd") {
                                                               centers.data(), C)).epsilon(1e-12));
 }
 
+TEST_CASE("spherical mbatch and nmbatch: unit centers, a spherical Lloyd fixed point") {
+  const index_t n = 4000, d = 5, C = 6;
+  std::vector<double> x = blobs<double>(n, d, 6, 25.0, 1.0, 621);
+  for (index_t i = 0; i < n; ++i) {  // rows of unit length (the cosine metric's input)
+    double s = 0.0;
+    for (index_t k = 0; k < d; ++k) s += x[i * d + k] * x[i * d + k];
+    for (index_t k = 0; k < d; ++k) x[i * d + k] /= std::sqrt(s);
+  }
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  const std::vector<double> init = first_rows(x, d, C);
+  auto unit = [&](const std::vector<double>& c) {
+    for (index_t j = 0; j < C; ++j) {
+      double s = 0.0;
+      for (index_t k = 0; k < d; ++k) s += c[j * d + k] * c[j * d + k];
+      CHECK(std::sqrt(s) == doctest::Approx(1.0).epsilon(1e-12));
+    }
+  };
+  // mbatch: fit == mbatch_step(spherical) on the same rows; centers of unit length
+  auto pm = given_init<vcgmm::MbatchKMeansParams>(C, 5, 2);
+  pm.mbatch.batch_size = 200;
+  pm.mbatch.max_iter = 10;
+  pm.mbatch.spherical = true;
+  std::vector<double> cm(C * d);
+  vcgmm::fit_mbatch(data, pm, buffers(init, &cm));
+  unit(cm);
+  std::vector<double> c = init, v(C, 1.0);
+  std::vector<index_t> rows(200);
+  for (int t = 1; t <= 10; ++t) {
+    vcgmm::mbatch_batch_rows(n, 200, 5, t, rows.data());
+    const std::vector<double> xb = gather_rows(x, d, rows);
+    vcgmm::mbatch_step(vcgmm::DataView<double>{xb.data(), 200, d, nullptr}, C, c.data(), v.data(),
+                       nullptr, 1, true);
+  }
+  CHECK(bitwise_equal(c, cm));
+  // nmbatch: converges to a fixed point of spherical Lloyd
+  auto pn = given_init<vcgmm::NmbatchKMeansParams>(C, 3, 2);
+  pn.nmbatch.batch_size = 500;
+  pn.nmbatch.spherical = true;
+  std::vector<double> cn(C * d);
+  const vcgmm::NmbatchKMeansResult r = vcgmm::fit_nmbatch(data, pn, buffers(init, &cn));
+  REQUIRE(r.converged);
+  unit(cn);
+  std::vector<double> after = cn;
+  vcgmm::LloydParams lp;
+  lp.max_iter = 1;
+  lp.spherical = true;
+  vcgmm::lloyd(data, C, lp, run_options(0, 2), after.data());
+  for (index_t k = 0; k < C * d; ++k) CHECK(after[k] == doctest::Approx(cn[k]).epsilon(1e-12));
+}
+
 TEST_CASE("nmbatch: the memory budget chooses the bounds") {
   const index_t n = 4000, d = 3, C = 40;
   const std::vector<float> x = gaussian<float>(n, d, 621);

@@ -105,3 +105,94 @@ def test_float32_stays_float32(directions):
 def test_thread_independent(directions, assert_thread_independent):
     assert_thread_independent(lambda t: vcgmm.KMeans(3, metric="cosine", random_state=0,
                                                      n_threads=t).fit(directions))
+
+
+# ----------------------------------------------------------------------------
+# The mini-batch family: mbatch and nmbatch with metric="cosine"
+# ----------------------------------------------------------------------------
+
+
+def _spherical_sculley(X, centers, b, T, seed):
+    """numpy mbatch on unit rows (Sculley's c = S / v for the batches
+    fit_mbatch draws), every updated center rescaled to unit length."""
+    from vcgmm._loader import core
+    X, c = _unit(X), np.array(centers, np.float64)
+    v = np.ones(len(c))
+    for t in range(1, T + 1):
+        xb = X[core.mbatch_batch_rows(X.shape[0], b, seed, t)]
+        lab = (xb @ c.T).argmax(axis=1)
+        for j in np.unique(lab):
+            m = lab == j
+            c[j] = (v[j] * c[j] + xb[m].sum(0)) / (v[j] + m.sum())
+            c[j] /= np.linalg.norm(c[j])
+            v[j] += m.sum()
+    return c
+
+
+def test_mbatch_cosine_is_spherical_sculley(directions):
+    from vcgmm._run import seed_from
+    init = _unit(directions[[0, 250, 500, 10]])
+    r = vcgmm.fit_mbatch(directions, 4, init=init, metric="cosine", batch_size=50, max_iter=8,
+                         random_state=3, n_threads=1, return_labels=True)
+    np.testing.assert_allclose(r.centers, _spherical_sculley(directions, init, 50, 8,
+                                                             seed_from(3)),
+                               rtol=1e-10, atol=1e-12)
+    cos = _unit(directions) @ r.centers.T
+    np.testing.assert_array_equal(r.labels, cos.argmax(axis=1))
+    assert r.inertia == pytest.approx(np.sum(1.0 - cos.max(axis=1)), rel=1e-9)
+
+
+def test_nmbatch_cosine_ends_at_a_spherical_kmeans_fixed_point(directions):
+    km = vcgmm.NestedMiniBatchKMeans(3, metric="cosine", batch_size=100, random_state=0,
+                                     n_threads=1).fit(directions)
+    assert km.converged_
+    X = _unit(directions)
+    cos = X @ km.cluster_centers_.T
+    np.testing.assert_array_equal(km.labels_, cos.argmax(axis=1))
+    for j in range(3):  # each center: the unit mean direction of its cluster
+        mean = X[km.labels_ == j].mean(axis=0)
+        np.testing.assert_allclose(km.cluster_centers_[j], mean / np.linalg.norm(mean),
+                                   rtol=1e-9, atol=1e-12)
+    assert km.inertia_ == pytest.approx(np.sum(1.0 - cos.max(axis=1)), rel=1e-9)
+    assert km.objective_[-1] == pytest.approx(km.inertia_, rel=1e-9)
+
+
+@pytest.mark.parametrize("cls", [vcgmm.MiniBatchKMeans, vcgmm.NestedMiniBatchKMeans])
+def test_minibatch_cosine_sees_only_directions(directions, cls):
+    X_before = directions.copy()
+    km = cls(3, metric="cosine", random_state=0, batch_size=100, n_threads=1).fit(directions)
+    np.testing.assert_array_equal(directions, X_before)
+    np.testing.assert_allclose(np.linalg.norm(km.cluster_centers_, axis=1), 1.0, rtol=1e-12)
+    cos = _unit(directions) @ km.cluster_centers_.T
+    np.testing.assert_allclose(km.transform(directions), 1.0 - cos, atol=1e-12)
+    assert km.score(directions) == pytest.approx(-np.sum(1.0 - cos.max(axis=1)), rel=1e-9)
+    scaled = cls(3, metric="cosine", random_state=0, batch_size=100,
+                 n_threads=1).fit(directions * 7.0)
+    np.testing.assert_allclose(scaled.cluster_centers_, km.cluster_centers_, rtol=1e-12,
+                               atol=1e-14)
+    X = np.array(directions)
+    X[4] = 0.0
+    with pytest.raises(ValueError, match=r"norm zero \(first: row 4\)"):
+        cls(3, metric="cosine", batch_size=100).fit(X)
+
+
+def test_partial_fit_cosine_equals_fit_on_the_same_batches(directions):
+    from vcgmm._loader import core
+    from vcgmm._run import seed_from
+    init = _unit(directions[[0, 250, 500]])
+    fit = vcgmm.MiniBatchKMeans(3, init=init, metric="cosine", batch_size=40, max_iter=5,
+                                random_state=7, n_threads=1).fit(directions)
+    part = vcgmm.MiniBatchKMeans(3, init=init, metric="cosine", random_state=7, n_threads=1)
+    for t in range(1, 6):
+        part.partial_fit(directions[core.mbatch_batch_rows(len(directions), 40, seed_from(7), t)])
+    np.testing.assert_allclose(part.cluster_centers_, fit.cluster_centers_, rtol=1e-12,
+                               atol=1e-14)
+    batch = _unit(directions[core.mbatch_batch_rows(len(directions), 40, seed_from(7), 5)])
+    cos = batch @ part.cluster_centers_.T
+    assert part.inertia_ == pytest.approx(np.sum(1.0 - cos.max(axis=1)), rel=1e-9)
+
+
+@pytest.mark.parametrize("cls", [vcgmm.MiniBatchKMeans, vcgmm.NestedMiniBatchKMeans])
+def test_minibatch_cosine_thread_independent(directions, cls, assert_thread_independent):
+    assert_thread_independent(lambda t: cls(3, metric="cosine", batch_size=100, random_state=0,
+                                            n_threads=t).fit(directions))

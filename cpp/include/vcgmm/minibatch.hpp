@@ -47,6 +47,10 @@ namespace vcgmm {
 struct MbatchParams {
   index_t batch_size = 0;  ///< b, 1 <= b <= n (rows fitted); 0: min(5000, n) (the paper's b)
   int max_iter = 100;      ///< batches, >= 1
+  /// Spherical mini-batch k-means (for rows of unit length, the cosine
+  /// metric): every updated center is rescaled to unit length (a center
+  /// whose update has norm zero keeps its previous position).
+  bool spherical = false;
 };
 
 /// mbatch as a pipeline: PipelineParams plus the iterations. A D^2 seeding
@@ -98,9 +102,11 @@ struct MbatchStepStats {
 /// @param centers     IN/OUT (C, d) the centers
 /// @param counts      IN/OUT (C,) v(j) > 0 (start with ones: Alg. 2)
 /// @param labels      OUT (b,) nearest center (before the update) of every row, or nullptr
+/// @param spherical   IN  rescale the updated centers to unit length (MbatchParams::spherical)
 template <typename T>
 MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* centers,
-                            double* counts, std::int32_t* labels, int n_threads);
+                            double* counts, std::int32_t* labels, int n_threads,
+                            bool spherical = false);
 
 /// The rows fit_mbatch draws in iteration t >= 1 (b rows of [0, n), uniform,
 /// with replacement) under `seed`.
@@ -116,8 +122,8 @@ extern template MbatchKMeansResult fit_mbatch<double>(const DataView<double>&,
                                                       const MbatchKMeansParams&,
                                                       const FitBuffers<double>&);
 extern template MbatchStepStats mbatch_step<float>(const DataView<float>&, index_t, float*,
-                                                   double*, std::int32_t*, int);
+                                                   double*, std::int32_t*, int, bool);
 extern template MbatchStepStats mbatch_step<double>(const DataView<double>&, index_t, double*,
-                                                    double*, std::int32_t*, int);
+                                                    double*, std::int32_t*, int, bool);
 
 }  // namespace vcgmm

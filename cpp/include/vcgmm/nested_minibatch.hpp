@@ -80,6 +80,10 @@ struct NmbatchParams {
   NmbatchBounds bounds = NmbatchBounds::automatic;
   int n_groups = 0;             ///< Yinyang groups >= 1 (clamped to C); 0: automatic (see above)
   double bounds_memory = 2147483648.0;  ///< bytes the automatic choice may spend on bounds
+  /// Spherical nmbatch (for rows of unit length, the cosine metric): every
+  /// center S / v is rescaled to unit length before its move p(j) is taken,
+  /// so the bounds stay exact (a center of norm zero keeps its position).
+  bool spherical = false;
 };
 
 /// nmbatch as a pipeline. Seeding: "random" takes the first C rows of the
