@@ -224,7 +224,10 @@ class ChunkSource:
         if w.shape[0] != n:
             raise ValueError(f"sample_weight has {len(self.sample_weight)} entries but "
                              f"{self.name} has more rows (chunk {c} ends at row {start + n}).")
-        return check_sample_weight(w, chunk, name=f"sample_weight (chunk {c})") if n else w
+        if not n:
+            return w
+        return check_sample_weight(w, chunk, name=f"sample_weight (chunk {c})",
+                                   refuse_zero="for chunked data")
 
     def chunks(self, *, check_values=True, skip=None, log=None, what=""):
         """Yields (chunk id, first row, validated chunk, its weights), reading

@@ -57,7 +57,10 @@ def _block_weights(w, chunk, c):
     from ._validation import check_sample_weight
 
     w = np.asarray(w, dtype=np.float64).reshape(-1)
-    return check_sample_weight(w, chunk, name=f"sample_weight (block {c})") if w.size else w
+    if not w.size:
+        return w
+    return check_sample_weight(w, chunk, name=f"sample_weight (block {c})",
+                               refuse_zero="for Dask data")
 
 
 def _moments_task(block, w, c, r0, name):

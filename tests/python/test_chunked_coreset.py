@@ -401,7 +401,12 @@ def test_weights_of_chunked_data_are_checked():
         vcgmm.lwcs(chunks, 10, sample_weight=np.ones(95))
     w = np.ones(90)
     w[45] = -1
-    with pytest.raises(ValueError, match=r"sample_weight \(chunk 1\).*strictly positive"):
+    with pytest.raises(ValueError, match=r"sample_weight \(chunk 1\).*non-negative"):
+        vcgmm.lwcs(chunks, 10, sample_weight=w)
+    # Zero weights (points that are ignored) are taken by in-memory X only.
+    w[45] = 0.0
+    with pytest.raises(ValueError, match=r"sample_weight \(chunk 1\).*strictly positive for "
+                                         r"chunked data"):
         vcgmm.lwcs(chunks, 10, sample_weight=w)
 
 
