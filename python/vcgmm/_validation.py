@@ -237,12 +237,6 @@ def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None
     if not np.all(np.isfinite(w)):
         bad = int(np.flatnonzero(~np.isfinite(w))[0])
         raise ValueError(f"{name} must be finite; {name}[{bad}] = {float(w[bad])!r}.")
-    if refuse_zero and np.any(w == 0):
-        bad = int(np.flatnonzero(w == 0)[0])
-        raise ValueError(
-            f"{name} must be strictly positive {refuse_zero}; {name}[{bad}] = "
-            f"{float(w[bad])!r}. Drop the points of weight 0 (they would be ignored)."
-        )
     if np.any(w < 0):
         bad = int(np.flatnonzero(w < 0)[0])
         raise ValueError(
@@ -251,7 +245,13 @@ def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None
     if not np.any(w > 0):
         raise ValueError(
             f"{name} has no positive entry (all {w.shape[0]} weights are 0): a point "
-            "of weight 0 is ignored, so there is nothing to fit."
+            "of weight 0 is ignored, so every point would be."
+        )
+    if refuse_zero and np.any(w == 0):
+        bad = int(np.flatnonzero(w == 0)[0])
+        raise ValueError(
+            f"{name} must be strictly positive {refuse_zero}; {name}[{bad}] = "
+            f"{float(w[bad])!r}. Drop the points of weight 0 (they would be ignored)."
         )
     tiny = np.finfo(np.float64).tiny
     if np.any((w > 0) & (w < tiny)):
