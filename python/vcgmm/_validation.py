@@ -244,7 +244,7 @@ def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None
         )
     if not np.any(w > 0):
         raise ValueError(
-            f"{name} has no positive entry (all {w.shape[0]} weights are 0): a point "
+            f"{name} has no positive entry (all {w.shape[0]} weights are zero): a point "
             "of weight 0 is ignored, so every point would be."
         )
     if refuse_zero and np.any(w == 0):
