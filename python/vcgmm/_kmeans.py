@@ -353,7 +353,7 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
         raise ValueError(f"centers has {centers.shape[0]} rows but X only {X.shape[0]} samples.")
     w = check_sample_weight(sample_weight, X)
     # Rows of weight 0 do not exist: Lloyd runs on X[w > 0] (the same result).
-    X, w, _ = positive_rows(X, w, centers.shape[0], what="the number of centers")
+    X, w, _ = positive_rows(X, w, centers.shape[0], what="len(centers)")
     values = KMEANS_PARAMS.validate({"max_iter": max_iter, "tol": tol,
                                      "relocate_empty": relocate_empty, "metric": metric})
     params = KMEANS_PARAMS.to_core(values).lloyd

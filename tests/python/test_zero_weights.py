@@ -98,8 +98,11 @@ FITS = {
 #: Outputs that are row indices into X (mapped through the kept rows).
 ROW_INDICES = {"coreset_indices", "coreset_indices_"}
 #: Fits whose inertia_ is one pass over all rows of X (the zero-weight rows
-#: included, adding 0), not the core's sum over the fitted rows.
-ONE_PASS_INERTIA = {"KMeans(compute_labels=False)", "MiniBatchKMeans.partial_fit"}
+#: included, adding 0), not the core's sum over the fitted rows: equal up to
+#: the grouping of the blocked sum. (VCGMM's n_init runs are ranked without
+#: labels; the best run's labels and inertia come from such a pass.)
+ONE_PASS_INERTIA = {"KMeans(compute_labels=False)", "MiniBatchKMeans.partial_fit",
+                    "VCGMM(coreset_size=None, n_init=2)"}
 #: Samplers: the result position holding row indices.
 SAMPLER_INDICES = {"kmeans_plusplus": 1, "afkmc2": 1, "lwcs": 0}
 
