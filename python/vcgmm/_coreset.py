@@ -111,8 +111,8 @@ def lwcs(X: ArrayLike, coreset_size: int, *, sample_weight: ArrayLike | None = N
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights of the points; None means all ones. Zero entries are
         ignored: such a row is never drawn (the draws are those without it, and
-        ``coreset_size <= 4`` times the positive entries). Chunked data take
-        strictly positive weights.
+        ``coreset_size`` is at most 4 times the number of positive entries).
+        Chunked data take strictly positive weights.
     random_state : int, RandomState instance or None, default=None
         Seed of the draws.
     n_threads : int, default=None
