@@ -216,11 +216,13 @@ def check_n_clusters(n_clusters, X, name="n_clusters"):
     return n_clusters
 
 
-def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None):
+def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None,
+                        allow_all_zero=False):
     """None (unit weights) or a float64 C-contiguous array of shape (n_samples,),
     finite and non-negative with at least one positive entry (zero entries:
     points that are ignored, see ``positive_rows``; refused when
-    ``refuse_zero``, a phrase saying where, e.g. "for chunked data")."""
+    ``refuse_zero``, a phrase saying where, e.g. "for Dask data"; all zero
+    allowed with ``allow_all_zero``: one chunk of the data)."""
     if sample_weight is None:
         return None
     reject_non_numeric(sample_weight, name)
@@ -242,7 +244,7 @@ def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None
         raise ValueError(
             f"{name} must be non-negative; {name}[{bad}] = {float(w[bad])!r}."
         )
-    if not np.any(w > 0):
+    if not allow_all_zero and not np.any(w > 0):
         raise ValueError(
             f"{name} has no positive entry (all {w.shape[0]} weights are zero): a point "
             "of weight 0 is ignored, so every point would be."

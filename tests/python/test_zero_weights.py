@@ -275,3 +275,58 @@ def test_lwcs_ignores_zero_weight_rows(small_weighted, chisquare_exact, alpha, p
     np.testing.assert_allclose(gamma, w[pos] / (4 * X.shape[0] * q[pos]), rtol=1e-12)
     assert chisquare_exact(counts[keep], q) > alpha
     assert chisquare_exact(counts, lwcs_q(Xz, _ones_on_zero_rows(wz)), null=False) < power_alpha
+
+
+# ----------------------------------------------------------------------------
+# Chunked data: the chunked coreset never draws a zero-weight row
+# ----------------------------------------------------------------------------
+
+
+def test_chunked_lwcs_ignores_zero_weight_rows(small_weighted, chisquare_exact, alpha,
+                                               power_alpha):
+    X, w = small_weighted
+    Xz, wz, keep = _with_zero_rows(X, w)
+    # Chunks: rows 0-3, an all-zero chunk (an extra zero row), rows 4-9.
+    chunks = [Xz[:4], Xz[4:5], Xz[5:]]
+    wz = wz.copy()
+    assert wz[4] == 0.0
+    rs = np.random.RandomState(34)
+    idx, gamma = [], []
+    for _ in range(1000):  # 28,000 draws
+        i, g = vcgmm.lwcs(chunks, 4 * X.shape[0], sample_weight=wz, random_state=rs, n_threads=1)
+        idx.append(i)
+        gamma.append(g)
+    idx, gamma = np.concatenate(idx), np.concatenate(gamma)
+    counts = np.bincount(idx, minlength=Xz.shape[0])
+    assert counts.sum() == counts[keep].sum(), "a zero-weight row was drawn"
+    q = lwcs_q(X, w)
+    pos = np.searchsorted(keep, idx)
+    np.testing.assert_allclose(gamma, w[pos] / (4 * X.shape[0] * q[pos]), rtol=1e-12)
+    assert chisquare_exact(counts[keep], q) > alpha
+    assert chisquare_exact(counts, lwcs_q(Xz, _ones_on_zero_rows(wz)), null=False) < power_alpha
+
+
+def test_chunked_fit_labels_zero_weight_rows_and_refuses_too_few(data):
+    X, w = data
+    chunks = [X[:100], X[100:120], X[120:]]  # the middle chunk: all weights 0
+    assert not np.any(w[100:120])
+    est = vcgmm.KMeans(C, coreset_size=120, random_state=0, n_threads=1).fit(
+        chunks, sample_weight=w)
+    d2 = ((X[:, None, :] - est.cluster_centers_[None]) ** 2).sum(-1)
+    np.testing.assert_array_equal(est.labels_, d2.argmin(1))
+    np.testing.assert_allclose(est.inertia_, np.dot(w, d2.min(1)), rtol=1e-10)
+    assert not np.isin(est.coreset_indices_, np.flatnonzero(w == 0)).any()
+    w2 = np.zeros_like(w)
+    w2[[3, 5]] = 1.0
+    with pytest.raises(ValueError, match="sample_weight has 2 positive entries but n_clusters=3"):
+        vcgmm.KMeans(C, coreset_size=50, random_state=0).fit(chunks, sample_weight=w2)
+    with pytest.raises(ValueError, match="sample_weight has no positive entry"):
+        vcgmm.KMeans(C, coreset_size=50, random_state=0).fit(chunks, sample_weight=0 * w)
+
+
+def test_dask_data_refuse_zero_weights(data):
+    da = pytest.importorskip("dask.array")
+    X, w = data
+    with pytest.raises(ValueError, match="strictly positive for Dask data"):
+        vcgmm.lwcs(da.from_array(X, chunks=(60, 4)), 50,
+                   sample_weight=da.from_array(w, chunks=60), random_state=0)
