@@ -112,8 +112,8 @@ def lwcs(X: ArrayLike, coreset_size: int, *, sample_weight: ArrayLike | None = N
         Non-negative weights of the points; None means all ones. Zero entries are
         ignored: such a row is never drawn (the draws are those without it, and
         ``coreset_size`` is at most 4 times the number of positive entries).
-        For chunked data, those rows are never drawn either (the draws have the
-        distribution without them); Dask data take strictly positive weights.
+        For chunked and Dask data, those rows are never drawn either (the draws
+        have the distribution without them).
     random_state : int, RandomState instance or None, default=None
         Seed of the draws.
     n_threads : int, default=None

@@ -216,7 +216,6 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             point does not exist for the fit (the result is that of the fit without it;
             it is still labelled with its nearest center); at least n_clusters
             entries must be positive.
-            Dask data take strictly positive weights.
 
         Returns
         -------

@@ -221,7 +221,7 @@ def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None
     """None (unit weights) or a float64 C-contiguous array of shape (n_samples,),
     finite and non-negative with at least one positive entry (zero entries:
     points that are ignored, see ``positive_rows``; refused when
-    ``refuse_zero``, a phrase saying where, e.g. "for Dask data"; all zero
+    ``refuse_zero``, a phrase saying where, e.g. "in VariationalLoop"; all zero
     allowed with ``allow_all_zero``: one chunk of the data)."""
     if sample_weight is None:
         return None

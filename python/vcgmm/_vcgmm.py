@@ -407,7 +407,6 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             point does not exist for the fit (the result is that of the fit without it;
             it is still labelled with its nearest center); at least n_clusters
             entries must be positive.
-            Dask data take strictly positive weights.
 
         Returns
         -------
@@ -790,7 +789,6 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
         point does not exist for the fit (the result is that of the fit without it;
         it is still labelled with its nearest center); at least n_clusters
         entries must be positive.
-        Dask data take strictly positive weights.
     return_labels : bool, default=False
         Also compute the exact nearest center of every row of X and the
         quantization error on the full data (an O(N C n_features) pass,

@@ -324,9 +324,25 @@ def test_chunked_fit_labels_zero_weight_rows_and_refuses_too_few(data):
         vcgmm.KMeans(C, coreset_size=50, random_state=0).fit(chunks, sample_weight=0 * w)
 
 
-def test_dask_data_refuse_zero_weights(data):
+def test_dask_data_ignore_zero_weight_rows(data):
     da = pytest.importorskip("dask.array")
+    import vcgmm.dask
+
     X, w = data
-    with pytest.raises(ValueError, match="strictly positive for Dask data"):
-        vcgmm.lwcs(da.from_array(X, chunks=(60, 4)), 50,
-                   sample_weight=da.from_array(w, chunks=60), random_state=0)
+    zero = np.flatnonzero(w == 0)
+    Xd, wd = da.from_array(X, chunks=(60, 4)), da.from_array(w, chunks=60)
+    for seed in range(20):
+        idx, _ = vcgmm.lwcs(Xd, 200, sample_weight=wd, random_state=seed)
+        assert not np.isin(idx, zero).any()
+    r = vcgmm.dask.fit_vcgmm(Xd, C, 2, 100, sample_weight=wd, return_labels=True,
+                             random_state=0, n_threads=1)
+    labels, inertia = np.asarray(r.labels), float(np.asarray(r.inertia))
+    d2 = ((X[:, None, :] - r.centers[None]) ** 2).sum(-1)
+    np.testing.assert_array_equal(labels, d2.argmin(1))
+    np.testing.assert_allclose(inertia, np.dot(w, d2.min(1)), rtol=1e-10)
+    with pytest.raises(ValueError, match="sample_weight has no positive entry"):
+        vcgmm.lwcs(Xd, 50, sample_weight=0 * wd, random_state=0)
+    w2 = np.zeros_like(w)
+    w2[[3, 5]] = 1.0
+    with pytest.raises(ValueError, match="sample_weight has 2 positive entries"):
+        vcgmm.dask.fit_vcgmm(Xd, C, 2, 50, sample_weight=da.from_array(w2, chunks=60))
