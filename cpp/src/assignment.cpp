@@ -8,7 +8,7 @@ namespace vcgmm {
 template <typename T>
 AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_t n_centers,
                                std::int32_t* labels, double* min_d2, int n_threads) {
-  detail::require_data(data, "assign_nearest");
+  detail::require_data(data, "assign_nearest", /*allow_zero_weights=*/true);
   detail::require_centers(centers, n_centers, "assign_nearest");
   return detail::assign_nearest(data, centers, n_centers, labels, min_d2, n_threads);
 }

@@ -28,7 +28,9 @@ void require_chunk(const DataView<T>& chunk, const char* where) {
   require(chunk.n >= 0, w + ": the chunk has a negative number of rows");
   require(chunk.d >= 1, w + ": the chunk must have at least one column (d >= 1)");
   if (chunk.n == 0) return;
-  detail::require_data(chunk, where);
+  // Zero weights allowed: a row of weight 0 has no q-mass, so it is never
+  // drawn; a chunk of total weight 0 holds no points (see its moments).
+  detail::require_data(chunk, where, /*allow_zero_weights=*/true);
 }
 
 }  // namespace
@@ -43,6 +45,11 @@ ChunkMoments coreset_chunk_moments(const DataView<T>& chunk, const RunOptions& r
   std::fill(mean, mean + d, 0.0);
   if (n == 0) return out;
   const detail::WeightedMean wm = detail::weighted_mean(chunk, run.n_threads);
+  out.n_distance_evals.coreset = n;
+  if (!(wm.w_total > 0.0)) {  // every weight 0: no points (mean 0, scatter 0, weight 0)
+    out.timings.coreset = clock.seconds();
+    return out;
+  }
   std::copy(wm.mean.data(), wm.mean.data() + d, mean);
   // The scatter about the chunk's mean, with the kernel (and the rounding of
   // the mean to T) that step 3 uses for the distances to the global mean.

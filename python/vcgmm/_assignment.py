@@ -35,7 +35,8 @@ def quantization_error(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
     centers : array-like of shape (n_clusters, n_features)
         Cluster centers (converted to X's dtype).
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights; None means all ones.
+        Non-negative weights; None means all ones. A point of weight 0 adds
+        nothing (it is still labelled).
     n_threads : int, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
         if set, else every CPU available).

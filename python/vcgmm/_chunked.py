@@ -224,7 +224,12 @@ class ChunkSource:
         if w.shape[0] != n:
             raise ValueError(f"sample_weight has {len(self.sample_weight)} entries but "
                              f"{self.name} has more rows (chunk {c} ends at row {start + n}).")
-        return check_sample_weight(w, chunk, name=f"sample_weight (chunk {c})") if n else w
+        if not n:
+            return w
+        # Zero weights are allowed (those rows are never drawn); that some
+        # weight is positive is checked over all chunks after pass 1.
+        return check_sample_weight(w, chunk, name=f"sample_weight (chunk {c})",
+                                   allow_all_zero=True)
 
     def chunks(self, *, check_values=True, skip=None, log=None, what=""):
         """Yields (chunk id, first row, validated chunk, its weights), reading
@@ -286,7 +291,8 @@ class ChunkSource:
             del chunk
         self._check_after_first_pass(rows, n_clusters)
         n = int(sum(rows))
-        m = resolve(coreset_size, n) if resolve else int(coreset_size)
+        # Sized by the points that exist (rows of weight 0 do not).
+        m = resolve(coreset_size, self.n_positive(n)) if resolve else int(coreset_size)
         mean, mass, draws, plan = plan_coreset(weights, np.vstack(means), scatters, m, run)
         # The coreset's rows go straight into their place (no second copy).
         indices = np.empty(m, np.int64)
@@ -325,6 +331,21 @@ class ChunkSource:
         if n_clusters is not None and n_clusters > n:
             raise ValueError(f"n_clusters={n_clusters} must be <= n_samples={n}: there are "
                              "fewer points than clusters.")
+        n_pos = self.n_positive(n)
+        if n_pos == 0:
+            raise ValueError(f"sample_weight has no positive entry (all {n} weights are "
+                             "zero): a point of weight 0 is ignored, so every point would be.")
+        if n_clusters is not None and n_pos < n_clusters:
+            raise ValueError(f"sample_weight has {n_pos} positive entr"
+                             f"{'y' if n_pos == 1 else 'ies'} but n_clusters={n_clusters} "
+                             f"needs at least {n_clusters} points: a point of weight 0 is "
+                             "ignored.")
+
+    def n_positive(self, n):
+        """The points that exist: rows of positive weight (n without weights)."""
+        if self.sample_weight is None:
+            return n
+        return int(np.count_nonzero(np.asarray(self.sample_weight[:n], dtype=np.float64) > 0))
 
     # -- passes with fitted centers --------------------------------------------
 

@@ -13,7 +13,7 @@ from ._loader import core as _core
 from ._chunked import as_source
 from ._params import AnyOf, Boolean, Integer, NoneValue, Options, Param
 from ._run import run_options
-from ._validation import as_data, check_sample_weight
+from ._validation import as_data, check_sample_weight, positive_rows
 
 __all__ = ["lwcs", "default_coreset_size", "coreset_size_param", "resolve_coreset_size"]
 
@@ -109,7 +109,11 @@ def lwcs(X: ArrayLike, coreset_size: int, *, sample_weight: ArrayLike | None = N
         Number of draws N', 1 <= N' <= 4 n_samples. Draws are with replacement,
         so indices may repeat.
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights of the points; None means all ones.
+        Non-negative weights of the points; None means all ones. Zero entries are
+        ignored: such a row is never drawn (the draws are those without it, and
+        ``coreset_size`` is at most 4 times the number of positive entries).
+        For chunked and Dask data, those rows are never drawn either (the draws
+        have the distribution without them).
     random_state : int, RandomState instance or None, default=None
         Seed of the draws.
     n_threads : int, default=None
@@ -147,9 +151,13 @@ def lwcs(X: ArrayLike, coreset_size: int, *, sample_weight: ArrayLike | None = N
         draw = source.coreset(coreset_size, run_options(n_threads, random_state),
                               resolve=resolve)
         return (draw.indices, draw.weights) + ((draw.points,) if return_points else ())
-    X = as_data(X)
-    coreset_size = Integer(1, MAX_CORESET_FACTOR * X.shape[0]).check(coreset_size, "coreset_size")
+    X_all = X = as_data(X)
     w = check_sample_weight(sample_weight, X)
+    # Rows of weight 0 do not exist: the draws are those from X[w > 0].
+    X, w, keep = positive_rows(X, w)
+    coreset_size = Integer(1, MAX_CORESET_FACTOR * X.shape[0]).check(coreset_size, "coreset_size")
     indices, weights, _ = _core.lightweight_coreset(
         X, w, coreset_size, run_options(n_threads, random_state))
-    return (indices, weights) + ((X[indices],) if return_points else ())
+    if keep is not None:
+        indices = keep[indices]
+    return (indices, weights) + ((X_all[indices],) if return_points else ())

@@ -57,17 +57,24 @@ def _block_weights(w, chunk, c):
     from ._validation import check_sample_weight
 
     w = np.asarray(w, dtype=np.float64).reshape(-1)
-    return check_sample_weight(w, chunk, name=f"sample_weight (block {c})") if w.size else w
+    if not w.size:
+        return w
+    # Zero weights allowed (those rows are never drawn and add nothing); that
+    # some weight is positive is checked over all blocks after pass 1.
+    return check_sample_weight(w, chunk, name=f"sample_weight (block {c})",
+                               allow_all_zero=True)
 
 
 def _moments_task(block, w, c, r0, name):
-    """Pass 1 on one block: (rows, weight, mean, scatter, distance evaluations)."""
+    """Pass 1 on one block: (rows, weight, mean, scatter, distance evaluations,
+    rows of positive weight)."""
     from ._loader import core
 
     chunk = _block(block, c, r0, name)
     w = _block_weights(w, chunk, c)
     weight, mean, scatter, stats = core.coreset_chunk_moments(chunk, w, _run())
-    return chunk.shape[0], weight, mean, scatter, stats.n_distance_evals["coreset"]
+    n_pos = chunk.shape[0] if w is None else int(np.count_nonzero(w > 0))
+    return chunk.shape[0], weight, mean, scatter, stats.n_distance_evals["coreset"], n_pos
 
 
 def _draw_task(block, w, c, name, mean, plan, mass, draws, m, seed):
@@ -212,7 +219,17 @@ class DaskSource:
         if n_clusters is not None and n_clusters > n:
             raise ValueError(f"n_clusters={n_clusters} must be <= n_samples={n}: there are "
                              "fewer points than clusters.")
-        m = resolve(coreset_size, n) if resolve else int(coreset_size)
+        # Rows of weight 0 do not exist: checked and sized by the others.
+        n_pos = int(sum(r[5] for r in results))
+        if n_pos == 0:
+            raise ValueError(f"sample_weight has no positive entry (all {n} weights are "
+                             "zero): a point of weight 0 is ignored, so every point would be.")
+        if n_clusters is not None and n_pos < n_clusters:
+            raise ValueError(f"sample_weight has {n_pos} positive entr"
+                             f"{'y' if n_pos == 1 else 'ies'} but n_clusters={n_clusters} "
+                             f"needs at least {n_clusters} points: a point of weight 0 is "
+                             "ignored.")
+        m = resolve(coreset_size, n_pos) if resolve else int(coreset_size)
         mean, mass, draws, plan = plan_coreset(
             [r[1] for r in results], np.vstack([r[2] for r in results]),
             [r[3] for r in results], m, run)

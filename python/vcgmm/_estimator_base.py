@@ -39,6 +39,8 @@ from ._validation import (
     check_finite_magnitude,
     check_n_clusters,
     check_sample_weight,
+    expand_rows,
+    positive_rows,
     friendly_array_errors,
     reject_non_numeric,
 )
@@ -231,7 +233,10 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
+            Non-negative weights; None means all ones. Zero entries are ignored: such a
+            point does not exist for the fit (the result is that of the fit without it;
+            it is still labelled with its nearest center); at least n_clusters
+            entries must be positive.
 
         Returns
         -------
@@ -441,13 +446,17 @@ class PipelineEstimator(CenterBasedEstimator):
         if is_cosine(values):
             X = normalize_rows(X, "X")
         n_clusters = check_n_clusters(values[self._count_param], X, self._count_param)
+        # A point of weight 0 does not exist: the core fits the other rows.
+        w = check_sample_weight(sample_weight, X)
+        n_all = X.shape[0]
+        X_all = X
+        X, w_fit, keep = positive_rows(X, w, n_clusters, what=self._count_param)
         params = self._params.to_core(values)
         params.coreset_size = resolve_coreset_size(values["coreset_size"], X.shape[0], n_clusters)
         self._check_sizes(values, params.coreset_size or X.shape[0], n_clusters)
         init_centers = seeding_to_core(values, X, n_clusters, params)
         if self._spherical_centers and is_cosine(values):
             self._set_spherical(params)
-        w = check_sample_weight(sample_weight, X)
         n_init = values.get("n_init", 1)
         if n_init > 1 and init_centers is not None and not self._runs_differ(params):
             warnings.warn(
@@ -467,18 +476,37 @@ class PipelineEstimator(CenterBasedEstimator):
         params.evaluate = bool(evaluate) or (n_init > 1 and self._rank_needs_evaluation)
         for seed in seeds:
             params.run.seed = seed
-            run = _Run(*type(self)._core_fit(X, w, init_centers, params, bool(return_labels)))
+            run = _Run(*type(self)._core_fit(X, w_fit, init_centers, params,
+                                              bool(return_labels)))
             _add_costs(costs, run.result.n_distance_evals, run.result.timings)
             if n_init > 1:
                 start = time.perf_counter()
-                run.objective = self._rank_run(X, w, run, values)
+                run.objective = self._rank_run(X, w_fit, run, values)
                 _add_costs(costs, {"evaluation": self._rank_evals(X, run)},
                            {"evaluation": time.perf_counter() - start})
                 if best is None or run.objective < best.objective:
                     best = run
             else:
                 best = run
+        if keep is not None:
+            self._expand_run(best, keep, X_all, n_all)
         return values, best, w, costs["n_distance_evals"], costs["timings"]
+
+    def _expand_run(self, run, keep, X_all, n_all):
+        """Maps a run on the positive-weight rows ``keep`` back to all n_all
+        rows of X_all (as the core saw them, e.g. normalised): drawn rows
+        become rows of X_all, and the zero-weight rows are labelled with
+        their nearest center (as scikit-learn does; one pass over them, not
+        counted in the objective)."""
+        if run.coreset_indices is not None:
+            run.coreset_indices = keep[run.coreset_indices]
+        if run.labels is not None:
+            mask = np.ones(n_all, dtype=bool)
+            mask[keep] = False
+            rows = np.ascontiguousarray(X_all[mask])
+            fill, _ = nearest_centers(rows, run.centers.astype(rows.dtype, copy=False), None,
+                                      n_threads=self.n_threads)
+            run.labels = expand_rows(run.labels, keep, n_all, fill)
 
     # Ranking of n_init runs (lower objective is better); per family.
     _rank_needs_evaluation = False

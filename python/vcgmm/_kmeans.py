@@ -16,7 +16,7 @@ from ._metric import metric_param, normalize_rows
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
 from ._run import RUN_PARAMS, run_options
 from ._seeding import SEEDING_PARAMS, init_param
-from ._validation import as_data, check_centers, check_sample_weight
+from ._validation import as_data, check_centers, check_sample_weight, positive_rows
 
 __all__ = ["KMeans", "lloyd", "KMEANS_PARAMS"]
 
@@ -212,7 +212,10 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
+            Non-negative weights; None means all ones. Zero entries are ignored: such a
+            point does not exist for the fit (the result is that of the fit without it;
+            it is still labelled with its nearest center); at least n_clusters
+            entries must be positive.
 
         Returns
         -------
@@ -258,7 +261,8 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
+            Non-negative weights; None means all ones (a point of weight 0 adds
+            nothing).
 
         Returns
         -------
@@ -306,7 +310,9 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
     centers : array-like of shape (n_clusters, n_features)
         Initial centers (converted to X's dtype; not modified).
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights; None means all ones.
+        Non-negative weights; None means all ones. Zero entries are ignored (the
+        result is that of Lloyd without those rows); at least as many entries
+        as centers must be positive.
     max_iter : int, default=300
         Maximum number of iterations (>= 1).
     tol : float, default=1e-4
@@ -345,6 +351,8 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
     if centers.shape[0] > X.shape[0]:
         raise ValueError(f"centers has {centers.shape[0]} rows but X only {X.shape[0]} samples.")
     w = check_sample_weight(sample_weight, X)
+    # Rows of weight 0 do not exist: Lloyd runs on X[w > 0] (the same result).
+    X, w, _ = positive_rows(X, w, centers.shape[0], what="len(centers)")
     values = KMEANS_PARAMS.validate({"max_iter": max_iter, "tol": tol,
                                      "relocate_empty": relocate_empty, "metric": metric})
     params = KMEANS_PARAMS.to_core(values).lloyd

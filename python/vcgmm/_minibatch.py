@@ -18,7 +18,7 @@ from ._run import RUN_PARAMS, check_n_threads
 from ._seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
 from ._stochastic import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, auto_or,
                           batch_size_param, fit_function)
-from ._validation import check_n_clusters, check_sample_weight
+from ._validation import check_n_clusters, check_sample_weight, positive_rows
 
 __all__ = ["MiniBatchKMeans", "NestedMiniBatchKMeans", "fit_mbatch", "fit_nmbatch",
            "MBATCH_PARAMS", "NMBATCH_PARAMS"]
@@ -212,7 +212,8 @@ class MiniBatchKMeans(StochasticKMeans):
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
+            Non-negative weights; None means all ones. Zero entries are ignored (the
+            step sees the other rows; they are still labelled).
 
         Returns
         -------
@@ -224,10 +225,13 @@ class MiniBatchKMeans(StochasticKMeans):
         if first and is_cosine(values):
             X = normalize_rows(X, "X")
         w = check_sample_weight(sample_weight, X)
+        # Rows of weight 0 do not exist: the step (and the first call's
+        # seeding) sees X[w > 0]; they are still labelled below.
+        Xp, wp, _ = positive_rows(X, w, values["n_clusters"] if first else 1)
         if first:
-            self._seed_partial(X, w, values)
+            self._seed_partial(Xp, wp, values)
         centers = np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
-        centers, counts, _, _ = _core.mbatch_step(X, w, centers, self.counts_, False,
+        centers, counts, _, _ = _core.mbatch_step(Xp, wp, centers, self.counts_, False,
                                                   check_n_threads(values["n_threads"]),
                                                   is_cosine(values))
         self.cluster_centers_, self.counts_ = centers, counts
@@ -414,7 +418,10 @@ def fit_mbatch(X, C, *, sample_weight=None, return_labels=False, **params):
     C : int
         Number of clusters.
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights; None means all ones.
+        Non-negative weights; None means all ones. Zero entries are ignored: such a
+        point does not exist for the fit (the result is that of the fit without it;
+        it is still labelled with its nearest center); at least C entries must be
+        positive.
     return_labels : bool, default=False
         Also compute the labels and the quantization error on the full data.
     **params
@@ -447,7 +454,10 @@ def fit_nmbatch(X, C, *, sample_weight=None, return_labels=False, **params):
     C : int
         Number of clusters.
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights; None means all ones.
+        Non-negative weights; None means all ones. Zero entries are ignored: such a
+        point does not exist for the fit (the result is that of the fit without it;
+        it is still labelled with its nearest center); at least C entries must be
+        positive.
     return_labels : bool, default=False
         Also compute the labels and the quantization error on the full data.
     **params

@@ -13,7 +13,8 @@ from ._loader import core as _core
 from ._typing import ArrayLike, LocalTrialsLike, RandomStateLike, SeedingResult, ThreadsLike
 from ._params import CORE, AnyOf, Constraint, Integer, Options, Param
 from ._run import run_options
-from ._validation import as_data, check_centers, check_n_clusters, check_sample_weight
+from ._validation import (as_data, check_centers, check_n_clusters, check_sample_weight,
+                          positive_rows)
 
 __all__ = [
     "kmeans_plusplus",
@@ -110,7 +111,9 @@ def kmeans_plusplus(X: ArrayLike, n_clusters: int, *, sample_weight: ArrayLike |
     n_clusters : int
         Number of centers, 1 <= n_clusters <= n_samples.
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights; None means all ones.
+        Non-negative weights; None means all ones. Zero entries are ignored: such
+        a row is never chosen (the draws are those without it; indices are rows of
+        X); at least n_clusters entries must be positive.
     n_local_trials : int or "auto", default=1
         Candidates drawn per step (at most 1000); the one lowering the
         potential most is kept. 1 is the classic algorithm (the papers'
@@ -142,10 +145,11 @@ def kmeans_plusplus(X: ArrayLike, n_clusters: int, *, sample_weight: ArrayLike |
     trials = SEEDING_PARAMS[1].constraint.check(n_local_trials, "n_local_trials")
     params.n_local_trials = _local_trials(trials, n_clusters)
     w = check_sample_weight(sample_weight, X)
+    X, w, keep = positive_rows(X, w, n_clusters)  # rows of weight 0 do not exist
     centers, indices, _ = _core.kmeans_plusplus(X, w, n_clusters, params,
                                                 run_options(n_threads, random_state))
     _warn_if_duplicate_centers(centers, n_clusters)
-    return centers, indices
+    return centers, (indices if keep is None else keep[indices])
 
 
 def afkmc2(X: ArrayLike, n_clusters: int, *,
@@ -170,7 +174,9 @@ def afkmc2(X: ArrayLike, n_clusters: int, *,
         Markov chain length m, 1 <= m <= 10000. The vc-GMM papers use 2 to 20;
         Bachem et al. default to 200. Longer chains approximate D^2 sampling better.
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights; None means all ones.
+        Non-negative weights; None means all ones. Zero entries are ignored: such
+        a row is never chosen (the draws are those without it; indices are rows of
+        X); at least n_clusters entries must be positive.
     random_state : int, RandomState instance or None, default=None
         Seed of the draws.
     n_threads : int, default=None
@@ -197,7 +203,8 @@ def afkmc2(X: ArrayLike, n_clusters: int, *,
     params = _core.Afkmc2Params()
     params.chain_length = SEEDING_PARAMS[0].constraint.check(chain_length, "chain_length")
     w = check_sample_weight(sample_weight, X)
+    X, w, keep = positive_rows(X, w, n_clusters)  # rows of weight 0 do not exist
     centers, indices, _ = _core.afkmc2(X, w, n_clusters, params,
                                        run_options(n_threads, random_state))
     _warn_if_duplicate_centers(centers, n_clusters)
-    return centers, indices
+    return centers, (indices if keep is None else keep[indices])

@@ -165,7 +165,10 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
+            Non-negative weights; None means all ones. Zero entries are ignored: such a
+            point does not exist for the fit (the result is that of the fit without it;
+            it is still labelled with its nearest center); at least n_clusters
+            entries must be positive.
 
         Returns
         -------

@@ -15,8 +15,14 @@ copying silently):
   float32) are refused with a ValueError naming the data's range: the core
   computes ||x - c||^2 in that type, and an overflow would give silently
   wrong labels and errors. Rescale such data first.
-- sample_weight must be finite and strictly positive, of shape (n_samples,),
-  at least the smallest normal double (2.2e-308) and with a finite sum.
+- sample_weight must be finite and non-negative, of shape (n_samples,), each
+  positive entry at least the smallest normal double (2.2e-308), with a
+  finite sum and at least one positive entry. A point of weight 0 does not
+  exist, as in scikit-learn: the fitting functions drop those rows before
+  the core sees the data (``positive_rows``), so fitting (X, w) gives the
+  same result as fitting (X[w > 0], w[w > 0]); the samplers never return
+  such a row; labels are still given to them (their nearest center) and
+  they add nothing to an objective.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ __all__ = [
     "check_centers",
     "check_n_clusters",
     "check_sample_weight",
+    "positive_rows",
     "reject_non_numeric",
 ]
 
@@ -209,9 +216,13 @@ def check_n_clusters(n_clusters, X, name="n_clusters"):
     return n_clusters
 
 
-def check_sample_weight(sample_weight, X, name="sample_weight"):
+def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None,
+                        allow_all_zero=False):
     """None (unit weights) or a float64 C-contiguous array of shape (n_samples,),
-    finite and strictly positive."""
+    finite and non-negative with at least one positive entry (zero entries:
+    points that are ignored, see ``positive_rows``; refused when
+    ``refuse_zero``, a phrase saying where, e.g. "in VariationalLoop"; all zero
+    allowed with ``allow_all_zero``: one chunk of the data)."""
     if sample_weight is None:
         return None
     reject_non_numeric(sample_weight, name)
@@ -228,15 +239,25 @@ def check_sample_weight(sample_weight, X, name="sample_weight"):
     if not np.all(np.isfinite(w)):
         bad = int(np.flatnonzero(~np.isfinite(w))[0])
         raise ValueError(f"{name} must be finite; {name}[{bad}] = {float(w[bad])!r}.")
-    if np.any(w <= 0):
-        bad = int(np.flatnonzero(w <= 0)[0])
+    if np.any(w < 0):
+        bad = int(np.flatnonzero(w < 0)[0])
         raise ValueError(
-            f"{name} must be strictly positive; {name}[{bad}] = {float(w[bad])!r}. "
-            "Drop points with zero weight instead."
+            f"{name} must be non-negative; {name}[{bad}] = {float(w[bad])!r}."
+        )
+    if not allow_all_zero and not np.any(w > 0):
+        raise ValueError(
+            f"{name} has no positive entry (all {w.shape[0]} weights are zero): a point "
+            "of weight 0 is ignored, so every point would be."
+        )
+    if refuse_zero and np.any(w == 0):
+        bad = int(np.flatnonzero(w == 0)[0])
+        raise ValueError(
+            f"{name} must be strictly positive {refuse_zero}; {name}[{bad}] = "
+            f"{float(w[bad])!r}. Drop the points of weight 0 (they would be ignored)."
         )
     tiny = np.finfo(np.float64).tiny
-    if np.any(w < tiny):
-        bad = int(np.flatnonzero(w < tiny)[0])
+    if np.any((w > 0) & (w < tiny)):
+        bad = int(np.flatnonzero((w > 0) & (w < tiny))[0])
         raise ValueError(
             f"{name}[{bad}] = {float(w[bad])!r} is below {tiny:.3g}, too small to compute with "
             f"(weights are only relative: multiply all of them by a large factor).")
@@ -253,3 +274,42 @@ def check_sample_weight(sample_weight, X, name="sample_weight"):
     return np.ascontiguousarray(w)
 
 
+
+
+def positive_rows(X, w, n_needed=1, name="sample_weight", what="n_clusters"):
+    """The rows of X that exist: those of positive weight.
+
+    Returns ``(X, w, keep)``: X and w unchanged and ``keep`` None when there
+    are no weights or none is 0; otherwise ``X[keep]`` and ``w[keep]`` (one
+    copy, C order, the dtype kept) and ``keep`` the sorted indices of the
+    positive-weight rows, for mapping row indices (labels, drawn rows) back.
+    Fitting the compacted rows is what makes a weight of 0 mean "this point
+    does not exist": every result (random draws included) equals that of a
+    fit of ``X[w > 0], w[w > 0]``. Raises a ValueError naming ``name`` when
+    fewer than ``n_needed`` rows have a positive weight (``what``: the
+    parameter that needs them).
+    """
+    if w is None:
+        return X, w, None
+    positive = w > 0
+    n_pos = int(np.count_nonzero(positive))
+    if n_pos < n_needed and n_pos < w.shape[0]:  # (too few rows at all: the caller's message)
+        raise ValueError(
+            f"{name} has {n_pos} positive entr{'y' if n_pos == 1 else 'ies'} but {what}="
+            f"{n_needed} needs at least {n_needed} points: a point of weight 0 is ignored."
+        )
+    if n_pos == w.shape[0]:
+        return X, w, None
+    keep = np.flatnonzero(positive)
+    return np.ascontiguousarray(X[keep]), np.ascontiguousarray(w[keep]), keep
+
+
+def expand_rows(values, keep, n, fill):
+    """Values of the kept rows placed back at their rows of an (n,) array;
+    the other rows get ``fill`` (an array of their values, in row order)."""
+    out = np.empty((n,) + values.shape[1:], dtype=values.dtype)
+    out[keep] = values
+    mask = np.ones(n, dtype=bool)
+    mask[keep] = False
+    out[mask] = fill
+    return out

@@ -34,7 +34,9 @@ class VariationalLoop:
     G : int, default=5
         Neighbourhood size (clamped to C).
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights (coreset weights); None means all ones.
+        Strictly positive weights (coreset weights); None means all ones. Zero
+        weights are refused here (the loop reports per-row state): drop those
+        rows first, as :func:`fit_vargmm` does.
     **params
         The loop's parameters of :class:`VCGMM`, by keyword: ``plus1``,
         ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``, ``refine``,
@@ -53,7 +55,9 @@ class VariationalLoop:
         means = check_centers(means, X, name="means")
         if means.shape[0] > X.shape[0]:
             raise ValueError(f"means has {means.shape[0]} rows but X only {X.shape[0]} samples.")
-        w = check_sample_weight(sample_weight, X)
+        # The loop keeps X referenced and reports per-row state (truncation
+        # sets): rows of weight 0 are not dropped here, so they are refused.
+        w = check_sample_weight(sample_weight, X, refuse_zero="in VariationalLoop")
         unknown = sorted(set(params) - set(_LOOP_PARAMS) - set(_RUN))
         if unknown:
             raise TypeError(f"VariationalLoop got unexpected keyword argument(s) "

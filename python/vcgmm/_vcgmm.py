@@ -403,7 +403,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
+            Non-negative weights; None means all ones. Zero entries are ignored: such a
+            point does not exist for the fit (the result is that of the fit without it;
+            it is still labelled with its nearest center); at least n_clusters
+            entries must be positive.
 
         Returns
         -------
@@ -529,7 +532,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
-            Strictly positive weights; None means all ones.
+            Non-negative weights; None means all ones (a point of weight 0 adds
+            nothing).
 
         Returns
         -------
@@ -781,7 +785,10 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
     n_prime : int, "auto" or None
         Alias of ``coreset_size`` (the papers' name N'); give one of the two.
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights of the points; None means all ones.
+        Non-negative weights of the points; None means all ones. Zero entries are ignored: such a
+        point does not exist for the fit (the result is that of the fit without it;
+        it is still labelled with its nearest center); at least n_clusters
+        entries must be positive.
     return_labels : bool, default=False
         Also compute the exact nearest center of every row of X and the
         quantization error on the full data (an O(N C n_features) pass,

@@ -188,8 +188,11 @@ def fit_vrkm(X, C, *, sample_weight=None, return_labels=False, **params):
     C : int
         Number of clusters.
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights (the inner loop draws proportionally to
-        them); None means all ones.
+        Non-negative weights (the inner loop draws proportionally to them);
+        None means all ones. Zero entries are ignored: such a
+        point does not exist for the fit (the result is that of the fit without it;
+        it is still labelled with its nearest center); at least n_clusters
+        entries must be positive.
     return_labels : bool, default=False
         Also compute the labels and the quantization error on the full data.
     **params

@@ -83,7 +83,9 @@ def fit_vcgmm(X, C, G=_vcgmm._D["G"], coreset_size=_vcgmm._AUTO, *, sample_weigh
         As in :func:`vcgmm.fit_vcgmm`. ``coreset_size=None`` (all points)
         is refused: Dask data are fitted on a coreset.
     sample_weight : array-like or dask.array.Array of shape (n_samples,), default=None
-        Strictly positive weights (rechunked like X's rows).
+        Non-negative weights (rechunked like X's rows); a point of weight 0 is
+        ignored (never drawn into the coreset, still labelled); at least C
+        entries must be positive.
 
     Returns
     -------
@@ -107,7 +109,7 @@ def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, return_point
     coreset_size : int
         Number of draws N', 1 <= N' <= 4 n_samples.
     sample_weight : array-like or dask.array.Array of shape (n_samples,), default=None
-        Strictly positive weights.
+        Non-negative weights; a row of weight 0 is never drawn.
     random_state : int, RandomState instance or None, default=None
         Seed of the draws.
     return_points : bool, default=False
@@ -157,7 +159,7 @@ def quantization_error(X, centers, sample_weight=None):
     centers : array-like of shape (n_clusters, n_features)
         Cluster centers.
     sample_weight : array-like or dask.array.Array of shape (n_samples,), default=None
-        Strictly positive weights.
+        Non-negative weights; a point of weight 0 adds nothing.
 
     Returns
     -------

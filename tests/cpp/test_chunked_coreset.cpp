@@ -207,14 +207,36 @@ TEST_CASE_TEMPLATE("chunked coreset: identical points give uniform weights n / m
   }
 }
 
+TEST_CASE("chunked coreset: rows of weight 0 do not exist") {
+  const index_t d = 2;
+  const std::vector<double> x = {0, 0, 1, 1, 2, 0, 5, 5};
+  const vcgmm::RunOptions run = run_options(1, 1);
+  std::vector<double> mean(d, -1.0);
+  // A chunk whose weights are all 0 holds no points: weight, scatter, mean 0.
+  const std::vector<double> zeros(4, 0.0);
+  vcgmm::ChunkMoments mo = vcgmm::coreset_chunk_moments(
+      vcgmm::DataView<double>{x.data(), 4, d, zeros.data()}, run, mean.data());
+  CHECK(mo.weight == 0.0);
+  CHECK(mo.scatter == 0.0);
+  for (double v : mean) CHECK(v == 0.0);
+  // Some zero weights: the moments of the other rows.
+  const std::vector<double> w = {1.0, 0.0, 3.0, 0.0};
+  mo = vcgmm::coreset_chunk_moments(vcgmm::DataView<double>{x.data(), 4, d, w.data()}, run,
+                                    mean.data());
+  CHECK(mo.weight == 4.0);
+  CHECK(mean[0] == doctest::Approx(1.5));
+  CHECK(mean[1] == doctest::Approx(0.0));
+  CHECK(mo.scatter == doctest::Approx(1.0 * 2.25 + 3.0 * 0.25));
+}
+
 TEST_CASE("chunked coreset: invalid arguments are refused") {
   using vcgmm::InvalidArgument;
   const index_t d = 2;
   const std::vector<double> x = {0, 0, 1, 1, 2, 0};
   const vcgmm::RunOptions run = run_options(1, 1);
   std::vector<double> mean(d);
-  // A negative weight, a zero weight.
-  for (double bad : {-1.0, 0.0, std::nan("")}) {
+  // A negative weight, a NaN weight (a zero weight is a point that does not exist).
+  for (double bad : {-1.0, std::nan("")}) {
     const std::vector<double> w = {1.0, bad, 1.0};
     CHECK_THROWS_AS(vcgmm::coreset_chunk_moments(vcgmm::DataView<double>{x.data(), 3, d, w.data()},
                                                  run, mean.data()),

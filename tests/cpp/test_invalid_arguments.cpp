@@ -48,7 +48,10 @@ TEST_CASE_TEMPLATE("data views: empty, null or badly weighted data are rejected 
   const vcgmm::RunOptions run = run_options(0, 1);
 
   // Every entry point, applied to a data view.
-  auto each_entry_point = [&](const vcgmm::DataView<T>& data, const char* what) {
+  // evaluation: also the evaluation entry points (assign_nearest,
+  // quantization_error), which take zero weights (a point that adds nothing).
+  auto each_entry_point = [&](const vcgmm::DataView<T>& data, const char* what,
+                              bool evaluation = true) {
     CAPTURE(what);
     CHECK_THROWS_AS(vcgmm::lightweight_coreset(data, 10, run, idx.data(), gw.data()),
                     InvalidArgument);
@@ -58,9 +61,11 @@ TEST_CASE_TEMPLATE("data views: empty, null or badly weighted data are rejected 
     CHECK_THROWS_AS(
         vcgmm::afkmc2(data, 2, vcgmm::Afkmc2Params{5}, run, centers.data(), idx.data()),
         InvalidArgument);
-    CHECK_THROWS_AS(vcgmm::assign_nearest(data, centers.data(), 2, labels.data(), nullptr, 1),
-                    InvalidArgument);
-    CHECK_THROWS_AS(vcgmm::quantization_error(data, centers.data(), 2, 1), InvalidArgument);
+    if (evaluation) {
+      CHECK_THROWS_AS(vcgmm::assign_nearest(data, centers.data(), 2, labels.data(), nullptr, 1),
+                      InvalidArgument);
+      CHECK_THROWS_AS(vcgmm::quantization_error(data, centers.data(), 2, 1), InvalidArgument);
+    }
     CHECK_THROWS_AS(vcgmm::lloyd(data, 2, vcgmm::LloydParams{}, run, centers.data()),
                     InvalidArgument);
     const vcgmm::FitBuffers<T> buffers{nullptr, centers.data(), labels.data(), nullptr, nullptr};
@@ -81,10 +86,24 @@ TEST_CASE_TEMPLATE("data views: empty, null or badly weighted data are rejected 
   each_entry_point(vcgmm::DataView<T>{nullptr, kN, kD, nullptr}, "x = nullptr");
   for (const std::vector<double>& w : bad_weight_vectors()) {
     CAPTURE(w[kN / 2]);
-    each_entry_point(vcgmm::DataView<T>{x.data(), kN, kD, w.data()}, "bad weight");
-    CHECK_THROWS_WITH_AS(vcgmm::quantization_error(vcgmm::DataView<T>{x.data(), kN, kD, w.data()},
-                                                   centers.data(), 2, 1),
-                         doctest::Contains("sample_weight[25]"), InvalidArgument);
+    const bool zero = w[kN / 2] == 0.0;
+    each_entry_point(vcgmm::DataView<T>{x.data(), kN, kD, w.data()}, "bad weight", !zero);
+    const vcgmm::DataView<T> weighted{x.data(), kN, kD, w.data()};
+    if (!zero) {
+      CHECK_THROWS_WITH_AS(vcgmm::quantization_error(weighted, centers.data(), 2, 1),
+                           doctest::Contains("sample_weight[25]"), InvalidArgument);
+      continue;
+    }
+    // A zero weight: the fitting entry points refuse it (the Python layer
+    // drops such rows first), the evaluation labels the row and adds 0.
+    std::vector<double> d2(kN);
+    vcgmm::assign_nearest(weighted, centers.data(), 2, labels.data(), d2.data(), 1);
+    double expected = 0.0;
+    for (index_t i = 0; i < kN; ++i) expected += w[i] * d2[i];
+    CHECK(vcgmm::quantization_error(weighted, centers.data(), 2, 1) ==
+          doctest::Approx(expected).epsilon(1e-12));
+    CHECK(d2[kN / 2] > 0.0);
+    CHECK(labels[kN / 2] >= 0);
   }
 }
 

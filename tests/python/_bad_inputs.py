@@ -123,9 +123,10 @@ BAD_X = {
 # ----------------------------------------------------------------------------
 
 BAD_WEIGHTS = {
-    "negative": (lambda n: -np.ones(n), ValueError, "strictly positive"),
-    "zero": (lambda n: np.r_[np.ones(n - 1), 0.0], ValueError, "strictly positive"),
-    "scalar zero": (lambda n: 0.0, ValueError, "strictly positive"),
+    "negative": (lambda n: -np.ones(n), ValueError, "non-negative"),
+    "one negative": (lambda n: np.r_[np.ones(n - 1), -1e-300], ValueError, "non-negative"),
+    "all zero": (lambda n: np.zeros(n), ValueError, "no positive entry"),
+    "scalar zero": (lambda n: 0.0, ValueError, "no positive entry"),
     "subnormal": (lambda n: np.r_[np.ones(n - 1), 1e-310], ValueError, "too small"),
     "nan": (lambda n: np.r_[np.ones(n - 1), np.nan], ValueError, "finite"),
     "inf": (lambda n: np.r_[np.ones(n - 1), np.inf], ValueError, "finite"),
@@ -137,6 +138,25 @@ BAD_WEIGHTS = {
     "complex": (lambda n: np.ones(n) + 1j, TypeError, "complex"),
     "sparse": (lambda n: sp.csr_matrix(np.ones((1, n))), TypeError, "sparse"),
 }
+
+#: Weights bad only for an entry point that fits clusters (``fits_clusters``):
+#: zero entries are allowed (those points are ignored), but fewer positive
+#: entries than clusters (N_CLUSTERS = 2) leave too few points to fit.
+#: VariationalLoop refuses every zero weight (it reports per-row state).
+BAD_FIT_WEIGHTS = {
+    "one positive": (lambda n: np.r_[np.zeros(n - 1), 1.0], ValueError,
+                     r"1 positive entry|strictly positive in VariationalLoop"),
+}
+
+#: Entry points that take sample_weight but fit no clusters: they take
+#: weights with a single positive entry.
+NOT_FITTING_CLUSTERS = frozenset({"lwcs", "quantization_error"})
+
+
+def fits_clusters(entry):
+    """Whether the entry point fits N_CLUSTERS clusters or centers to X."""
+    return entry.name not in NOT_FITTING_CLUSTERS and not entry.name.endswith(".score")
+
 
 # ----------------------------------------------------------------------------
 # Bad centers: (make(n_samples, n_features, n_rows), exception, message

@@ -401,8 +401,14 @@ def test_weights_of_chunked_data_are_checked():
         vcgmm.lwcs(chunks, 10, sample_weight=np.ones(95))
     w = np.ones(90)
     w[45] = -1
-    with pytest.raises(ValueError, match=r"sample_weight \(chunk 1\).*strictly positive"):
+    with pytest.raises(ValueError, match=r"sample_weight \(chunk 1\).*non-negative"):
         vcgmm.lwcs(chunks, 10, sample_weight=w)
+    # Zero weights: points that are ignored (never drawn), all zero refused.
+    w[45] = 0.0
+    idx, _ = vcgmm.lwcs(chunks, 300, sample_weight=w, random_state=0)
+    assert 45 not in idx
+    with pytest.raises(ValueError, match=r"sample_weight has no positive entry"):
+        vcgmm.lwcs(chunks, 10, sample_weight=np.zeros(90))
 
 
 # ----------------------------------------------------------------------------

@@ -38,10 +38,12 @@ ESTIMATORS = [
 # Anything else failing is a bug.
 EXPECTED_FAILED_CHECKS = {
     "check_sample_weight_equivalence_on_dense_data": (
-        "feeds zero sample weights; vcgmm rejects weights <= 0 by design (ValueError "
-        "asking to drop those points). Integer weights == repeated rows, the property "
-        "behind this check, is tested in test_lloyd.py, test_samplers.py, "
-        "test_assignment.py and test_vcgmm.py (exact EM with G = C)."
+        "compares a seeded fit with integer weights to one on repeated and shuffled rows: "
+        "the random draws (seeding, coreset, batches) depend on the rows, as for "
+        "scikit-learn's own KMeans and MiniBatchKMeans, which fail this check too. Zero "
+        "weights == removed rows (bit for bit, same seed) is tested in test_zero_weights.py; "
+        "integer weights == repeated rows in distribution or where nothing is drawn in "
+        "test_lloyd.py, test_samplers.py, test_assignment.py and test_vcgmm.py."
     ),
     "check_complex_data": (
         "expects ValueError for complex input; vcgmm raises TypeError (wrong type of "

@@ -20,6 +20,7 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 import vcgmm
 from _bad_inputs import (
     BAD_CENTERS,
+    BAD_FIT_WEIGHTS,
     BAD_WEIGHTS,
     BAD_X,
     ENTRY_POINTS,
@@ -28,6 +29,7 @@ from _bad_inputs import (
     STOCHASTIC,
     bad_values,
     entry_points,
+    fits_clusters,
     good_X,
     parameter_cases,
     valid_centers,
@@ -119,6 +121,20 @@ def test_bad_X_raises(entry, case):
 @pytest.mark.parametrize("entry", entry_points("sample_weight"))
 def test_bad_sample_weight_raises(entry, case):
     make, exc, match = BAD_WEIGHTS[case]
+    X = good_X()
+    with pytest.raises(exc, match=match) as info:
+        ENTRY_POINTS[entry].run(X=X, sample_weight=make(X.shape[0]))
+    assert _names(str(info.value), "sample_weight"), str(info.value)
+
+
+FIT_WEIGHT_CASES = [(entry, case) for entry in entry_points("sample_weight")
+                    for case in BAD_FIT_WEIGHTS if fits_clusters(ENTRY_POINTS[entry])]
+
+
+@pytest.mark.parametrize("entry,case", FIT_WEIGHT_CASES,
+                         ids=[f"{e}-{c}" for e, c in FIT_WEIGHT_CASES])
+def test_too_few_positive_sample_weights_raise(entry, case):
+    make, exc, match = BAD_FIT_WEIGHTS[case]
     X = good_X()
     with pytest.raises(exc, match=match) as info:
         ENTRY_POINTS[entry].run(X=X, sample_weight=make(X.shape[0]))

@@ -32,7 +32,8 @@ struct AssignmentStats {
 
 /// Assigns every row of `data` to its nearest center.
 ///
-/// @param data       IN  (n, d) points and optional weights
+/// @param data       IN  (n, d) points and optional weights (finite, >= 0: a point
+///                    of weight 0 is labelled but adds nothing to the objective)
 /// @param centers    IN  (n_centers, d) row-major
 /// @param n_centers  IN  number of centers, >= 1
 /// @param labels     IN/OUT (n,) int32 or nullptr: on output the index of the

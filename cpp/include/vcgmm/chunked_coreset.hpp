@@ -76,9 +76,11 @@ struct CoresetPlan {
 
 /// Step 1: moments of one chunk.
 ///
-/// @param chunk  IN  (n_c, d) rows of the chunk, n_c >= 0, optional weights w > 0
+/// @param chunk  IN  (n_c, d) rows of the chunk, n_c >= 0, optional weights w >= 0
+///               (a row of weight 0 is never drawn; a chunk of total weight 0
+///               holds no points: W_c = S_c = 0)
 /// @param run    IN  threads (the seed is not used)
-/// @param mean   OUT (d,) weighted mean m_c of the chunk (zeros when n_c = 0)
+/// @param mean   OUT (d,) weighted mean m_c of the chunk (zeros when W_c = 0)
 template <typename T>
 ChunkMoments coreset_chunk_moments(const DataView<T>& chunk, const RunOptions& run, double* mean);
 

@@ -38,7 +38,9 @@ struct DataView {
   const T* x = nullptr;       ///< (n, d) row-major
   index_t n = 0;              ///< number of points
   index_t d = 0;              ///< number of features
-  const double* w = nullptr;  ///< (n,) positive weights, or nullptr for unit weights
+  /// (n,) weights > 0 (>= 0 for assign_nearest / quantization_error), or
+  /// nullptr for unit weights
+  const double* w = nullptr;
 
   const T* row(index_t i) const { return x + i * d; }
   double weight(index_t i) const { return w ? w[i] : 1.0; }

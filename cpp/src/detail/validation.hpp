@@ -28,10 +28,14 @@ inline void require(bool condition, const std::string& message) {
   if (!condition) invalid_argument(message);
 }
 
-/// Shape, pointer and weight checks (weights: finite and > 0). X's values
-/// are not scanned: finiteness of X is a documented precondition.
+/// Shape, pointer and weight checks (weights: finite and > 0; with
+/// allow_zero_weights, finite and >= 0: the evaluation entry points, where a
+/// point of weight 0 only adds 0 to the objective). The fitting entry points
+/// refuse zero weights: the Python layer drops those rows before fitting
+/// (a point of weight 0 does not exist), see python/vcgmm/_validation.py.
+/// X's values are not scanned: finiteness of X is a documented precondition.
 template <typename T>
-void require_data(const DataView<T>& data, const char* where) {
+void require_data(const DataView<T>& data, const char* where, bool allow_zero_weights = false) {
   const std::string w(where);
   require(data.n >= 1, w + ": X must have at least one row (n >= 1)");
   require(data.d >= 1, w + ": X must have at least one column (d >= 1)");
@@ -39,9 +43,11 @@ void require_data(const DataView<T>& data, const char* where) {
   if (data.w) {
     for (index_t i = 0; i < data.n; ++i) {
       const double wi = data.w[i];
+      if (allow_zero_weights && wi == 0.0) continue;
       if (!(std::isfinite(wi) && wi > 0.0)) {
         invalid_argument(w + ": sample_weight[" + std::to_string(i) +
-                         "] is not a finite positive number");
+                         (allow_zero_weights ? "] is not a finite non-negative number"
+                                             : "] is not a finite positive number"));
       }
     }
   }
