@@ -28,14 +28,19 @@ struct GraphHandler {
   using Block = detail::NoBlock;
   static constexpr bool kVisitsTiles = false;
   std::int32_t* graph;  // (c, degree)
+  double* dist;         // (c, degree)
   int degree;
 
-  void row(Block&, Partial&, index_t row, index_t, const std::int32_t* idx, const double*,
+  void row(Block&, Partial&, index_t row, index_t, const std::int32_t* idx, const double* d2,
            int found) const {
     std::int32_t* out = graph + row * degree;
+    double* out_d2 = dist + row * degree;
     int m = 0;
     for (int j = 0; j < found && m < degree; ++j) {
-      if (idx[j] != row) out[m++] = idx[j];
+      if (idx[j] != row) {
+        out_d2[m] = d2[j];
+        out[m++] = idx[j];
+      }
     }
   }
 };
@@ -118,13 +123,42 @@ CenterGraphIndex<T>::CenterGraphIndex(const T* centers, index_t n_centers, index
 
   // Exact k-NN graph among the centers (the blocked scan, k = degree + 1 to
   // drop the center itself; a duplicate of lower index may come first).
+  // Then every center also gets the (up to degree) nearest centers that list
+  // it among theirs (reverse edges): a k-NN graph alone may leave a center
+  // unreachable (nobody's near neighbour), which the search could never find.
+  offsets_.assign(c_ + 1, 0);
+  graph_.clear();
   if (degree_ > 0) {
-    graph_.assign(static_cast<std::size_t>(c_) * degree_, -1);
+    std::vector<std::int32_t> forward(static_cast<std::size_t>(c_) * degree_, -1);
+    std::vector<double> forward_d2(static_cast<std::size_t>(c_) * degree_, 0.0);
     const detail::CenterTiles<T> tiles(centers_.data(), c_, d_);
     const DataView<T> view{centers_.data(), c_, d_, nullptr};
-    const GraphHandler handler{graph_.data(), degree_};
+    const GraphHandler handler{forward.data(), forward_d2.data(), degree_};
     detail::scan_nearest(view, tiles, degree_ + 1, handler, n_threads, 2.0 * d_);
     build_.index_distance_evals = c_ * c_;
+    std::vector<std::vector<std::pair<double, std::int32_t>>> reverse(c_);
+    for (index_t a = 0; a < c_; ++a) {
+      for (int k = 0; k < degree_; ++k) {
+        const std::int32_t b = forward[a * degree_ + k];
+        if (b >= 0) reverse[b].emplace_back(forward_d2[a * degree_ + k], static_cast<std::int32_t>(a));
+      }
+    }
+    graph_.reserve(static_cast<std::size_t>(c_) * degree_ * 2);
+    for (index_t a = 0; a < c_; ++a) {
+      const std::int32_t* fa = forward.data() + a * degree_;
+      int nf = 0;
+      for (int k = 0; k < degree_ && fa[k] >= 0; ++k, ++nf) graph_.push_back(fa[k]);
+      auto& ra = reverse[a];
+      std::sort(ra.begin(), ra.end());
+      int added = 0;
+      for (const auto& e : ra) {
+        if (added >= degree_) break;
+        if (std::find(fa, fa + nf, e.second) != fa + nf) continue;
+        graph_.push_back(e.second);
+        ++added;
+      }
+      offsets_[a + 1] = static_cast<index_t>(graph_.size());
+    }
   }
 
   // Coarse level: m evenly strided centers.
@@ -172,7 +206,7 @@ ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
   std::vector<SearchPartial> partials(n_tasks);
   const T* centers = centers_.data();
   const std::int32_t* graph = graph_.data();
-  const int degree = degree_;
+  const index_t* offsets = offsets_.data();
   const int beam = beam_;
   const index_t c = c_, d = d_;
   // Near-ties below this relative gap (the rounding of a distance in T) are
@@ -209,7 +243,8 @@ ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
         const Entry top = cand.back();
         cand.pop_back();
         if (static_cast<int>(kept.size()) >= beam && top > kept.front()) break;
-        const std::int32_t* nb = graph + static_cast<index_t>(top.second) * degree;
+        const std::int32_t* nb = graph + offsets[top.second];
+        const int degree = static_cast<int>(offsets[top.second + 1] - offsets[top.second]);
         for (int k = 0; k < degree; ++k) {
           if (k + 1 < degree) __builtin_prefetch(centers + static_cast<index_t>(nb[k + 1]) * d);
           const std::int32_t j = nb[k];
@@ -252,7 +287,7 @@ ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
     }
     partials[task] = part;
   }, 2.0 * static_cast<double>(d) * static_cast<double>(kSearchPointsPerTask) *
-         static_cast<double>(beam * degree + s));
+         static_cast<double>(2 * beam * degree_ + s));
 
   ApproximateAssignmentStats stats;
   std::int64_t evals = n * m;

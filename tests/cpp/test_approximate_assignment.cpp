@@ -88,7 +88,18 @@ TEST_CASE("the graph is the exact k-nearest-neighbour graph of the centers") {
       if (b != a) all.emplace_back(naive_d2(centers.data() + a * d, centers.data() + b * d, d), b);
     }
     std::sort(all.begin(), all.end());
-    for (int k = 0; k < 7; ++k) CHECK(index.graph()[a * 7 + k] == all[k].second);
+    const index_t o = index.graph_offsets()[a];
+    const index_t len = index.graph_offsets()[a + 1] - o;
+    REQUIRE(len >= 7);
+    REQUIRE(len <= 14);
+    for (int k = 0; k < 7; ++k) CHECK(index.graph()[o + k] == all[k].second);
+    // the rest: reverse neighbours (a is among their 7 nearest)
+    for (index_t k = 7; k < len; ++k) {
+      const index_t b = index.graph()[o + k];
+      const index_t ob = index.graph_offsets()[b];
+      CHECK(std::find(index.graph().begin() + ob, index.graph().begin() + ob + 7, a) !=
+            index.graph().begin() + ob + 7);
+    }
   }
 }
 

@@ -15,7 +15,9 @@
 // Index (built once from the centers, CenterGraphIndex):
 //  - the exact k-nearest-neighbour graph among the C centers (degree
 //    `graph_degree`), from the same blocked GEMM scan as the exact assignment
-//    (O(C^2 D), C^2 distance evaluations; fine up to C ~ 2^16);
+//    (O(C^2 D), C^2 distance evaluations; fine up to C ~ 2^16), plus up to
+//    `graph_degree` reverse edges per center (a plain k-NN graph can leave a
+//    center nobody's neighbour, hence unreachable);
 //  - a coarse level of m centers (`coarse_size`, default ceil(2 sqrt(C))),
 //    chosen deterministically (every (C/m)-th center).
 // Query (assign): every point's `n_starts` nearest coarse centers (one
@@ -36,7 +38,7 @@
 // evaluations, i.e. O((sqrt(C) + beam_width graph_degree) D) instead of
 // O(C D), computed one by one (the exact scan uses matrix products, several
 // times faster per evaluation: measure before choosing; bench/approximate_labels.py).
-// Memory: C graph_degree int32 + m D coarse centers + the n n_starts starts.
+// Memory: <= 2 C graph_degree int32 + m D coarse centers + the n n_starts starts.
 //
 // Determinism: tasks of a fixed number of points (independent of the thread
 // count), per-task partial sums combined in task order: 1 thread and 8
@@ -116,10 +118,14 @@ class CenterGraphIndex {
 
   index_t n_centers() const { return c_; }
   index_t dim() const { return d_; }
-  /// Neighbours per center actually stored (min(graph_degree, C - 1)).
+  /// Nearest neighbours per center (min(graph_degree, C - 1)).
   int degree() const { return degree_; }
-  /// (n_centers, degree()) neighbour lists, nearest first (ties: lowest index).
+  /// Neighbour lists, CSR: center a's are graph()[graph_offsets()[a] ..
+  /// graph_offsets()[a + 1]): its degree() nearest centers (nearest first,
+  /// ties: lowest index), then up to degree() reverse neighbours (centers
+  /// that list a among their nearest, nearest first, not already listed).
   const std::vector<std::int32_t>& graph() const { return graph_; }
+  const std::vector<index_t>& graph_offsets() const { return offsets_; }
   /// Indices of the coarse-level centers (ascending).
   const std::vector<std::int32_t>& coarse() const { return coarse_ids_; }
   /// Cost of building: index_distance_evals and index_seconds set.
@@ -129,7 +135,8 @@ class CenterGraphIndex {
   index_t c_ = 0, d_ = 0;
   int degree_ = 0, n_starts_ = 0, beam_ = 0;
   std::vector<T> centers_;         // (c, d)
-  std::vector<std::int32_t> graph_;       // (c, degree)
+  std::vector<index_t> offsets_;          // (c + 1,)
+  std::vector<std::int32_t> graph_;       // CSR adjacency
   std::vector<std::int32_t> coarse_ids_;  // (m,)
   std::vector<T> coarse_centers_;  // (m, d)
   ApproximateAssignmentStats build_;
