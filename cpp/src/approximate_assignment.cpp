@@ -113,12 +113,41 @@ CenterGraphIndex<T>::CenterGraphIndex(const T* centers, index_t n_centers, index
   const detail::Stopwatch clock;
   c_ = n_centers;
   d_ = d;
-  centers_.assign(centers, centers + c_ * d_);
-  for (const T v : centers_) {
-    detail::require(std::isfinite(static_cast<double>(v)),
+  for (index_t i = 0; i < c_ * d_; ++i) {
+    detail::require(std::isfinite(static_cast<double>(centers[i])),
                     std::string(where) + ": centers must be finite");
   }
-  degree_ = static_cast<int>(std::min<index_t>(params.graph_degree, c_ - 1));
+  // Identical centers (fits often leave some: means that converged onto each
+  // other) would form cliques of zero-distance neighbours that trap the
+  // search; only the lowest index of each group enters the index (it is the
+  // exact assignment's choice among ties).
+  {
+    std::vector<std::int32_t> order(c_);
+    for (index_t i = 0; i < c_; ++i) order[i] = static_cast<std::int32_t>(i);
+    const auto row_less = [&](std::int32_t a, std::int32_t b) {
+      const T* ra = centers + a * d_;
+      const T* rb = centers + b * d_;
+      for (index_t j = 0; j < d_; ++j) {
+        if (ra[j] < rb[j]) return true;
+        if (rb[j] < ra[j]) return false;
+      }
+      return a < b;
+    };
+    std::sort(order.begin(), order.end(), row_less);
+    ids_.clear();
+    for (index_t k = 0; k < c_; ++k) {
+      const bool same = k > 0 && std::equal(centers + order[k] * d_, centers + (order[k] + 1) * d_,
+                                            centers + order[k - 1] * d_);
+      if (!same) ids_.push_back(order[k]);  // first of its group: lowest index
+    }
+    std::sort(ids_.begin(), ids_.end());
+    u_ = static_cast<index_t>(ids_.size());
+    centers_.resize(u_ * d_);
+    for (index_t k = 0; k < u_; ++k) {
+      std::copy(centers + ids_[k] * d_, centers + (ids_[k] + 1) * d_, centers_.data() + k * d_);
+    }
+  }
+  degree_ = static_cast<int>(std::min<index_t>(params.graph_degree, u_ - 1));
   beam_ = params.beam_width;
 
   // Exact k-NN graph among the centers (the blocked scan, k = degree + 1 to
@@ -126,25 +155,25 @@ CenterGraphIndex<T>::CenterGraphIndex(const T* centers, index_t n_centers, index
   // Then every center also gets the (up to degree) nearest centers that list
   // it among theirs (reverse edges): a k-NN graph alone may leave a center
   // unreachable (nobody's near neighbour), which the search could never find.
-  offsets_.assign(c_ + 1, 0);
+  offsets_.assign(u_ + 1, 0);
   graph_.clear();
   if (degree_ > 0) {
-    std::vector<std::int32_t> forward(static_cast<std::size_t>(c_) * degree_, -1);
-    std::vector<double> forward_d2(static_cast<std::size_t>(c_) * degree_, 0.0);
-    const detail::CenterTiles<T> tiles(centers_.data(), c_, d_);
-    const DataView<T> view{centers_.data(), c_, d_, nullptr};
+    std::vector<std::int32_t> forward(static_cast<std::size_t>(u_) * degree_, -1);
+    std::vector<double> forward_d2(static_cast<std::size_t>(u_) * degree_, 0.0);
+    const detail::CenterTiles<T> tiles(centers_.data(), u_, d_);
+    const DataView<T> view{centers_.data(), u_, d_, nullptr};
     const GraphHandler handler{forward.data(), forward_d2.data(), degree_};
     detail::scan_nearest(view, tiles, degree_ + 1, handler, n_threads, 2.0 * d_);
-    build_.index_distance_evals = c_ * c_;
-    std::vector<std::vector<std::pair<double, std::int32_t>>> reverse(c_);
-    for (index_t a = 0; a < c_; ++a) {
+    build_.index_distance_evals = u_ * u_;
+    std::vector<std::vector<std::pair<double, std::int32_t>>> reverse(u_);
+    for (index_t a = 0; a < u_; ++a) {
       for (int k = 0; k < degree_; ++k) {
         const std::int32_t b = forward[a * degree_ + k];
         if (b >= 0) reverse[b].emplace_back(forward_d2[a * degree_ + k], static_cast<std::int32_t>(a));
       }
     }
-    graph_.reserve(static_cast<std::size_t>(c_) * degree_ * 2);
-    for (index_t a = 0; a < c_; ++a) {
+    graph_.reserve(static_cast<std::size_t>(u_) * degree_ * 2);
+    for (index_t a = 0; a < u_; ++a) {
       const std::int32_t* fa = forward.data() + a * degree_;
       int nf = 0;
       for (int k = 0; k < degree_ && fa[k] >= 0; ++k, ++nf) graph_.push_back(fa[k]);
@@ -164,12 +193,12 @@ CenterGraphIndex<T>::CenterGraphIndex(const T* centers, index_t n_centers, index
   // Coarse level: m evenly strided centers.
   index_t m = params.coarse_size > 0
                   ? params.coarse_size
-                  : static_cast<index_t>(std::ceil(2.0 * std::sqrt(static_cast<double>(c_))));
-  m = std::min<index_t>(std::max<index_t>(m, params.n_starts), c_);
+                  : static_cast<index_t>(std::ceil(2.0 * std::sqrt(static_cast<double>(u_))));
+  m = std::min<index_t>(std::max<index_t>(m, params.n_starts), u_);
   coarse_ids_.resize(m);
   coarse_centers_.resize(m * d_);
   for (index_t i = 0; i < m; ++i) {
-    const index_t j = (i * c_) / m;
+    const index_t j = (i * u_) / m;
     coarse_ids_[i] = static_cast<std::int32_t>(j);
     std::copy(centers_.data() + j * d_, centers_.data() + (j + 1) * d_,
               coarse_centers_.data() + i * d_);
@@ -208,7 +237,8 @@ ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
   const std::int32_t* graph = graph_.data();
   const index_t* offsets = offsets_.data();
   const int beam = beam_;
-  const index_t c = c_, d = d_;
+  const index_t c = u_, d = d_;
+  const std::int32_t* ids = ids_.data();
   // Near-ties below this relative gap (the rounding of a distance in T) are
   // confirmed in double.
   const double tie_band = 64.0 * std::numeric_limits<T>::epsilon();
@@ -282,7 +312,7 @@ ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
         }
       }
       part.objective += data.weight(i) * win_d2;
-      if (labels) labels[i] = win;
+      if (labels) labels[i] = ids[win];
       if (min_d2) min_d2[i] = win_d2;
     }
     partials[task] = part;

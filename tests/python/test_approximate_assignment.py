@@ -138,3 +138,16 @@ def test_defaults_read_from_core():
     assert approximate_default("beam_width") >= 1
     assert approximate_default("n_starts") >= 1
     assert approximate_default("coarse_size") == 0
+
+
+def test_duplicate_centers_do_not_trap_the_search():
+    """Fits leave identical means; a group of more copies than graph_degree
+    would be a zero-distance clique. Labels: the lowest index of a group, as
+    the exact assignment's tie rule."""
+    rng = np.random.default_rng(7)
+    base = rng.standard_normal((150, 6)) * 20
+    centers = np.concatenate([base] + [base[:10]] * 30)  # 30 extra copies of 10 centers
+    centers = centers[rng.permutation(len(centers))]
+    X = np.repeat(base, 10, axis=0) + rng.standard_normal((1500, 6)) * 0.05
+    approx = vcgmm.assign_approximate(X, centers, graph_degree=8, beam_width=4)
+    assert np.array_equal(approx, vcgmm.assign(X, centers))

@@ -20,6 +20,9 @@
 //    center nobody's neighbour, hence unreachable);
 //  - a coarse level of m centers (`coarse_size`, default ceil(2 sqrt(C))),
 //    chosen deterministically (every (C/m)-th center).
+// Identical centers enter once (the lowest index: the exact assignment's
+// choice among ties); otherwise a group of more than graph_degree copies is
+// a clique of zero-distance edges that traps the search.
 // Query (assign): every point's `n_starts` nearest coarse centers (one
 // blocked scan, n m evaluations), then a best-first search over the graph
 // keeping the `beam_width` best centers seen (visited set, stops when the
@@ -118,7 +121,11 @@ class CenterGraphIndex {
 
   index_t n_centers() const { return c_; }
   index_t dim() const { return d_; }
-  /// Nearest neighbours per center (min(graph_degree, C - 1)).
+  /// Original indices of the distinct centers the index holds (ascending;
+  /// of identical centers only the lowest index, the exact assignment's
+  /// choice among ties). graph() and coarse() index into this list.
+  const std::vector<std::int32_t>& distinct_ids() const { return ids_; }
+  /// Nearest neighbours per center (min(graph_degree, distinct centers - 1)).
   int degree() const { return degree_; }
   /// Neighbour lists, CSR: center a's are graph()[graph_offsets()[a] ..
   /// graph_offsets()[a + 1]): its degree() nearest centers (nearest first,
@@ -126,15 +133,16 @@ class CenterGraphIndex {
   /// that list a among their nearest, nearest first, not already listed).
   const std::vector<std::int32_t>& graph() const { return graph_; }
   const std::vector<index_t>& graph_offsets() const { return offsets_; }
-  /// Indices of the coarse-level centers (ascending).
+  /// Indices (into distinct_ids()) of the coarse-level centers (ascending).
   const std::vector<std::int32_t>& coarse() const { return coarse_ids_; }
   /// Cost of building: index_distance_evals and index_seconds set.
   const ApproximateAssignmentStats& build_stats() const { return build_; }
 
  private:
-  index_t c_ = 0, d_ = 0;
+  index_t c_ = 0, d_ = 0, u_ = 0;
+  std::vector<std::int32_t> ids_;  // (u,) original index of each distinct center
   int degree_ = 0, n_starts_ = 0, beam_ = 0;
-  std::vector<T> centers_;         // (c, d)
+  std::vector<T> centers_;         // (u, d) the distinct centers
   std::vector<index_t> offsets_;          // (c + 1,)
   std::vector<std::int32_t> graph_;       // CSR adjacency
   std::vector<std::int32_t> coarse_ids_;  // (m,)
