@@ -169,7 +169,7 @@ def main(argv=None):
     p.add_argument("--clusters", type=int, nargs="+", default=[1000, 4000])
     p.add_argument("--n", type=int, default=200_000, help="rows labelled (a subsample)")
     p.add_argument("--coreset", type=int, default=14, help="log2 of the fit's coreset size")
-    p.add_argument("--settings", nargs="*", default=["8/4/2", "16/16/4", "32/16/4", "32/32/8"],
+    p.add_argument("--settings", nargs="*", default=["8/4/2", "16/8/4", "16/16/4", "32/32/8"],
                    help="graph_degree/beam_width/n_starts of the extra vcgmm rows")
     p.add_argument("--hnsw-m", type=int, nargs="*", default=[16, 32])
     p.add_argument("--ef", type=int, nargs="*", default=[16, 64])

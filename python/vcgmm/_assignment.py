@@ -192,13 +192,13 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
         means all ones.
     graph_degree : int, default=None
         Neighbours per center in the graph (capped at ``n_clusters - 1``);
-        None: the library's default (16).
+        None: the library's default (32).
     n_starts : int, default=None
         Nearest coarse centers each search starts from; None: default (4).
     coarse_size : int, default=None
         Centers of the coarse level; None or 0: ``ceil(2 sqrt(n_clusters))``.
     beam_width : int, default=None
-        Best centers the search keeps (HNSW's ``ef``); None: default (8).
+        Best centers the search keeps (HNSW's ``ef``); None: default (16).
     return_stats : bool, default=False
         Also return a dict with the weighted quantization error of the labels
         (``objective``), the distance evaluations (``index_distance_evals``,
