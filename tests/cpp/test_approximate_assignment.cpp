@@ -117,7 +117,7 @@ TEST_CASE_TEMPLATE("approximate labels: never below exact, separated clusters ex
   index_t wrong = 0;
   for (index_t i = 0; i < n; ++i) wrong += r.labels[i] != static_cast<std::int32_t>(i % c);
   CHECK(wrong == 0);
-  CHECK(r.stats.search_distance_evals < n * c / 2);  // ~130 of 400 per point
+  CHECK(r.stats.search_distance_evals < n * c * 3 / 4);  // defaults: ~235 of 400 per point
 
   // Random data: labels never closer than the exact nearest center.
   const std::vector<T> y = gaussian<T>(3000, d, 33);
