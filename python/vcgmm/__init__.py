@@ -13,6 +13,7 @@ kmeans_plusplus    D^2 seeding
 afkmc2             AFK-MC^2 seeding
 quantization_error exact weighted quantization error
 assign             exact nearest-center labels
+assign_approximate approximate nearest-center labels (graph search over the centers)
 lloyd              weighted Lloyd iterations from given centers
 cancel_all         stop computations running in other threads (Ctrl-C stops the main thread's)
 load               a model written by an estimator's save(path)
@@ -43,7 +44,7 @@ NestedMiniBatchKMeans  nmbatch
 VRKMeans               VRKM++ / VRKM
 """
 
-from ._assignment import assign, quantization_error
+from ._assignment import assign, assign_approximate, quantization_error
 from ._coreset import default_coreset_size, lwcs
 from ._kernel_kmeans import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
 from ._kmeans import KMeans, lloyd
@@ -81,6 +82,7 @@ __all__ = [
     "fit_vcgmm",
     "afkmc2",
     "assign",
+    "assign_approximate",
     "cancel_all",
     "ProgressRecord",
     "load",

@@ -1,4 +1,5 @@
-"""Exact nearest-center assignment and the quantization error, at any C."""
+"""Nearest-center assignment (exact, or approximate through a graph over the
+centers) and the quantization error, at any C."""
 
 from __future__ import annotations
 
@@ -7,9 +8,58 @@ import numpy as np
 from ._loader import core as _core
 from ._typing import ArrayLike, FloatArray, IntArray, ThreadsLike
 from ._run import check_n_threads
+from ._params import AnyOf, Boolean, Integer, NoneValue
 from ._validation import as_data, check_centers, check_sample_weight
 
-__all__ = ["assign", "quantization_error", "nearest_centers"]
+__all__ = ["assign", "assign_approximate", "quantization_error", "nearest_centers",
+           "approximate_nearest_centers"]
+
+#: The approximate search's parameters: name -> constraint (defaults are the
+#: C++ struct's, vcgmm::ApproximateAssignmentParams).
+APPROXIMATE_PARAMS = {
+    "graph_degree": AnyOf(NoneValue(), Integer(low=1)),
+    "n_starts": AnyOf(NoneValue(), Integer(low=1)),
+    "coarse_size": AnyOf(NoneValue(), Integer(low=0)),
+    "beam_width": AnyOf(NoneValue(), Integer(low=1)),
+}
+
+
+def approximate_params(**values):
+    """The core's ApproximateAssignmentParams: C++ defaults, with the given
+    non-None values checked and set (ValueError/TypeError naming the one at fault)."""
+    params = _core.ApproximateAssignmentParams()
+    for name, value in values.items():
+        if name not in APPROXIMATE_PARAMS:
+            raise TypeError(f"unknown approximate-assignment parameter {name!r}; known: "
+                            f"{sorted(APPROXIMATE_PARAMS)}")
+        value = APPROXIMATE_PARAMS[name].check(value, name)
+        if value is not None:
+            setattr(params, name, value)
+    return params
+
+
+def approximate_default(name):
+    """Default of an approximate-search parameter (read from the C++ struct)."""
+    return getattr(_core.ApproximateAssignmentParams(), name)
+
+
+def approximate_nearest_centers(X, centers, sample_weight=None, *, n_threads=None,
+                                min_d2=False, **params):
+    """(labels, min_d2 or None, stats) of validated X and centers (X's dtype)
+    from the core's graph search: the one place Python calls it. ``stats`` is
+    a dict: objective, distance evaluations (index, search, total) and seconds."""
+    p = approximate_params(**params)
+    labels, d2, stats = _core.assign_approximate(X, sample_weight, centers, p, bool(min_d2),
+                                                 check_n_threads(n_threads))
+    info = {
+        "objective": float(stats.objective),
+        "index_distance_evals": int(stats.index_distance_evals),
+        "search_distance_evals": int(stats.search_distance_evals),
+        "n_distance_evals": int(stats.n_distance_evals["evaluation"]),
+        "index_seconds": float(stats.index_seconds),
+        "search_seconds": float(stats.search_seconds),
+    }
+    return labels, d2, info
 
 
 def nearest_centers(X, centers, sample_weight=None, *, n_threads=None, labels=True):
@@ -62,7 +112,8 @@ def quantization_error(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
     return nearest_centers(X, centers, w, n_threads=n_threads, labels=False)[1]
 
 
-def assign(X: ArrayLike, centers: ArrayLike, *, n_threads: ThreadsLike = None) -> IntArray:
+def assign(X: ArrayLike, centers: ArrayLike, *, exact: bool = True,
+           n_threads: ThreadsLike = None) -> IntArray:
     """Index of the nearest center of every row of X (exact; ties: lowest index).
 
     Parameters
@@ -71,6 +122,11 @@ def assign(X: ArrayLike, centers: ArrayLike, *, n_threads: ThreadsLike = None) -
         Data.
     centers : array-like of shape (n_clusters, n_features)
         Cluster centers (converted to X's dtype).
+    exact : bool, default=True
+        True: the exact blocked scan (O(n C d)). False: the approximate graph
+        search of :func:`assign_approximate` with its default parameters (a
+        small fraction of labels may be a near-nearest center; X must then be
+        one array, not chunked or Dask data).
     n_threads : int, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
         if set, else every CPU available).
@@ -85,15 +141,103 @@ def assign(X: ArrayLike, centers: ArrayLike, *, n_threads: ThreadsLike = None) -
     >>> vcgmm.assign([[0.0], [1.0], [3.0]], [[0.5], [3.0]]).tolist()
     [0, 0, 1]
     """
+    exact = check_exact(exact)
     source = _source(X)
     if source is not None:
+        if not exact:
+            raise ValueError("exact=False takes X as one array, not chunked or Dask data.")
         centers = _centers_for(source, centers)
         if source.kind == "dask array":
             return source.labels(centers)
         return source.nearest(centers, labels=True, n_threads=n_threads)[0]
     X = as_data(X)
     centers = check_centers(centers, X)
+    if not exact:
+        return approximate_nearest_centers(X, centers, n_threads=n_threads)[0]
     return nearest_centers(X, centers, n_threads=n_threads)[0]
+
+
+def check_exact(exact):
+    """The ``exact`` flag of assign/predict: a bool (TypeError otherwise)."""
+    return Boolean().check(exact, "exact")
+
+
+def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLike | None = None,
+                       *, graph_degree: int | None = None, n_starts: int | None = None,
+                       coarse_size: int | None = None, beam_width: int | None = None,
+                       return_stats: bool = False, n_threads: ThreadsLike = None):
+    """Approximately nearest center of every row of X, in far fewer than
+    ``n_samples * n_clusters`` distance evaluations.
+
+    Builds an index over the centers (their exact k-nearest-neighbour graph,
+    ``n_clusters**2`` evaluations, and a coarse level of about
+    ``2 sqrt(n_clusters)`` of them), then searches best-first from every
+    point's nearest coarse centers through the graph (Malkov & Yashunin's
+    HNSW search, two levels). Every label's distance is that of a real
+    center, so it is never below the exact nearest distance; a label is wrong
+    only where the search stops in a local minimum of the graph. With
+    ``graph_degree >= n_clusters - 1`` or ``n_starts >= n_clusters`` the
+    result is exact (up to ties within rounding). Deterministic on any number
+    of threads. Use it for many points against many centers (C in the
+    thousands); at small C the exact :func:`assign` is faster. Measured
+    speed and exactness: ``bench/results/approximate_labels.md``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Data (one array).
+    centers : array-like of shape (n_clusters, n_features)
+        Cluster centers (converted to X's dtype).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Strictly positive weights of the reported quantization error; None
+        means all ones.
+    graph_degree : int, default=None
+        Neighbours per center in the graph (capped at ``n_clusters - 1``);
+        None: the library's default (32).
+    n_starts : int, default=None
+        Nearest coarse centers each search starts from; None: default (4).
+    coarse_size : int, default=None
+        Centers of the coarse level; None or 0: ``ceil(2 sqrt(n_clusters))``.
+    beam_width : int, default=None
+        Best centers the search keeps (HNSW's ``ef``); None: default (16).
+    return_stats : bool, default=False
+        Also return a dict with the weighted quantization error of the labels
+        (``objective``), the distance evaluations (``index_distance_evals``,
+        ``search_distance_evals``, ``n_distance_evals`` = both) and the
+        seconds spent (``index_seconds``, ``search_seconds``).
+    n_threads : int, default=None
+        Threads to use; None or -1 means OpenMP's default.
+
+    Returns
+    -------
+    labels : ndarray of shape (n_samples,), dtype int32
+    stats : dict
+        Only with ``return_stats=True``.
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> centers = np.arange(10.0).reshape(-1, 1)
+    >>> vcgmm.assign_approximate([[0.2], [4.9], [8.6]], centers).tolist()
+    [0, 5, 9]
+    """
+    return_stats = Boolean().check(return_stats, "return_stats")
+    if is_chunked_input(X):
+        raise ValueError("assign_approximate takes X as one array, not chunked or Dask data.")
+    X = as_data(X)
+    centers = check_centers(centers, X)
+    w = check_sample_weight(sample_weight, X)
+    labels, _, stats = approximate_nearest_centers(
+        X, centers, w, n_threads=n_threads, graph_degree=graph_degree, n_starts=n_starts,
+        coarse_size=coarse_size, beam_width=beam_width)
+    return (labels, stats) if return_stats else labels
+
+
+def is_chunked_input(X):
+    """True for chunked (lists of arrays, .npy paths, zarr) or Dask X."""
+    from ._chunked import is_chunked, is_dask_array
+
+    return is_chunked(X) or is_dask_array(X)
 
 
 def _source(X, sample_weight=None):

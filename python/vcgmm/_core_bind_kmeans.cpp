@@ -6,6 +6,7 @@
 
 #include "_core_bindings.hpp"
 #include "vcgmm/afkmc2.hpp"
+#include "vcgmm/approximate_assignment.hpp"
 #include "vcgmm/assignment.hpp"
 #include "vcgmm/chunked_coreset.hpp"
 #include "vcgmm/kmeans.hpp"
@@ -145,6 +146,31 @@ py::tuple assign_nearest(const CArray<T>& X, const OptWeights& w, const CArray<T
   return py::make_tuple(labels, min_d2, stats.objective);
 }
 
+/// (labels, min_d2 or None, stats): approximate assignment (index built here).
+template <typename T>
+py::tuple assign_approximate(const CArray<T>& X, const OptWeights& w, const CArray<T>& centers,
+                             const vcgmm::ApproximateAssignmentParams& params, bool want_min_d2,
+                             int n_threads) {
+  const auto data = data_view(X, w);
+  if (centers.ndim() != 2 || centers.shape(1) != X.shape(1)) {
+    throw vcgmm::InvalidArgument("centers must have shape (n_clusters, n_features)");
+  }
+  const index_t C = static_cast<index_t>(centers.shape(0));
+  CArray<std::int32_t> labels(data.n);
+  std::int32_t* lab = labels.mutable_data();
+  py::object min_d2 = py::none();
+  double* md = nullptr;
+  if (want_min_d2) {
+    CArray<double> a(data.n);
+    md = a.mutable_data();
+    min_d2 = a;
+  }
+  const T* c = centers.data();
+  const auto stats = without_gil(
+      [&] { return vcgmm::assign_approximate(data, c, C, params, lab, md, n_threads); });
+  return py::make_tuple(labels, min_d2, stats);
+}
+
 /// (centers, result): Lloyd from a copy of init_centers.
 template <typename T>
 py::tuple lloyd(const CArray<T>& X, const OptWeights& w, const CArray<T>& init_centers,
@@ -188,6 +214,9 @@ void bind_typed(py::module_& m) {
   m.def("assign_nearest", &assign_nearest<T>, py::arg("X").noconvert(),
         py::arg("sample_weight").noconvert(), py::arg("centers").noconvert(),
         py::arg("want_labels"), py::arg("want_min_d2"), py::arg("n_threads"));
+  m.def("assign_approximate", &assign_approximate<T>, py::arg("X").noconvert(),
+        py::arg("sample_weight").noconvert(), py::arg("centers").noconvert(), py::arg("params"),
+        py::arg("want_min_d2"), py::arg("n_threads"));
   m.def("lloyd", &lloyd<T>, py::arg("X").noconvert(), py::arg("sample_weight").noconvert(),
         py::arg("init_centers").noconvert(), py::arg("params"), py::arg("run"));
   def_pipeline<T, vcgmm::KMeansParams>(m, "fit_kmeans", &vcgmm::fit_kmeans<T>);

@@ -10,6 +10,7 @@
 
 #include "_core_bindings.hpp"
 #include "vcgmm/afkmc2.hpp"
+#include "vcgmm/approximate_assignment.hpp"
 #include "vcgmm/kernel_kmeans.hpp"
 #include "vcgmm/kmeans.hpp"
 #include "vcgmm/kmeans_plusplus.hpp"
@@ -173,6 +174,11 @@ void bind_parameter_classes(py::module_& m) {
           })
       .def_readwrite("kmeans_plusplus", &vcgmm::SeedingParams::kmeans_plusplus)
       .def_readwrite("afkmc2", &vcgmm::SeedingParams::afkmc2);
+  params_class<vcgmm::ApproximateAssignmentParams>(m, "ApproximateAssignmentParams")
+      .def_readwrite("graph_degree", &vcgmm::ApproximateAssignmentParams::graph_degree)
+      .def_readwrite("n_starts", &vcgmm::ApproximateAssignmentParams::n_starts)
+      .def_readwrite("coarse_size", &vcgmm::ApproximateAssignmentParams::coarse_size)
+      .def_readwrite("beam_width", &vcgmm::ApproximateAssignmentParams::beam_width);
   params_class<vcgmm::LloydParams>(m, "LloydParams")
       .def_readwrite("max_iter", &vcgmm::LloydParams::max_iter)
       .def_readwrite("tol", &vcgmm::LloydParams::tol)
@@ -380,6 +386,13 @@ void bind_result_classes(py::module_& m) {
       .def_readonly("inertia", &vcgmm::KernelKMeansResult::inertia);
   py::class_<vcgmm::SeedingStats, vcgmm::PhaseCosts>(m, "SeedingStats", py::module_local());
   py::class_<vcgmm::CoresetStats, vcgmm::PhaseCosts>(m, "CoresetStats", py::module_local());
+  using AAS = vcgmm::ApproximateAssignmentStats;
+  py::class_<AAS, vcgmm::PhaseCosts>(m, "ApproximateAssignmentStats", py::module_local())
+      .def_readonly("objective", &AAS::objective)
+      .def_readonly("index_distance_evals", &AAS::index_distance_evals)
+      .def_readonly("search_distance_evals", &AAS::search_distance_evals)
+      .def_readonly("index_seconds", &AAS::index_seconds)
+      .def_readonly("search_seconds", &AAS::search_seconds);
 }
 
 }  // namespace

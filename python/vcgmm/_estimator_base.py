@@ -25,7 +25,7 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._assignment import nearest_centers
+from ._assignment import approximate_nearest_centers, check_exact, nearest_centers
 from ._chunked import as_source, is_chunked, is_dask_array
 from ._coreset import resolve_coreset_size
 from ._logging import progress_callback
@@ -244,25 +244,38 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
         """
         return self.fit(X, sample_weight=sample_weight).labels_
 
-    def predict(self, X):
+    def predict(self, X, exact=True):
         """Index of the nearest center of each sample (exact, ties: lowest index).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             New data.
+        exact : bool, default=True
+            True: the exact blocked scan over all centers (O(n C d)). False:
+            the approximate graph search of :func:`vcgmm.assign_approximate`
+            with its default parameters, in far fewer distance evaluations at
+            large C; a small fraction of labels may then be a near-nearest
+            center (never a closer one). X must then be one array.
 
         Returns
         -------
         labels : ndarray of shape (n_samples,), dtype int32
         """
         check_is_fitted(self, "cluster_centers_")
+        exact = check_exact(exact)
         source = self._source(X)
         if source is not None:
+            if not exact:
+                raise ValueError("predict(exact=False) takes X as one array, not chunked or "
+                                 "Dask data.")
             if is_dask_array(X):
                 return source.labels(self.cluster_centers_)
             return source.nearest(self.cluster_centers_, labels=True, n_threads=self.n_threads)[0]
         X = self._validate_X(X, reset=False)
+        if not exact:
+            return approximate_nearest_centers(X, self._centers_like(X),
+                                               n_threads=self.n_threads)[0]
         return nearest_centers(X, self._centers_like(X), n_threads=self.n_threads)[0]
 
     def transform(self, X):

@@ -30,6 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import vcgmm
+from vcgmm._assignment import APPROXIMATE_PARAMS
 from vcgmm._kernel_kmeans import KERNEL_KMEANS_PARAMS, IndexInit
 from vcgmm._kmeans import KMEANS_PARAMS
 from vcgmm._minibatch import MBATCH_PARAMS, NMBATCH_PARAMS
@@ -525,7 +526,15 @@ ENTRY_POINTS = {e.name: e for e in [
         params=_signature_params(vcgmm.quantization_error)),
     EntryPoint("assign", lambda X, w, c, p: vcgmm.assign(X, c, **_run_kw(p, n_threads=1)),
                frozenset({_X, _C}), centers_arg="centers",
-               params=_signature_params(vcgmm.assign)),
+               params=_signature_params(vcgmm.assign, {"exact": Boolean()})),
+    EntryPoint("assign(exact=False)",
+               lambda X, w, c, p: vcgmm.assign(X, c, exact=False, **_run_kw(p, n_threads=1)),
+               frozenset({_X, _C}), centers_arg="centers"),
+    EntryPoint("assign_approximate", lambda X, w, c, p: vcgmm.assign_approximate(
+        X, c, w, **_run_kw(p, n_threads=1)),
+        frozenset({_X, _W, _C}), centers_arg="centers",
+        params=_signature_params(vcgmm.assign_approximate,
+                                 dict(APPROXIMATE_PARAMS, return_stats=Boolean()))),
     EntryPoint("lloyd", lambda X, w, c, p: vcgmm.lloyd(
         X, c, **_run_kw(p, sample_weight=w, n_threads=1)),
         frozenset({_X, _W, _C}), centers_arg="centers", centers_start_a_fit=True,
@@ -554,6 +563,8 @@ ENTRY_POINTS = {e.name: e for e in [
     EntryPoint("KMeans.fit_predict", lambda X, w, c, p: _kmeans(X, w, c, p, "fit_predict"),
                frozenset({_X, _W})),
     EntryPoint("KMeans.predict", _method("KMeans", "predict"), frozenset({_X})),
+    EntryPoint("KMeans.predict(exact=False)",
+               lambda X, w, c, p: fitted("KMeans").predict(X, exact=False), frozenset({_X})),
     EntryPoint("KMeans.transform", _method("KMeans", "transform"), frozenset({_X})),
     EntryPoint("KMeans.score", _method("KMeans", "score", weighted=True), frozenset({_X, _W})),
     EntryPoint("VCGMM.fit", _vcgmm_est, frozenset({_X, _W, _C}), centers_arg="init",
@@ -564,6 +575,8 @@ ENTRY_POINTS = {e.name: e for e in [
     EntryPoint("VCGMM.fit_predict", lambda X, w, c, p: _vcgmm_est(X, w, c, p, "fit_predict"),
                frozenset({_X, _W})),
     EntryPoint("VCGMM.predict", _method("VCGMM", "predict"), frozenset({_X})),
+    EntryPoint("VCGMM.predict(exact=False)",
+               lambda X, w, c, p: fitted("VCGMM").predict(X, exact=False), frozenset({_X})),
     EntryPoint("VCGMM.predict_proba", _method("VCGMM", "predict_proba"), frozenset({_X})),
     EntryPoint("VCGMM.predict_proba_sparse", _method("VCGMM", "predict_proba_sparse"),
                frozenset({_X})),

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "vcgmm/afkmc2.hpp"
+#include "vcgmm/approximate_assignment.hpp"
 #include "vcgmm/assignment.hpp"
 #include "vcgmm/chunked_coreset.hpp"
 #include "vcgmm/common.hpp"

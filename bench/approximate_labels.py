@@ -1,0 +1,182 @@
+"""Approximate labelling (graph search over the centers) vs the exact scan vs faiss HNSW.
+
+Issue 13, item 5: labelling all N points against C centers exactly is an
+O(N C D) scan (a fast GEMM). ``vcgmm.assign_approximate`` builds a k-NN graph
+over the centers plus a coarse level, and walks the graph best-first from
+each point's nearest coarse centers. This benchmark measures, in one run, on
+a subsample of the image patches (patches-sklearn, float32) against the
+centers of a vc-GMM fit (coreset, so the fit is quick):
+
+- exact: ``vcgmm.assign(X, centers)`` (the blocked GEMM scan);
+- vcgmm approx: ``vcgmm.assign_approximate`` at the defaults and at the other
+  settings of ``--settings`` (graph_degree/beam_width/n_starts), timed
+  *including* building the index (the index time is also given on its own);
+- faiss ``IndexHNSWFlat`` (M = 16 and 32, efConstruction 40) on the same
+  centers, search with k = 1 at each ``--ef``; the build is timed separately
+  and not included in "time".
+
+Columns: wall time (median of ``--repeats`` interleaved calls, 2 threads),
+speed-up = exact time / time, the fraction of labels equal to the exact ones,
+the quantization error of the labels relative to the exact assignment's
+(float64 recomputation), and distance evaluations per point (vcgmm only;
+exact = C).
+
+Run from the repository root::
+
+    python -m bench.approximate_labels --clusters 1000 4000 --n 200000
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from bench import _harness
+from bench.datasets import load
+
+NAME = "approximate_labels"
+
+
+def _label_error(X, centers, labels, chunk=50_000):
+    """sum_n ||x_n - c_{labels_n}||^2 in float64."""
+    total = 0.0
+    C = centers.astype(np.float64)
+    for i in range(0, X.shape[0], chunk):
+        x = X[i:i + chunk].astype(np.float64)
+        total += float(((x - C[labels[i:i + chunk]]) ** 2).sum())
+    return total
+
+
+def _parse_setting(text):
+    g, b, s = (int(v) for v in text.split("/"))
+    return {"graph_degree": g, "beam_width": b, "n_starts": s}
+
+
+def run(args):
+    import vcgmm
+
+    try:
+        import faiss
+    except ImportError:  # pragma: no cover - optional peer
+        faiss = None
+    X_all = load(args.dataset, dtype=np.float32)
+    rng = np.random.default_rng(0)
+    idx = np.sort(rng.choice(X_all.shape[0], size=min(args.n, X_all.shape[0]), replace=False))
+    X = np.ascontiguousarray(X_all[idx])
+    print(f"{args.dataset}: {X_all.shape[0]:,} x {X_all.shape[1]}, labelling {X.shape[0]:,} rows",
+          file=sys.stderr, flush=True)
+    info = _harness.machine_info()
+    from vcgmm._assignment import approximate_default
+
+    default = {k: approximate_default(k) for k in ("graph_degree", "beam_width", "n_starts")}
+    settings = [default] + [s for s in (_parse_setting(t) for t in args.settings) if s != default]
+    rows = []
+    extra = {"fits": {}}
+    with _harness.thread_limits(args.threads):
+        for C in args.clusters:
+            t0 = time.perf_counter()
+            est = vcgmm.VCGMM(C, coreset_size=2 ** args.coreset, random_state=0,
+                              n_threads=args.threads, compute_labels=False).fit(X_all)
+            centers = np.ascontiguousarray(est.cluster_centers_, dtype=np.float32)
+            extra["fits"][C] = {"seconds": time.perf_counter() - t0, "coreset_size": 2 ** args.coreset}
+            print(f"C = {C}: fit {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+
+            exact = vcgmm.assign(X, centers, n_threads=args.threads)
+            q_exact = _label_error(X, centers, exact)
+            fns = {"exact": lambda: vcgmm.assign(X, centers, n_threads=args.threads)}
+            results = {}
+            for s in settings:
+                key = "vcgmm g{graph_degree}/b{beam_width}/s{n_starts}".format(**s)
+
+                def call(s=s, key=key):
+                    results[key] = vcgmm.assign_approximate(X, centers, return_stats=True,
+                                                            n_threads=args.threads, **s)
+                fns[key] = call
+            hnsw = {}
+            if faiss is not None:
+                for M in args.hnsw_m:
+                    t1 = time.perf_counter()
+                    index = faiss.IndexHNSWFlat(X.shape[1], M)
+                    index.hnsw.efConstruction = 40
+                    index.add(centers)
+                    build = time.perf_counter() - t1
+                    for ef in args.ef:
+                        key = f"faiss HNSW M={M} ef={ef}"
+                        hnsw[key] = build
+
+                        def search(index=index, ef=ef, key=key):
+                            index.hnsw.efSearch = ef
+                            results[key] = index.search(X, 1)[1][:, 0].astype(np.int32)
+                        fns[key] = search
+            times = _harness.timeit_interleaved(fns, repeats=args.repeats, warmup=1)
+            t_exact = times["exact"]["median"]
+            for key, t in times.items():
+                if key == "exact":
+                    labels, evals, index_s = exact, C, None
+                elif key.startswith("vcgmm"):
+                    labels, st = results[key]
+                    evals = st["n_distance_evals"] / X.shape[0]
+                    index_s = st["index_seconds"]
+                else:
+                    labels, evals, index_s = results[key], None, hnsw[key]
+                q = _label_error(X, centers, labels)
+                row = {"C": C, "method": key, "seconds": t["median"],
+                       "speedup": t_exact / t["median"], "index_seconds": index_s,
+                       "frac_exact": float((labels == exact).mean()),
+                       "q_rel": q / q_exact - 1.0, "evals_per_point": evals,
+                       "all_seconds": t["all"]}
+                if key.startswith("vcgmm"):
+                    st = results[key][1]
+                    row["search_evals_per_point"] = st["search_distance_evals"] / X.shape[0]
+                rows.append(row)
+                print(f"  {key}: {t['median']:.3f} s x{row['speedup']:.2f} "
+                      f"exact {row['frac_exact']:.4f} dQ {row['q_rel']:+.5%} evals {evals}",
+                      file=sys.stderr, flush=True)
+            columns = [("C", "C", "d"), ("method", "method", "s"), ("seconds", "time (s)", ".3f"),
+                       ("speedup", "speed-up vs exact", ".2f"),
+                       ("index_seconds", "index build (s)", ".3f"),
+                       ("frac_exact", "labels exact", ".4f"), ("q_rel", "Q vs exact", "+.4%"),
+                       ("evals_per_point", "dist. evals / point", ".1f")]
+            _harness.write_results(
+                NAME, columns, rows,
+                title=f"Approximate labelling vs exact scan vs faiss HNSW ({args.dataset}, "
+                      f"{X.shape[0]:,} rows, float32, {args.threads} threads)",
+                params=vars(args), info=info, extra=extra,
+                notes=[
+                    "exact = vcgmm.assign (blocked GEMM scan over all C centers); vcgmm "
+                    "gD/bB/sS = vcgmm.assign_approximate(graph_degree=D, beam_width=B, "
+                    "n_starts=S), time INCLUDES building the index (k-NN graph of the centers, "
+                    "C^2 evaluations, counted in dist. evals / point); the first vcgmm row is the "
+                    "library default.",
+                    "faiss HNSW: IndexHNSWFlat(d, M), efConstruction 40, search k = 1 with "
+                    "efSearch = ef; time EXCLUDES the index build (given in its own column).",
+                    f"Centers: vcgmm.VCGMM(C, coreset_size=2^{args.coreset}, random_state=0) "
+                    f"fitted on the full {args.dataset} ({X_all.shape[0]:,} rows); labelled rows: "
+                    f"a fixed random subsample (seed 0).",
+                    "labels exact = fraction equal to the exact labels; Q vs exact = "
+                    "sum ||x - c_label||^2 (float64) / exact's - 1.",
+                    f"Times: median of {args.repeats} interleaved calls after one warm-up; the "
+                    "machine is shared (see load average).",
+                ])
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dataset", default="patches-sklearn")
+    p.add_argument("--clusters", type=int, nargs="+", default=[1000, 4000])
+    p.add_argument("--n", type=int, default=200_000, help="rows labelled (a subsample)")
+    p.add_argument("--coreset", type=int, default=14, help="log2 of the fit's coreset size")
+    p.add_argument("--settings", nargs="*", default=["8/4/2", "16/8/4", "16/16/4", "32/32/8"],
+                   help="graph_degree/beam_width/n_starts of the extra vcgmm rows")
+    p.add_argument("--hnsw-m", type=int, nargs="*", default=[16, 32])
+    p.add_argument("--ef", type=int, nargs="*", default=[16, 64])
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--threads", type=int, default=_harness.DEFAULT_THREADS)
+    run(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    main()

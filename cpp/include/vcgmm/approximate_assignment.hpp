@@ -1,0 +1,175 @@
+// vcgmm: approximate nearest-center assignment in far fewer than n C distance
+// evaluations (sublinear in C per point).
+//
+// Labelling all N points against C centers exactly (assignment.hpp) costs
+// O(N C D): at large C it costs more than the fit it follows (issue 13, item
+// 5). This is the alternative: a navigable graph over the centers, searched
+// best-first from a cheap start, as in graph-based nearest-neighbour search
+// (Malkov & Yashunin, "Efficient and robust approximate nearest neighbor
+// search using Hierarchical Navigable Small World graphs", IEEE TPAMI 2020;
+// the search below is their SEARCH-LAYER with a two-level hierarchy). It is
+// the labelling analogue of vc-GMM's truncated search (paper
+// 000_bd19523839359b5b.txt: a point's candidates are the neighbourhoods of
+// its current best centers).
+//
+// Index (built once from the centers, CenterGraphIndex):
+//  - the exact k-nearest-neighbour graph among the C centers (degree
+//    `graph_degree`), from the same blocked GEMM scan as the exact assignment
+//    (O(C^2 D), C^2 distance evaluations; fine up to C ~ 2^16), plus up to
+//    `graph_degree` reverse edges per center (a plain k-NN graph can leave a
+//    center nobody's neighbour, hence unreachable);
+//  - a coarse level of m centers (`coarse_size`, default ceil(2 sqrt(C))),
+//    chosen deterministically (every (C/m)-th center).
+// Identical centers enter once (the lowest index: the exact assignment's
+// choice among ties); otherwise a group of more than graph_degree copies is
+// a clique of zero-distance edges that traps the search.
+// Query (assign): every point's `n_starts` nearest coarse centers (one
+// blocked scan, n m evaluations), then a best-first search over the graph
+// keeping the `beam_width` best centers seen (visited set, stops when the
+// nearest unexpanded candidate is farther than the worst kept). The winner is
+// confirmed with exact double distances among the near-tied best ones
+// (ties: the lowest index), so labels are reproducible and the reported
+// squared distances exact.
+//
+// Guarantees: every returned label's distance is >= the exact nearest one's
+// (it is a real center's exact distance). Exact (up to ties within rounding)
+// when graph_degree >= C - 1 (complete graph), or n_starts >= C. Otherwise
+// approximate: a label is wrong when the search ends in a local minimum of the
+// graph; the fraction depends on the data (well-separated clusters: none).
+//
+// Cost: index O(C^2 D) once; per point about m + (visited centers) distance
+// evaluations, i.e. O((sqrt(C) + beam_width graph_degree) D) instead of
+// O(C D), computed one by one (the exact scan uses matrix products, several
+// times faster per evaluation: measure before choosing; bench/approximate_labels.py).
+// Memory: <= 2 C graph_degree int32 + m D coarse centers + the n n_starts starts.
+//
+// Determinism: tasks of a fixed number of points (independent of the thread
+// count), per-task partial sums combined in task order: 1 thread and 8
+// threads give bit-identical labels, distances and counts.
+//
+// Use when: labelling many points against many centers (C >~ 1000) where a
+// small fraction of near-miss labels is acceptable (predict on new data,
+// visualisation, sharding). Do not use for: the objective you report
+// (inertia_) or Lloyd's assignment step (use the exact assign_nearest), small
+// C (the exact GEMM scan is faster), or centers that change every iteration
+// (the index costs C^2 evaluations).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vcgmm/common.hpp"
+
+namespace vcgmm {
+
+/// Parameters of the approximate assignment. Defaults chosen by measurement
+/// (bench/results/approximate_labels.md: image patches, D = 108, centers of a
+/// vc-GMM fit, 200,000 points): 32/16/4 (degree/beam/starts) is the cheapest
+/// setting measured with >= 99% exact labels and the quantization error
+/// within 0.2% of the exact assignment's at both C = 1000 (100.0%, +0.003%)
+/// and C = 4000 (99.95%, +0.02%); 16/8/4 is 1.8x faster but at C = 4000 only
+/// 99.1% exact with +0.9% error.
+struct ApproximateAssignmentParams {
+  /// Neighbours per center in the k-nearest-neighbour graph (>= 1; capped at
+  /// C - 1). Larger: more exact labels, more evaluations per visited center.
+  int graph_degree = 32;
+  /// Nearest coarse centers a point's search starts from (>= 1; capped at
+  /// the coarse size). n_starts >= C makes the result exact.
+  int n_starts = 4;
+  /// Centers of the coarse level (0: ceil(2 sqrt(C)); capped at C; raised to
+  /// n_starts).
+  index_t coarse_size = 0;
+  /// Best centers kept by the search (>= 1; HNSW's ef). Larger: more exact
+  /// labels, more evaluations.
+  int beam_width = 16;
+};
+
+/// Result of one approximate assignment pass. n_distance_evals.evaluation
+/// and timings.evaluation: everything (index + search).
+struct ApproximateAssignmentStats : PhaseCosts {
+  /// sum_i w_i ||x_i - c_{labels[i]}||^2, exact (double accumulation).
+  double objective = 0.0;
+  /// Distance evaluations of building the index (C^2 for the graph; 0 when
+  /// an already built index was used).
+  std::int64_t index_distance_evals = 0;
+  /// Distance evaluations of the queries: coarse scan + graph search + exact
+  /// confirmation of the winner.
+  std::int64_t search_distance_evals = 0;
+  double index_seconds = 0.0;   ///< wall time of building the index (0 if reused)
+  double search_seconds = 0.0;  ///< wall time of the queries
+};
+
+/// The graph index over a fixed set of centers (see the file comment).
+template <typename T>
+class CenterGraphIndex {
+ public:
+  /// Builds the index: copies the centers (the caller's buffer may go away).
+  ///
+  /// @param centers    IN (n_centers, d) row-major, finite
+  /// @param n_centers  IN number of centers, >= 1
+  /// @param d          IN number of features, >= 1
+  /// @param params     IN graph degree, coarse size, starts, beam width
+  /// @param n_threads  threads (<= 0: OpenMP's default); never changes the result
+  /// Throws InvalidArgument for bad sizes/parameters, Interrupted when asked to stop.
+  CenterGraphIndex(const T* centers, index_t n_centers, index_t d,
+                   const ApproximateAssignmentParams& params, int n_threads);
+
+  /// Assigns every row of `data` to an (approximately) nearest center.
+  ///
+  /// @param data       IN  (n, d) points (d = the index's) and optional weights
+  /// @param labels     OUT (n,) int32 or nullptr: the center found
+  /// @param min_d2     OUT (n,) or nullptr: its exact squared distance (double)
+  /// @param n_threads  threads (<= 0: OpenMP's default); never changes the result
+  /// The stats report only the search (index_* are 0; see build_stats()).
+  ApproximateAssignmentStats assign(const DataView<T>& data, std::int32_t* labels, double* min_d2,
+                                    int n_threads) const;
+
+  index_t n_centers() const { return c_; }
+  index_t dim() const { return d_; }
+  /// Original indices of the distinct centers the index holds (ascending;
+  /// of identical centers only the lowest index, the exact assignment's
+  /// choice among ties). graph() and coarse() index into this list.
+  const std::vector<std::int32_t>& distinct_ids() const { return ids_; }
+  /// Nearest neighbours per center (min(graph_degree, distinct centers - 1)).
+  int degree() const { return degree_; }
+  /// Neighbour lists, CSR: center a's are graph()[graph_offsets()[a] ..
+  /// graph_offsets()[a + 1]): its degree() nearest centers (nearest first,
+  /// ties: lowest index), then up to degree() reverse neighbours (centers
+  /// that list a among their nearest, nearest first, not already listed).
+  const std::vector<std::int32_t>& graph() const { return graph_; }
+  const std::vector<index_t>& graph_offsets() const { return offsets_; }
+  /// Indices (into distinct_ids()) of the coarse-level centers (ascending).
+  const std::vector<std::int32_t>& coarse() const { return coarse_ids_; }
+  /// Cost of building: index_distance_evals and index_seconds set.
+  const ApproximateAssignmentStats& build_stats() const { return build_; }
+
+ private:
+  index_t c_ = 0, d_ = 0, u_ = 0;
+  std::vector<std::int32_t> ids_;  // (u,) original index of each distinct center
+  int degree_ = 0, n_starts_ = 0, beam_ = 0;
+  std::vector<T> centers_;         // (u, d) the distinct centers
+  std::vector<index_t> offsets_;          // (c + 1,)
+  std::vector<std::int32_t> graph_;       // CSR adjacency
+  std::vector<std::int32_t> coarse_ids_;  // (m,)
+  std::vector<T> coarse_centers_;  // (m, d)
+  ApproximateAssignmentStats build_;
+};
+
+/// Builds a CenterGraphIndex and assigns `data` with it (one call; the stats
+/// include the index's cost). Arguments as CenterGraphIndex and assign.
+template <typename T>
+ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* centers,
+                                              index_t n_centers,
+                                              const ApproximateAssignmentParams& params,
+                                              std::int32_t* labels, double* min_d2, int n_threads);
+
+extern template class CenterGraphIndex<float>;
+extern template class CenterGraphIndex<double>;
+extern template ApproximateAssignmentStats assign_approximate<float>(
+    const DataView<float>&, const float*, index_t, const ApproximateAssignmentParams&,
+    std::int32_t*, double*, int);
+extern template ApproximateAssignmentStats assign_approximate<double>(
+    const DataView<double>&, const double*, index_t, const ApproximateAssignmentParams&,
+    std::int32_t*, double*, int);
+
+}  // namespace vcgmm

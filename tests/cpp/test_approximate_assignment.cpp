@@ -1,0 +1,166 @@
+// assign_approximate / CenterGraphIndex: the graph search over the centers.
+//
+// Properties checked against a brute-force double loop: exact with a complete
+// graph and with n_starts = C; the graph is the exact k-NN graph; every label
+// is a real center whose exact distance is reported and is never below the
+// nearest one; well-separated clusters are labelled exactly; the counts are
+// below n C; thread-independent; bad parameters are refused.
+#include <doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "test_helpers.hpp"
+#include "vcgmm/approximate_assignment.hpp"
+
+using vcgmm::index_t;
+using namespace vcgmm_test;
+
+namespace {
+
+template <typename T>
+struct Run {
+  std::vector<std::int32_t> labels;
+  std::vector<double> d2;
+  vcgmm::ApproximateAssignmentStats stats;
+};
+
+template <typename T>
+Run<T> run(const vcgmm::DataView<T>& data, const std::vector<T>& centers, index_t c,
+           const vcgmm::ApproximateAssignmentParams& p, int threads) {
+  Run<T> r;
+  r.labels.assign(data.n, -1);
+  r.d2.assign(data.n, -1.0);
+  r.stats = vcgmm::assign_approximate(data, centers.data(), c, p, r.labels.data(), r.d2.data(),
+                                      threads);
+  return r;
+}
+
+template <typename T>
+double tol() { return sizeof(T) == 4 ? 1e-5 : 1e-12; }
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("approximate assignment is exact with a complete graph or all starts", T, float,
+                   double) {
+  const index_t n = 700, d = 9, c = 150;
+  const std::vector<T> x = gaussian<T>(n, d, 11);
+  const std::vector<T> centers = gaussian<T>(c, d, 12);
+  const std::vector<double> w = positive_weights(n, 13);
+  const vcgmm::DataView<T> data{x.data(), n, d, w.data()};
+  vcgmm::ApproximateAssignmentParams complete;
+  complete.graph_degree = static_cast<int>(c - 1);
+  complete.n_starts = 1;
+  complete.beam_width = 1;
+  vcgmm::ApproximateAssignmentParams all_starts;
+  all_starts.n_starts = static_cast<int>(c);
+  for (const auto& p : {complete, all_starts}) {
+    const Run<T> r = run(data, centers, c, p, 2);
+    double objective = 0.0;
+    for (index_t i = 0; i < n; ++i) {
+      double best;
+      naive_nearest(x.data() + i * d, centers.data(), c, d, &best);
+      const index_t l = r.labels[i];
+      REQUIRE(l >= 0);
+      REQUIRE(l < c);
+      const double dl = naive_d2(x.data() + i * d, centers.data() + l * d, d);
+      CHECK(r.d2[i] == doctest::Approx(dl).epsilon(1e-12));
+      CHECK(dl <= best * (1 + tol<T>()) + 1e-12);
+      objective += w[i] * dl;
+    }
+    CHECK(r.stats.objective == doctest::Approx(objective).epsilon(1e-10));
+  }
+}
+
+TEST_CASE("the graph is the exact k-nearest-neighbour graph of the centers") {
+  const index_t c = 300, d = 5;
+  const std::vector<double> centers = gaussian<double>(c, d, 21);
+  vcgmm::ApproximateAssignmentParams p;
+  p.graph_degree = 7;
+  const vcgmm::CenterGraphIndex<double> index(centers.data(), c, d, p, 2);
+  REQUIRE(index.degree() == 7);
+  CHECK(index.build_stats().index_distance_evals == c * c);
+  for (index_t a = 0; a < c; ++a) {
+    std::vector<std::pair<double, index_t>> all;
+    for (index_t b = 0; b < c; ++b) {
+      if (b != a) all.emplace_back(naive_d2(centers.data() + a * d, centers.data() + b * d, d), b);
+    }
+    std::sort(all.begin(), all.end());
+    const index_t o = index.graph_offsets()[a];
+    const index_t len = index.graph_offsets()[a + 1] - o;
+    REQUIRE(len >= 7);
+    REQUIRE(len <= 14);
+    for (int k = 0; k < 7; ++k) CHECK(index.graph()[o + k] == all[k].second);
+    // the rest: reverse neighbours (a is among their 7 nearest)
+    for (index_t k = 7; k < len; ++k) {
+      const index_t b = index.graph()[o + k];
+      const index_t ob = index.graph_offsets()[b];
+      CHECK(std::find(index.graph().begin() + ob, index.graph().begin() + ob + 7, a) !=
+            index.graph().begin() + ob + 7);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("approximate labels: never below exact, separated clusters exact, sublinear", T,
+                   float, double) {
+  // 400 well-separated clusters on a grid in 6-D, 20 points around each.
+  const index_t c = 400, d = 6, per = 20, n = c * per;
+  std::vector<T> centers = gaussian<T>(c, d, 31, 100.0);
+  const std::vector<T> noise = gaussian<T>(n, d, 32, 0.1);
+  std::vector<T> x(n * d);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < d; ++j) x[i * d + j] = centers[(i % c) * d + j] + noise[i * d + j];
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  const Run<T> r = run(data, centers, c, vcgmm::ApproximateAssignmentParams{}, 2);
+  index_t wrong = 0;
+  for (index_t i = 0; i < n; ++i) wrong += r.labels[i] != static_cast<std::int32_t>(i % c);
+  CHECK(wrong == 0);
+  CHECK(r.stats.search_distance_evals < n * c * 3 / 4);  // defaults: ~235 of 400 per point
+
+  // Random data: labels never closer than the exact nearest center.
+  const std::vector<T> y = gaussian<T>(3000, d, 33);
+  const vcgmm::DataView<T> ydata{y.data(), 3000, d, nullptr};
+  vcgmm::ApproximateAssignmentParams small;
+  small.graph_degree = 3;
+  small.beam_width = 1;
+  small.n_starts = 1;
+  const Run<T> q = run(ydata, centers, c, small, 3);
+  for (index_t i = 0; i < 3000; ++i) {
+    double best;
+    naive_nearest(y.data() + i * d, centers.data(), c, d, &best);
+    CHECK(q.d2[i] >= best * (1 - tol<T>()));
+  }
+  CHECK(q.stats.n_distance_evals.evaluation ==
+        q.stats.index_distance_evals + q.stats.search_distance_evals);
+}
+
+TEST_CASE("approximate assignment is thread-independent and checks its arguments") {
+  const index_t n = 5000, d = 8, c = 500;
+  const std::vector<float> x = gaussian<float>(n, d, 41);
+  const std::vector<float> centers = gaussian<float>(c, d, 42);
+  const vcgmm::DataView<float> data{x.data(), n, d, nullptr};
+  const vcgmm::ApproximateAssignmentParams p;
+  const Run<float> a = run(data, centers, c, p, 1);
+  for (int t : {2, 3}) {
+    const Run<float> b = run(data, centers, c, p, t);
+    CHECK(a.labels == b.labels);
+    CHECK(a.d2 == b.d2);
+    CHECK(a.stats.objective == b.stats.objective);
+    CHECK(a.stats.search_distance_evals == b.stats.search_distance_evals);
+  }
+  vcgmm::ApproximateAssignmentParams bad;
+  bad.graph_degree = 0;
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  bad = p;
+  bad.beam_width = 0;
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  bad = p;
+  bad.n_starts = 0;
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  const vcgmm::CenterGraphIndex<float> index(centers.data(), c, d, p, 1);
+  const vcgmm::DataView<float> narrow{x.data(), n, d - 1, nullptr};
+  std::vector<std::int32_t> labels(n);
+  CHECK_THROWS_AS(index.assign(narrow, labels.data(), nullptr, 1), vcgmm::InvalidArgument);
+}
