@@ -213,7 +213,7 @@ template <typename T>
 ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
                                                        std::int32_t* labels, double* min_d2,
                                                        int n_threads) const {
-  detail::require_data(data, "CenterGraphIndex::assign");
+  detail::require_data(data, "CenterGraphIndex::assign", /*allow_zero_weights=*/true);
   detail::require(data.d == d_, "CenterGraphIndex::assign: X has " + std::to_string(data.d) +
                                     " columns, the centers " + std::to_string(d_));
   const detail::Stopwatch clock;
@@ -338,7 +338,7 @@ ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* 
                                               const ApproximateAssignmentParams& params,
                                               std::int32_t* labels, double* min_d2,
                                               int n_threads) {
-  detail::require_data(data, "assign_approximate");
+  detail::require_data(data, "assign_approximate", /*allow_zero_weights=*/true);
   const CenterGraphIndex<T> index(centers, n_centers, data.d, params, n_threads);
   ApproximateAssignmentStats stats = index.assign(data, labels, min_d2, n_threads);
   stats.index_distance_evals = index.build_stats().index_distance_evals;

@@ -189,8 +189,8 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
     centers : array-like of shape (n_clusters, n_features)
         Cluster centers (converted to X's dtype).
     sample_weight : array-like of shape (n_samples,), default=None
-        Strictly positive weights of the reported quantization error; None
-        means all ones.
+        Non-negative weights of the reported quantization error (rows of
+        weight 0 are labelled and add nothing); None means all ones.
     graph_degree : int, default=None
         Neighbours per center in the graph (capped at ``n_clusters - 1``);
         None: the library's default (32).

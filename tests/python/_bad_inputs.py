@@ -151,7 +151,7 @@ BAD_FIT_WEIGHTS = {
 
 #: Entry points that take sample_weight but fit no clusters: they take
 #: weights with a single positive entry.
-NOT_FITTING_CLUSTERS = frozenset({"lwcs", "quantization_error"})
+NOT_FITTING_CLUSTERS = frozenset({"lwcs", "quantization_error", "assign_approximate"})
 
 
 def fits_clusters(entry):

@@ -164,3 +164,18 @@ def test_duplicate_centers_do_not_trap_the_search():
     X = np.repeat(base, 10, axis=0) + rng.standard_normal((1500, 6)) * 0.05
     approx = vcgmm.assign_approximate(X, centers, graph_degree=8, beam_width=4)
     assert np.array_equal(approx, vcgmm.assign(X, centers))
+
+
+def test_zero_weights_are_labelled_and_add_nothing():
+    # An evaluation entry point, like assign and quantization_error: a row of
+    # weight 0 still gets its label; it adds nothing to the objective.
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((600, 4))
+    centers = rng.standard_normal((40, 4))
+    w = rng.uniform(0.5, 2.0, 600)
+    w[::3] = 0.0
+    labels, stats = vcgmm.assign_approximate(X, centers, w, n_starts=10_000, return_stats=True)
+    exact = vcgmm.assign(X, centers)
+    np.testing.assert_array_equal(labels, exact)
+    np.testing.assert_allclose(stats["objective"], float(w @ _label_d2(X, centers, exact)),
+                               rtol=1e-10)
