@@ -151,13 +151,14 @@ def lwcs(X: ArrayLike, coreset_size: int, *, sample_weight: ArrayLike | None = N
         draw = source.coreset(coreset_size, run_options(n_threads, random_state),
                               resolve=resolve)
         return (draw.indices, draw.weights) + ((draw.points,) if return_points else ())
-    X_all = X = as_data(X)
-    w = check_sample_weight(sample_weight, X)
+    X_all = as_data(X)
+    w = check_sample_weight(sample_weight, X_all)
     # Rows of weight 0 do not exist: the draws are those from X[w > 0].
-    X, w, keep = positive_rows(X, w)
-    coreset_size = Integer(1, MAX_CORESET_FACTOR * X.shape[0]).check(coreset_size, "coreset_size")
+    X_fit, w, keep = positive_rows(X_all, w)
+    coreset_size = Integer(1, MAX_CORESET_FACTOR * X_fit.shape[0]).check(coreset_size,
+                                                                         "coreset_size")
     indices, weights, _ = _core.lightweight_coreset(
-        X, w, coreset_size, run_options(n_threads, random_state))
+        X_fit, w, coreset_size, run_options(n_threads, random_state))
     if keep is not None:
         indices = keep[indices]
     return (indices, weights) + ((X_all[indices],) if return_points else ())
