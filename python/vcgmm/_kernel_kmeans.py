@@ -13,10 +13,12 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._loader import core as _core
+from ._estimator_base import N_INIT_PARAM, run_seeds
 from ._params import (
     CORE,
     INT32_MAX,
     AnyOf,
+    Boolean,
     Constraint,
     Integer,
     NoneValue,
@@ -108,6 +110,9 @@ KERNEL_KMEANS_PARAMS = ParamTable(
         Param("tol", Real(0.0), CORE,
               "stop when the mean objective (mini-batch: on the batch) improves by less "
               "than this (0: off)", target="tol", cli="--tol"),
+        N_INIT_PARAM,
+        Param("compute_labels", Boolean(), True,
+              "compute labels_ and inertia_ on all training points after fitting"),
         *RUN_PARAMS,
     ],
     core_params=_core.KernelKMeansParams,
@@ -304,6 +309,17 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         the distances over ``batch_size``; with the beta rate it does not
         decay), so ``tol`` must exceed that level: the paper's analysis
         takes ``batch_size`` of order ``k / tol^2``.
+    n_init : int, default=1
+        Number of runs, each with its own seed (drawn in turn from
+        ``random_state``, so run 0 is the fit ``n_init=1`` gives); the run of
+        the lowest ``inertia_`` (on all training points, one labelling pass
+        per run) is kept. Kernel evaluations and timings are summed over the
+        runs. With explicit ``init`` and ``algorithm="full"`` every run would
+        be the same, so one is done (with a RuntimeWarning).
+    compute_labels : bool, default=True
+        Compute ``labels_`` and ``inertia_`` on all training points after
+        fitting (one blocked pass, the "evaluation" phase); False: both are
+        None (scikit-learn's ``MiniBatchKMeans`` convention).
     n_threads : int or None, default=None
         Threads to use; None or -1 means OpenMP's default. Results do not
         depend on it.
@@ -321,9 +337,10 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
 
     Attributes
     ----------
-    labels_ : ndarray of shape (n_samples,), dtype int32
-        Nearest final center of every training point (in feature space).
-    inertia_ : float
+    labels_ : ndarray of shape (n_samples,), dtype int32, or None
+        Nearest final center of every training point (in feature space;
+        None without compute_labels).
+    inertia_ : float or None
         ``sum_x min_j ||phi(x) - C_j||^2`` over the training data, each term
         computed as ``K(x,x) - 2 <phi(x), C_j> + <C_j, C_j>`` without
         clamping (negative for kernels that are not positive semidefinite,
@@ -499,15 +516,14 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
             graph_evals = costs.n_distance_evals["seeding"]
             graph_seconds = costs.timings["seeding"]
         self._warn_if_huge(X.shape[0], X.shape[1], params)
-        r, labels = _core.fit_kernel_kmeans(fit_X, params, init, True)
-        evals = {p: v for p, v in r.n_distance_evals.items() if p != "coreset"}
-        timings = {p: v for p, v in r.timings.items() if p != "coreset"}
+        r, labels, evals, timings = self._best_run(fit_X, params, init, values)
         if graph_evals is not None:
             evals = {"graph": graph_evals, **evals}
             timings = {"graph": graph_seconds, **timings}
         gamma = float(r.kernel.gamma) if kernel in ("rbf", "laplacian", "poly") else None
         result = KernelKMeansResult(
-            labels=labels, inertia=float(r.inertia), objective=r.objective,
+            labels=labels, inertia=float(r.inertia) if labels is not None else None,
+            objective=r.objective,
             n_iter=int(r.n_iter), converged=bool(r.converged), gamma=gamma,
             init_indices=r.init_indices, support=r.support, center_indptr=r.indptr,
             center_indices=r.index, center_coef=r.coef, center_sqnorms=r.sqnorm,
@@ -516,6 +532,42 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         if kernel in ("rbf", "laplacian", "poly", "linear"):
             support_vectors = np.ascontiguousarray(X[r.support])
         return result, support_vectors
+
+    @staticmethod
+    def _best_run(fit_X, params, init, values):
+        """The fit of lowest inertia (on all training points) among n_init runs
+        with seeds drawn in turn from random_state (run 0 is the n_init=1
+        fit): (core result, labels or None, kernel evaluations and timings
+        per phase summed over the runs)."""
+        import warnings
+
+        n_init, compute = values["n_init"], values["compute_labels"]
+        if n_init > 1 and init is not None and values["algorithm"] == "full":
+            warnings.warn(
+                f"Explicit initial centers (init=array) and algorithm='full': every run would "
+                f"give the same result, so only one is performed instead of n_init={n_init}.",
+                RuntimeWarning, stacklevel=5)
+            n_init = 1
+        params.evaluate = bool(compute) or n_init > 1  # the runs are ranked by inertia
+        best = None
+        evals: dict = {}
+        timings: dict = {}
+        for seed in run_seeds(values["random_state"], n_init):
+            params.run.seed = seed
+            r, labels = _core.fit_kernel_kmeans(fit_X, params, init, bool(compute))
+            for phase, v in r.n_distance_evals.items():
+                if phase != "coreset":
+                    evals[phase] = evals.get(phase, 0) + v
+            for phase, v in r.timings.items():
+                if phase != "coreset":
+                    timings[phase] = timings.get(phase, 0.0) + v
+            if best is None or r.inertia < best[0].inertia:
+                best = (r, labels)
+            # One kernel for all runs: gamma="auto" is resolved by run 0
+            # (its heuristic draws pairs with run 0's seed), so the runs'
+            # inertias compare.
+            params.kernel.gamma = r.kernel.gamma
+        return best[0], best[1], evals, timings
 
     def _warn_if_huge(self, n, d, params):
         """Warn before a fit whose first iteration alone needs more than an
@@ -574,7 +626,8 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         self.center_sqnorms_ = r.center_sqnorms
         self.n_kernel_evals_ = r.n_kernel_evals
         self.timings_ = r.timings
-        self._warn_distinct_clusters()
+        if r.labels is not None:
+            self._warn_distinct_clusters()
         return self
 
     def _warn_distinct_clusters(self):

@@ -496,3 +496,71 @@ def test_function_equals_estimator():
     np.testing.assert_array_equal(r.labels, km.labels_)
     np.testing.assert_array_equal(r.center_coef, km.center_coef_)
     assert r.inertia == km.inertia_ and r.gamma == km.gamma_
+
+
+# ----------------------------------------------------------------------------
+# n_init and compute_labels
+# ----------------------------------------------------------------------------
+
+
+def test_n_init_keeps_the_run_of_lowest_inertia(monkeypatch):
+    import vcgmm._kernel_kmeans as kkm
+    from vcgmm._estimator_base import run_seeds
+    X = small(1500, d=3, seed=31)
+    params = dict(batch_size=64, max_iter=30, random_state=5, n_threads=1)
+    best = vcgmm.KernelKMeans(4, n_init=4, **params).fit(X)
+    runs = []
+    gamma = None
+    for seed in run_seeds(5, 4):
+        with monkeypatch.context() as m:
+            m.setattr(kkm, "run_seeds", lambda rs, n, s=seed: [s])
+            # Every run uses run 0's gamma (the heuristic's draws depend on the seed).
+            runs.append(vcgmm.KernelKMeans(4, gamma=gamma or "auto", **params).fit(X))
+            gamma = gamma or runs[0].gamma_
+    inertias = [r.inertia_ for r in runs]
+    assert len(set(inertias)) > 1, "the runs should differ"
+    k = int(np.argmin(inertias))
+    assert best.gamma_ == runs[0].gamma_
+    np.testing.assert_array_equal(best.labels_, runs[k].labels_)
+    np.testing.assert_array_equal(best.center_coef_, runs[k].center_coef_)
+    assert best.inertia_ == runs[k].inertia_
+    single = vcgmm.KernelKMeans(4, **params).fit(X)  # run 0 is the n_init=1 fit
+    np.testing.assert_array_equal(single.center_coef_, runs[0].center_coef_)
+    assert best.n_kernel_evals_["iterations"] == sum(r.n_kernel_evals_["iterations"]
+                                                     for r in runs)
+    assert best.n_kernel_evals_["evaluation"] == sum(r.n_kernel_evals_["evaluation"]
+                                                     for r in runs)
+
+
+def test_n_init_with_given_init_and_full_batch_runs_once():
+    X = small(300, d=3, seed=32)
+    with pytest.warns(RuntimeWarning, match="only one is performed"):
+        km = vcgmm.KernelKMeans(3, gamma=0.5, algorithm="full", init=[0, 100, 200], n_init=3,
+                                n_threads=1).fit(X)
+    one = vcgmm.KernelKMeans(3, gamma=0.5, algorithm="full", init=[0, 100, 200],
+                             n_threads=1).fit(X)
+    np.testing.assert_array_equal(km.labels_, one.labels_)
+    assert km.n_kernel_evals_ == one.n_kernel_evals_
+
+
+def test_compute_labels_false_skips_the_labelling_pass():
+    X = small(800, d=3, seed=33)
+    eager = vcgmm.KernelKMeans(3, gamma=0.5, batch_size=64, random_state=0, n_threads=1).fit(X)
+    lazy = vcgmm.KernelKMeans(3, gamma=0.5, batch_size=64, compute_labels=False,
+                              random_state=0, n_threads=1).fit(X)
+    np.testing.assert_array_equal(lazy.center_coef_, eager.center_coef_)
+    assert lazy.labels_ is None and lazy.inertia_ is None
+    assert lazy.n_kernel_evals_["evaluation"] == 0 < eager.n_kernel_evals_["evaluation"]
+    np.testing.assert_array_equal(lazy.predict(X), eager.labels_)
+
+
+def test_n_init_is_thread_independent(assert_thread_independent):
+    X = small(600, d=3, seed=34)
+    assert_thread_independent(lambda t: vcgmm.KernelKMeans(
+        3, batch_size=64, n_init=3, random_state=0, n_threads=t).fit(X))
+
+
+@pytest.mark.parametrize("bad", [0, -2, 1.5])
+def test_bad_n_init_is_named(bad):
+    with pytest.raises((ValueError, TypeError), match="n_init"):
+        vcgmm.KernelKMeans(2, n_init=bad).fit(small(50, d=2, seed=35))
