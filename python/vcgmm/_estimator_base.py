@@ -255,8 +255,10 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
             True: the exact blocked scan over all centers (O(n C d)). False:
             the approximate graph search of :func:`vcgmm.assign_approximate`
             with its default parameters, in far fewer distance evaluations at
-            large C; a small fraction of labels may then be a near-nearest
-            center (never a closer one). X must then be one array.
+            large C but, as measured, not in less time (see
+            :func:`vcgmm.assign_approximate`); a small fraction of labels may
+            then be a near-nearest center (never a closer one). X must then
+            be one array.
 
         Returns
         -------

@@ -47,12 +47,16 @@
 // count), per-task partial sums combined in task order: 1 thread and 8
 // threads give bit-identical labels, distances and counts.
 //
-// Use when: labelling many points against many centers (C >~ 1000) where a
-// small fraction of near-miss labels is acceptable (predict on new data,
-// visualisation, sharding). Do not use for: the objective you report
-// (inertia_) or Lloyd's assignment step (use the exact assign_nearest), small
-// C (the exact GEMM scan is faster), or centers that change every iteration
-// (the index costs C^2 evaluations).
+// Measured (image patches, D = 108, float32, 2 threads, 100,000-200,000
+// points, index build included): NOT faster than the exact scan at C = 1000
+// to 65,536 (0.28x-0.9x at the default parameters; at C = 65,536 the C^2
+// index dominates). It does 10-80x fewer distance evaluations, so it pays
+// only where evaluations, not memory traffic, are the cost (very long rows,
+// an index reused over many calls). Use when: the evaluation count matters
+// and a small fraction of near-miss labels is acceptable. Do not use for: the
+// objective you report (inertia_), Lloyd's assignment step (use the exact
+// assign_nearest), or centers that change every iteration (the index costs
+// C^2 evaluations).
 #pragma once
 
 #include <cstdint>
