@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from ._estimator_base import N_INIT_PARAM, PipelineEstimator
 from ._kmeans import KMeans
 from ._params import AnyOf, Boolean, Integer, Options, Param
-from ._validation import as_data, check_n_clusters
+from ._validation import as_data, check_function_count
 
 __all__ = ["StochasticKMeansResult", "StochasticKMeans", "auto_or", "fit_function",
            "STOCHASTIC_COMPUTE_LABELS", "N_INIT_PARAM"]
@@ -195,7 +195,7 @@ def fit_function(cls, name, X, C, sample_weight, return_labels, params):
                         f"takes X, C, sample_weight, return_labels and the parameters of "
                         f"{cls.__name__}.")
     X = as_data(X)
-    # Checked under the name the caller wrote (the estimator would say n_clusters).
-    est = cls(check_n_clusters(C, X, "C"), **params)
+    C, sample_weight = check_function_count(C, X, sample_weight)
+    est = cls(C, **params)
     return_labels = Boolean().check(return_labels, "return_labels")
     return est._fit_result(X, sample_weight, return_labels=return_labels)

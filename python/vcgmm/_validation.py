@@ -276,6 +276,34 @@ def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None
 
 
 
+def check_function_count(C, X, sample_weight):
+    """``(C, sample_weight)`` checked for a ``fit_<algo>(X, C, ...)`` function
+    under the names its caller wrote (the estimator it wraps would say
+    n_clusters or n_components): C <= n_samples and at least C points of
+    positive weight."""
+    C = check_n_clusters(C, X, "C")
+    if sample_weight is not None:
+        sample_weight = check_sample_weight(sample_weight, X)
+        check_enough_positive(sample_weight, C, what="C")
+    return C, sample_weight
+
+
+def check_enough_positive(w, n_needed, name="sample_weight", what="n_clusters", positive=None):
+    """The number of positive entries of the weights ``w``; raises a
+    ValueError naming ``name`` and ``what`` (the parameter that needs the
+    points) when fewer than ``n_needed`` are positive. Too few rows at all is
+    the caller's check (its message names n_samples)."""
+    if positive is None:
+        positive = w > 0
+    n_pos = int(np.count_nonzero(positive))
+    if n_pos < n_needed and n_pos < w.shape[0]:
+        raise ValueError(
+            f"{name} has {n_pos} positive entr{'y' if n_pos == 1 else 'ies'} but {what}="
+            f"{n_needed} needs at least {n_needed} points: a point of weight 0 is ignored."
+        )
+    return n_pos
+
+
 def positive_rows(X, w, n_needed=1, name="sample_weight", what="n_clusters"):
     """The rows of X that exist: those of positive weight.
 
@@ -292,12 +320,7 @@ def positive_rows(X, w, n_needed=1, name="sample_weight", what="n_clusters"):
     if w is None:
         return X, w, None
     positive = w > 0
-    n_pos = int(np.count_nonzero(positive))
-    if n_pos < n_needed and n_pos < w.shape[0]:  # (too few rows at all: the caller's message)
-        raise ValueError(
-            f"{name} has {n_pos} positive entr{'y' if n_pos == 1 else 'ies'} but {what}="
-            f"{n_needed} needs at least {n_needed} points: a point of weight 0 is ignored."
-        )
+    n_pos = check_enough_positive(w, n_needed, name, what, positive)
     if n_pos == w.shape[0]:
         return X, w, None
     keep = np.flatnonzero(positive)

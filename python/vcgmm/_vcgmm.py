@@ -27,7 +27,7 @@ from ._loader import core as _core
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Options, Param, ParamTable, Real
 from ._run import RUN_PARAMS, check_n_threads
 from ._seeding import SEEDING_PARAMS, init_param
-from ._validation import as_data, check_n_clusters, check_sample_weight
+from ._validation import as_data, check_function_count, check_sample_weight
 
 __all__ = ["VCGMM", "VCGMMResult", "default_coreset_size", "fit_vargmm", "fit_vcgmm",
            "VCGMM_PARAMS"]
@@ -837,8 +837,7 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
     source = as_source(X, sample_weight)
     if source is None:
         X = as_data(X)
-        # Checked under the name the caller wrote (the estimator would say n_components).
-        C = check_n_clusters(C, X, "C")
+        C, sample_weight = check_function_count(C, X, sample_weight)
     else:  # chunked or Dask data: C <= n_samples is checked after the first pass
         X, sample_weight = source, None
         C = Integer(1, INT32_MAX).check(C, "C")

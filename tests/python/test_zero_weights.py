@@ -198,6 +198,14 @@ def test_too_few_positive_weights_are_refused(data):
         vcgmm.kmeans_plusplus(X, C, sample_weight=w2)
     with pytest.raises(ValueError, match="sample_weight has 2 positive entries but n_components"):
         vcgmm.VCGMM(C, random_state=0).fit(X, sample_weight=w2)
+    # The functions name their own argument (C), not the estimator's.
+    with pytest.raises(ValueError, match="sample_weight has 2 positive entries but C=3"):
+        vcgmm.fit_vcgmm(X, C, 2, 8, sample_weight=w2, random_state=0)
+    with pytest.raises(ValueError, match="sample_weight has 2 positive entries but C=3"):
+        vcgmm.fit_vargmm(X, C, 2, sample_weight=w2, random_state=0)
+    for fit in (vcgmm.fit_mbatch, vcgmm.fit_nmbatch, vcgmm.fit_vrkm):
+        with pytest.raises(ValueError, match="sample_weight has 2 positive entries but C=3"):
+            fit(X, C, sample_weight=w2, random_state=0)
     # A coreset of two distinct points is fine (no clusters).
     idx, _ = vcgmm.lwcs(X, 8, sample_weight=w2, random_state=0)
     assert set(idx.tolist()) <= {3, 5}
