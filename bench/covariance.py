@@ -13,7 +13,7 @@ onto each other. This benchmark measures, in one run, per C and seed:
   ``vcgmm.KMeans(C, init="afk-mc2", coreset_size=N')`` (Lloyd on a coreset of
   the same size);
 
-and reports the full-data quantization error (exact, the fits' evaluation
+each also with ``refine=k`` hard steps after EM (``--refine``), and reports the full-data quantization error (exact, the fits' evaluation
 phase) relative to the baseline of the same seed, the number of means that
 are nobody's nearest ("unused"), and the algorithm time (the evaluation pass
 not counted).
@@ -42,6 +42,12 @@ def _stats(values):
     mean = statistics.fmean(values)
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
     return mean, sd
+
+
+def _label(family, cov, refine):
+    if cov == "shared" and refine == 0:
+        return f"{family} shared (papers)"
+    return f"{family} {cov}" + (f" refine={refine}" if refine else "")
 
 
 def _kmeans_rec(km, C, n_prime, seed, algo):
@@ -73,14 +79,12 @@ def run(args):
     info = _harness.machine_info()
     n_prime = 2 ** args.coreset
     for C in args.clusters:
-        groups = {  # algorithm -> (baseline, records)
-            "k-means++ (all points)": ("k-means++ (all points)", []),
-            "var-GMM-S shared (papers)": ("k-means++ (all points)", []),
-            "var-GMM-S spherical": ("k-means++ (all points)", []),
-            "LWCS": ("LWCS", []),
-            "vc-GMM shared (papers)": ("LWCS", []),
-            "vc-GMM spherical": ("LWCS", []),
-        }
+        groups = {"k-means++ (all points)": ("k-means++ (all points)", []),
+                  "LWCS": ("LWCS", [])}  # algorithm -> (baseline, records)
+        for fam, base in (("var-GMM-S", "k-means++ (all points)"), ("vc-GMM", "LWCS")):
+            for cov in ("shared", "spherical"):
+                for k in [0] + args.refine:
+                    groups[_label(fam, cov, k)] = (base, [])
         for seed in range(args.seeds):
             t0 = time.perf_counter()
             kw = dict(random_state=seed, n_threads=args.threads)
@@ -90,13 +94,15 @@ def run(args):
             lw = vcgmm.KMeans(C, init="afk-mc2", coreset_size=n_prime, **kw).fit(X)
             groups["LWCS"][1].append(_kmeans_rec(lw, C, n_prime, seed, "LWCS"))
             for cov in ("shared", "spherical"):
-                label = f"var-GMM-S {cov}" + (" (papers)" if cov == "shared" else "")
-                r = vcgmm.fit_vargmm(X, C, args.G, covariance_type=cov, return_labels=True, **kw)
-                groups[label][1].append(_vcgmm_rec(r, C, None, seed, label))
-                label = f"vc-GMM {cov}" + (" (papers)" if cov == "shared" else "")
-                r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type=cov,
-                                    return_labels=True, **kw)
-                groups[label][1].append(_vcgmm_rec(r, C, n_prime, seed, label))
+                for k in [0] + args.refine:
+                    label = _label("var-GMM-S", cov, k)
+                    r = vcgmm.fit_vargmm(X, C, args.G, covariance_type=cov, refine=k,
+                                         return_labels=True, **kw)
+                    groups[label][1].append(_vcgmm_rec(r, C, None, seed, label))
+                    label = _label("vc-GMM", cov, k)
+                    r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type=cov, refine=k,
+                                        return_labels=True, **kw)
+                    groups[label][1].append(_vcgmm_rec(r, C, n_prime, seed, label))
             q = {k: v[1][-1]["Q"] for k, v in groups.items()}
             print(f"[C={C} seed {seed}] {time.perf_counter() - t0:.1f} s: "
                   + ", ".join(f"{k} {100 * (q[k] / q[b] - 1):+.2f}%"
@@ -141,7 +147,10 @@ def _write(args, rows, raw, info, shape):
         f"vcgmm.KMeans(C, init='afk-mc2', coreset_size=N'); var-GMM-S = "
         f"vcgmm.fit_vargmm(X, C, {args.G}, covariance_type=...); vc-GMM = "
         f"vcgmm.fit_vcgmm(X, C, {args.G}, N', covariance_type=...); defaults otherwise "
-        f"(AFK-MC^2 seeding, tol, stop rule, refine=0); {args.threads} threads.",
+        f"(AFK-MC^2 seeding, tol, stop rule); rows 'refine=k' add k hard steps after EM "
+        f"(same seed: same coreset, seeding and EM as the row without); {args.threads} threads.",
+        "spherical = covariance_type='spherical' (a variance and a mixing weight per "
+        "component); shared = the papers' model (one variance, equal weights).",
         "time = algorithm time (coreset + seeding + iterations), the full-data "
         "evaluation excluded.",
     ]
@@ -159,6 +168,8 @@ def main(argv=None):
     parser.add_argument("--clusters", type=int, nargs="+", default=[1000, 2000])
     parser.add_argument("--coreset", type=int, default=15, help="log2 of the coreset size N'")
     parser.add_argument("-G", type=int, default=5)
+    parser.add_argument("--refine", type=int, nargs="*", default=[3],
+                        help="also run every vc-GMM / var-GMM-S row with these refine values")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=_harness.DEFAULT_THREADS)
     parser.add_argument("--name", default=NAME)
