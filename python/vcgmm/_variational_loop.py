@@ -71,7 +71,9 @@ class VariationalLoop:
     def e_step(self, estimate_sigma=False):
         """One variational E-step; returns the free energy with the new K(n)
         and the current parameters. ``estimate_sigma`` re-estimates sigma^2 by
-        eq. 12 first (always done before sigma^2 is known)."""
+        eq. 12 first (always done before sigma^2 is known; with
+        ``covariance_type="spherical"`` every component then gets it, with
+        weight 1 / C)."""
         return self._loop.e_step(bool(estimate_sigma))
 
     def m_step(self):

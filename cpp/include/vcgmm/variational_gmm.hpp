@@ -59,9 +59,14 @@
 //   sigma^2 of eq. 12 for every component and pi_c = 1/C, exactly as
 //   `shared`. Same cost per iteration (O(N G^2 D), plus O(C) per M-step) and
 //   the same determinism. The refinement steps leave sigma_c^2 and pi_c as EM
-//   left them. Use on data of very uneven density (one shared sigma^2 is
-//   then wider than the dense clusters and their means collapse); the
-//   quantization error it is judged by is measured in bench/covariance.py.
+//   left them. Use when a mixture with per-component variances and weights is
+//   the model wanted; not to lower the quantization error: on GeoNames xyz
+//   (uneven density; bench/results/covariance_geonames.md, C = 1000 / 2000,
+//   3 seeds) var-GMM-S spherical ends +30% / +37% above k-means++ against
+//   shared's +19% / +20% (vc-GMM: +25% / +27% above LWCS against +14% /
+//   +15%): the likelihood rewards tight components on a few (near-)identical
+//   points (dozens at the floor) and wide ones over sparse regions, and some
+//   components lose all their mass.
 //
 // Hard refinement (`refine` = k > 0, not in the papers; 0 = the papers'
 // algorithm): after EM has stopped, k hard (Lloyd) steps restricted to the
