@@ -44,10 +44,11 @@ def _stats(values):
     return mean, sd
 
 
-def _label(family, cov, refine):
+def _label(family, cov, refine, variance_floor=None):
     if cov == "shared" and refine == 0:
         return f"{family} shared (papers)"
-    return f"{family} {cov}" + (f" refine={refine}" if refine else "")
+    return (f"{family} {cov}" + (f" refine={refine}" if refine else "")
+            + (f" variance_floor={variance_floor:g}" if variance_floor is not None else ""))
 
 
 def _kmeans_rec(km, C, n_prime, seed, algo):
@@ -63,6 +64,8 @@ def _vcgmm_rec(r, C, n_prime, seed, algo):
             "seconds": r.algorithm_seconds, "n_iter": int(r.n_iter),
             "unused": int(C - np.unique(r.labels).size),
             "converged": bool(r.converged),
+            "n_at_floor": int(np.sum(r.variances == r.variances.min()))
+            if np.ptp(r.variances) > 0 else 0,
             "var_ratio_p90_p10": float(np.percentile(r.variances, 90)
                                        / np.percentile(r.variances, 10)),
             "n_zero_weight": int(np.sum(r.mixing_weights == 0))}
@@ -85,6 +88,8 @@ def run(args):
             for cov in ("shared", "spherical"):
                 for k in [0] + args.refine:
                     groups[_label(fam, cov, k)] = (base, [])
+            for f in args.variance_floors:
+                groups[_label(fam, "spherical", 0, f)] = (base, [])
         for seed in range(args.seeds):
             t0 = time.perf_counter()
             kw = dict(random_state=seed, n_threads=args.threads)
@@ -103,6 +108,15 @@ def run(args):
                     r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type=cov, refine=k,
                                         return_labels=True, **kw)
                     groups[label][1].append(_vcgmm_rec(r, C, n_prime, seed, label))
+            for f in args.variance_floors:
+                label = _label("var-GMM-S", "spherical", 0, f)
+                r = vcgmm.fit_vargmm(X, C, args.G, covariance_type="spherical",
+                                     variance_floor=f, return_labels=True, **kw)
+                groups[label][1].append(_vcgmm_rec(r, C, None, seed, label))
+                label = _label("vc-GMM", "spherical", 0, f)
+                r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type="spherical",
+                                    variance_floor=f, return_labels=True, **kw)
+                groups[label][1].append(_vcgmm_rec(r, C, n_prime, seed, label))
             q = {k: v[1][-1]["Q"] for k, v in groups.items()}
             print(f"[C={C} seed {seed}] {time.perf_counter() - t0:.1f} s: "
                   + ", ".join(f"{k} {100 * (q[k] / q[b] - 1):+.2f}%"
@@ -150,7 +164,10 @@ def _write(args, rows, raw, info, shape):
         f"(AFK-MC^2 seeding, tol, stop rule); rows 'refine=k' add k hard steps after EM "
         f"(same seed: same coreset, seeding and EM as the row without); {args.threads} threads.",
         "spherical = covariance_type='spherical' (a variance and a mixing weight per "
-        "component); shared = the papers' model (one variance, equal weights).",
+        "component; variance_floor 1e-6 of the data variance per feature unless the row "
+        "says otherwise); shared = the papers' model (one variance, equal weights).",
+        "The JSON runs also hold, per fit, n_at_floor (components at the smallest variance) "
+        "and n_zero_weight (components of weight 0).",
         "time = algorithm time (coreset + seeding + iterations), the full-data "
         "evaluation excluded.",
     ]
@@ -170,6 +187,9 @@ def main(argv=None):
     parser.add_argument("-G", type=int, default=5)
     parser.add_argument("--refine", type=int, nargs="*", default=[3],
                         help="also run every vc-GMM / var-GMM-S row with these refine values")
+    parser.add_argument("--variance-floors", type=float, nargs="*", default=[],
+                        help="also run spherical (refine=0) with these variance_floor values "
+                             "(default floor: 1e-6)")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=_harness.DEFAULT_THREADS)
     parser.add_argument("--name", default=NAME)

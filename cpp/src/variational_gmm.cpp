@@ -28,7 +28,8 @@ VariationalLoop<T>::VariationalLoop(const DataView<T>& data, index_t C, const T*
       sets_(data.n, C, static_cast<int>(std::min<index_t>(params.G, C))),
       moments_(data_moments(data, run.n_threads)),
       var_c_(C, 0.0),
-      weight_c_(C, 1.0 / static_cast<double>(C)) {
+      weight_c_(C, 1.0 / static_cast<double>(C)),
+      comp_floor_(std::max(params.variance_floor * moments_.variance, moments_.sigma2_floor)) {
   sets_.init(run_.seed, run_.n_threads);
   if (!sets_.full) {
     stats_ = std::make_unique<NeighbourhoodStatistics>(data.n, C, sets_.G, params.plus1);
@@ -117,7 +118,7 @@ void VariationalLoop<T>::update_components(const std::vector<double>& mass,
   double pooled = 0.0;
   for (index_t c = 0; c < C; ++c) {
     if (mass[c] > 0.0) {  // zero mass: mean and variance stay, pi_c = 0
-      var_c_[c] = std::max(sq[c] / (D * mass[c]), moments_.component_var_floor);
+      var_c_[c] = std::max(sq[c] / (D * mass[c]), comp_floor_);
     }
     weight_c_[c] = mass[c] > 0.0 ? mass[c] / moments_.w_total : 0.0;
     pooled += weight_c_[c] * var_c_[c];

@@ -197,6 +197,7 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("tol", &vcgmm::VariationalGmmParams::tol)
       .def_readwrite("max_iter", &vcgmm::VariationalGmmParams::max_iter)
       .def_readwrite("refine", &vcgmm::VariationalGmmParams::refine)
+      .def_readwrite("variance_floor", &vcgmm::VariationalGmmParams::variance_floor)
       .def_property(
           "stop_rule",
           [](const vcgmm::VariationalGmmParams& p) { return name_of(kStopRules, p.stop_rule); },

@@ -40,7 +40,7 @@ class VariationalLoop:
     **params
         The loop's parameters of :class:`VCGMM`, by keyword: ``plus1``,
         ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``, ``refine``,
-        ``covariance_type``, ``random_state``, ``n_threads``, ``verbose``.
+        ``covariance_type``, ``variance_floor``, ``random_state``, ``n_threads``, ``verbose``.
 
     Examples
     --------

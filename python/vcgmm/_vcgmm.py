@@ -68,6 +68,10 @@ VCGMM_PARAMS = ParamTable(
               "'shared': one variance and equal weights (the papers' model); 'spherical': "
               "a variance and a mixing weight per component",
               target="em.covariance_type", cli="--covariance-type"),
+        Param("variance_floor", Real(0.0), CORE,
+              "covariance_type='spherical': smallest variance of a component, relative to "
+              "the data's variance per feature",
+              target="em.variance_floor", cli="--variance-floor"),
         COMPUTE_LABELS_PARAM,
         *RUN_PARAMS,
     ],
@@ -250,9 +254,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         (``sum w r ||y - mu_c||^2 / (n_features sum w r)`` and ``sum w r /
         sum w``); the truncated E-step keeps for every point the ``G``
         components of largest log joint probability. Same cost per iteration.
-        A component's variance is floored at 1e-6 times the data's variance
-        per feature (a component on one point, or on identical points, would
-        otherwise collapse to variance 0); a component that loses all its
+        A component's variance is floored at ``variance_floor`` times the
+        data's variance per feature (a component on one point, or on
+        identical points, would otherwise collapse to variance 0); a component that loses all its
         mass keeps its mean and variance with weight 0 (unreachable from then
         on, as in exact EM). The first E-step uses the shared variance for all
         components. Use it when a mixture with per-component variances is the
@@ -266,6 +270,11 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         ``aic``, ``predict_proba``, ``predict_proba_sparse``, and ``n_init >
         1`` (ValueError), which all need the exact per-component likelihood.
         ``predict`` and ``labels_`` stay the nearest mean.
+    variance_floor : float, default=1e-6
+        With ``covariance_type="spherical"``: the smallest variance of a
+        component, as a fraction of the (weighted) variance per feature of the
+        fitted data (>= 0; 0 leaves only a floor at rounding level). Ignored
+        with "shared".
     compute_labels : bool, default=True
         Compute ``labels_`` and ``inertia_`` at the end of ``fit`` (an exact
         O(n_samples n_components n_features) pass over the training data, the
@@ -890,7 +899,7 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
         Every other parameter of :class:`VCGMM`, by keyword, with the same
         meaning and default: ``plus1``, ``init``, ``chain_length``,
         ``n_local_trials``, ``n_init_estep``, ``tol``, ``stop_rule``,
-        ``max_iter``, ``refine``, ``covariance_type``, ``n_threads``,
+        ``max_iter``, ``refine``, ``covariance_type``, ``variance_floor``, ``n_threads``,
         ``random_state``, ``verbose``.
 
     Returns

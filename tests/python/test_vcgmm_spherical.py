@@ -236,8 +236,8 @@ def test_free_energy_trace_is_non_decreasing(fit, plus1):
 # ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("G", [3, 4])
-def test_variance_floor_on_duplicated_points(G):
+@pytest.mark.parametrize("G, variance_floor", [(3, None), (4, None), (3, 1e-4)])
+def test_variance_floor_on_duplicated_points(G, variance_floor):
     # 300 points of three blobs plus 40 copies of one point far away: the
     # component started there owns exactly the copies, whose variance is 0.
     rng = np.random.default_rng(6)
@@ -245,11 +245,12 @@ def test_variance_floor_on_duplicated_points(G):
                                                                 [0, 6, 0]], 100, axis=0),
                    np.tile([[40.0, 40.0, 40.0]], (40, 1))])
     init = np.array([[0.0, 0, 0], [6, 0, 0], [0, 6, 0], [40, 40, 40]])
-    r = _fit_vargmm(X, 4, G=G, init=init, max_iter=20, tol=0, random_state=0, n_threads=1)
-    floor = _floor(X)
+    kw = {} if variance_floor is None else {"variance_floor": variance_floor}
+    r = _fit_vargmm(X, 4, G=G, init=init, max_iter=20, tol=0, random_state=0, n_threads=1, **kw)
+    floor = _floor(X) * (1.0 if variance_floor is None else variance_floor / VARIANCE_FLOOR)
     assert r.variances[3] == pytest.approx(floor, rel=1e-12)
     assert np.all(r.variances >= floor * (1 - 1e-12))
-    assert r.variances[:3].min() > 100 * floor  # only the duplicates are floored
+    assert r.variances[:3].min() > 5 * floor  # only the duplicates are floored
     np.testing.assert_allclose(r.centers[3], [40.0, 40.0, 40.0], rtol=1e-14)
     assert r.mixing_weights[3] == pytest.approx(40 / 340, rel=1e-12)
     assert np.all(np.isfinite(r.free_energy))
@@ -347,6 +348,9 @@ def test_bad_covariance_type_and_n_init():
         vcgmm.fit_vargmm(X, 4, covariance_type="full")
     with pytest.raises(TypeError, match="covariance_type"):
         vcgmm.fit_vargmm(X, 4, covariance_type=1)
+    for bad in (-1e-6, np.nan, np.inf):
+        with pytest.raises(ValueError, match="variance_floor"):
+            vcgmm.fit_vargmm(X, 4, covariance_type="spherical", variance_floor=bad)
     with pytest.raises(ValueError, match="n_init"):
         vcgmm.VCGMM(4, n_init=2, covariance_type="spherical").fit(X)
     with pytest.raises(ValueError, match="covariance_type"):

@@ -49,10 +49,11 @@
 //     neighbourhoods G_c stay distance-based (mean Euclidean distances, as
 //     above): the neighbourhood of a cluster = the clusters near its mean.
 //   M-step: means as above; m_c = sum_n w s_c; sigma_c^2 = sum_n w s_c
-//     ||y - mu_c||^2 / (D m_c), floored at max(1e-6 times the data's variance
-//     per feature, the shared floor above) (kComponentVarianceFloor: a
-//     component on one point or on identical points would otherwise collapse
-//     to 0 and F to +inf); pi_c = m_c / sum(w). A component of zero mass keeps
+//     ||y - mu_c||^2 / (D m_c), floored at max(variance_floor (default
+//     kComponentVarianceFloor = 1e-6) times the data's weighted variance per
+//     feature, the shared floor above) (a component on one point or on
+//     identical points would otherwise collapse to 0 and F to +inf); pi_c =
+//     m_c / sum(w). A component of zero mass keeps
 //     its mean and variance and gets pi_c = 0: it is unreachable from then on
 //     (as in exact EM). `sigma2` reports the pooled sum_c pi_c sigma_c^2.
 //   The first E-step (and any e_step(estimate_sigma = true)) uses the shared
@@ -117,8 +118,8 @@ enum class CovarianceType {
   spherical,  ///< a variance sigma_c^2 and a mixing weight pi_c per component
 };
 
-/// Floor of a component's variance with CovarianceType::spherical, relative
-/// to the data's (weighted) variance per feature.
+/// Default floor of a component's variance with CovarianceType::spherical,
+/// relative to the data's (weighted) variance per feature.
 constexpr double kComponentVarianceFloor = 1e-6;
 
 struct VariationalGmmParams {
@@ -131,6 +132,8 @@ struct VariationalGmmParams {
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
   int refine = 0;          ///< hard refinement steps after EM (>= 0; 0: the papers' algorithm)
   CovarianceType covariance_type = CovarianceType::shared;  ///< shared: the papers' model
+  /// spherical: floor of sigma_c^2 relative to the data's variance per feature (>= 0, finite)
+  double variance_floor = kComponentVarianceFloor;
 };
 
 /// Phase `iterations` of the costs: sum_n |S(n)| over all E-steps.

@@ -9,7 +9,6 @@
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
 #include "detail/weighted_moments.hpp"
-#include "vcgmm/variational_gmm.hpp"
 
 namespace vcgmm {
 namespace detail {
@@ -20,7 +19,6 @@ struct DataMoments {
   std::vector<double> yc2;    // (N,) ||y_n - ybar||^2
   double sigma2_floor = 0.0;  // smallest sigma^2 the loop allows
   double variance = 0.0;      // weighted variance per feature, sum w ||y - ybar||^2 / (D sum w)
-  double component_var_floor = 0.0;  // smallest sigma_c^2 (spherical; kComponentVarianceFloor)
 };
 
 /// Weighted mean, ||y - ybar||^2 (for the M-step's variance) and the floor of
@@ -54,7 +52,6 @@ DataMoments data_moments(const DataView<T>& data, int n_threads) {
   const double mean_square = var + m.ybar.squaredNorm() / static_cast<double>(D);
   m.sigma2_floor = std::max({1e-12 * var, (16.0 * eps) * (16.0 * eps) * mean_square, 1e-300});
   m.variance = var;
-  m.component_var_floor = std::max(kComponentVarianceFloor * var, m.sigma2_floor);
   return m;
 }
 
