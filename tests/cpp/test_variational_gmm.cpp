@@ -777,6 +777,17 @@ TEST_CASE_TEMPLATE("VariationalGmm and fit_vcgmm reject invalid arguments", T, f
   }
   {
     auto p = fok;
+    p.em.covariance_type = vcgmm::CovarianceType::spherical;
+    p.em.variance_floor = -1e-6;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: variance_floor"), InvalidArgument);
+    p.em.variance_floor = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: variance_floor"), InvalidArgument);
+    p.em.variance_floor = 0.0;  // allowed: only the rounding-level floor
+    p.em.covariance_type = static_cast<vcgmm::CovarianceType>(7);
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: covariance_type"), InvalidArgument);
+  }
+  {
+    auto p = fok;
     p.seeding.afkmc2.chain_length = 0;
     CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: chain_length"), InvalidArgument);
   }
