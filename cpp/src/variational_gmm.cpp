@@ -26,7 +26,10 @@ VariationalLoop<T>::VariationalLoop(const DataView<T>& data, index_t C, const T*
       run_(run),
       means_(means, means + C * data.d),
       sets_(data.n, C, static_cast<int>(std::min<index_t>(params.G, C))),
-      moments_(data_moments(data, run.n_threads)) {
+      moments_(data_moments(data, run.n_threads)),
+      var_c_(C, 0.0),
+      weight_c_(C, 1.0 / static_cast<double>(C)),
+      comp_floor_(std::max(params.variance_floor * moments_.variance, moments_.sigma2_floor)) {
   sets_.init(run_.seed, run_.n_threads);
   if (!sets_.full) {
     stats_ = std::make_unique<NeighbourhoodStatistics>(data.n, C, sets_.G, params.plus1);
@@ -46,8 +49,12 @@ EStepSums VariationalLoop<T>::search_pass(bool defer_resp, std::uint64_t stream_
   std::vector<EStepSums> task_sums(tasks_total);
   if (stats_) stats_->begin_estep();
   const std::uint64_t stream_base = stream_index << 32;
+  // Per-component energies once a spherical M-step has run (never for the
+  // refinement's distance search, which passes defer_resp).
+  const bool comp = per_component_ && !defer_resp;
   const EStepSearch<T> search(data_, means_.data(), sets_, stats_.get(), params_.plus1, sigma2_,
-                              defer_resp);
+                              defer_resp, comp ? comp_scale_.data() : nullptr,
+                              comp ? comp_offset_.data() : nullptr);
   const double flops = 3.0 * kEStepPointsPerTask * (sets_.full ? sets_.C : stats_->stride()) * data_.d;
 
   for (index_t b0 = 0; b0 < N; b0 += block) {
@@ -75,6 +82,7 @@ EStepSums VariationalLoop<T>::search_pass(bool defer_resp, std::uint64_t stream_
 template <typename T>
 double VariationalLoop<T>::e_step(bool estimate_sigma) {
   estimate_sigma = estimate_sigma || !has_sigma_;
+  if (estimate_sigma) per_component_ = false;  // the search is by distance
   const EStepSums sums =
       search_pass(estimate_sigma, static_cast<std::uint64_t>(estep_evals_.size()));
   double lse_sum = sums.lse;
@@ -85,10 +93,42 @@ double VariationalLoop<T>::e_step(bool estimate_sigma) {
     sigma2_ = std::max(sums.min_sum / (static_cast<double>(data_.d) * moments_.w_total),
                        moments_.sigma2_floor);
     has_sigma_ = true;
+    reset_components();
     lse_sum = deferred_responsibilities();
   }
   has_resp_ = true;
+  if (per_component_) return lse_sum;  // the energies hold the normalisers
   return lse_sum - moments_.w_total * log_normaliser();
+}
+
+template <typename T>
+void VariationalLoop<T>::reset_components() {
+  std::fill(var_c_.begin(), var_c_.end(), sigma2_);
+  std::fill(weight_c_.begin(), weight_c_.end(), 1.0 / static_cast<double>(sets_.C));
+  per_component_ = false;
+}
+
+template <typename T>
+void VariationalLoop<T>::update_components(const std::vector<double>& mass,
+                                           const std::vector<double>& sq) {
+  const index_t C = sets_.C;
+  const double D = static_cast<double>(data_.d);
+  comp_scale_.resize(C);
+  comp_offset_.resize(C);
+  double pooled = 0.0;
+  for (index_t c = 0; c < C; ++c) {
+    if (mass[c] > 0.0) {  // zero mass: mean and variance stay, pi_c = 0
+      var_c_[c] = std::max(sq[c] / (D * mass[c]), comp_floor_);
+    }
+    weight_c_[c] = mass[c] > 0.0 ? mass[c] / moments_.w_total : 0.0;
+    pooled += weight_c_[c] * var_c_[c];
+    comp_scale_[c] = 0.5 / var_c_[c];
+    comp_offset_[c] = weight_c_[c] > 0.0
+                          ? 0.5 * D * std::log(2.0 * kPi * var_c_[c]) - std::log(weight_c_[c])
+                          : std::numeric_limits<double>::infinity();
+  }
+  sigma2_ = std::max(pooled, moments_.sigma2_floor);
+  per_component_ = true;
 }
 
 template <typename T>
@@ -139,9 +179,16 @@ double VariationalLoop<T>::deferred_responsibilities() {
 template <typename T>
 void VariationalLoop<T>::m_step() {
   require(has_resp_, "VariationalGmm: m_step needs a preceding e_step");
+  if (spherical()) {
+    std::vector<double> mass(sets_.C), sq(sets_.C);
+    detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mass.data(), sq.data());
+    update_components(mass, sq);
+    return;
+  }
   const double var = detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data());
   sigma2_ = std::max(var / (static_cast<double>(data_.d) * moments_.w_total),
                      moments_.sigma2_floor);
+  std::fill(var_c_.begin(), var_c_.end(), sigma2_);
 }
 
 template <typename T>
@@ -152,11 +199,27 @@ double VariationalLoop<T>::free_energy() const {
   const index_t n_tasks = n_chunks(N, kEStepPointsPerTask);
   std::vector<double> part(n_tasks, 0.0);
   const double scale = 0.5 / sigma2_;
+  const bool comp = per_component_;
   parallel_for(n_tasks, run_.n_threads, [&](index_t t) {
     const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
     double s = 0.0;
     std::vector<double> d2(G);
     for (index_t n = p0; n < p1; ++n) {
+      if (comp) {  // energies -log joint, then the log-sum-exp of their negatives
+        const std::int32_t* kn = sets_.k_of(n);
+        double emin = std::numeric_limits<double>::infinity();
+        for (int g = 0; g < G; ++g) {
+          const index_t c = kn[g];
+          d2[g] = static_cast<double>(squared_distance(data_.row(n), &means_[c * D], D)) *
+                      comp_scale_[c] + comp_offset_[c];
+          emin = std::min(emin, d2[g]);
+        }
+        if (data_.weight(n) == 0.0) continue;
+        double sum = 0.0;
+        for (int g = 0; g < G; ++g) sum += std::exp(-(d2[g] - emin));
+        s += data_.weight(n) * (-emin + std::log(sum));
+        continue;
+      }
       double dmin = std::numeric_limits<double>::infinity();
       const std::int32_t* kn = sets_.k_of(n);
       for (int g = 0; g < G; ++g) {
@@ -172,6 +235,7 @@ double VariationalLoop<T>::free_energy() const {
   }, 3.0 * kEStepPointsPerTask * G * D);
   double lse = 0.0;
   for (double s : part) lse += s;
+  if (comp) return lse;
   return lse - moments_.w_total * log_normaliser();
 }
 
@@ -244,6 +308,8 @@ VariationalGmmResult VariationalLoop<T>::fit() {
   for (std::int64_t e : refine_evals_) result.n_distance_evals.refinement += e;
   result.G = sets_.G;
   result.sigma2 = sigma2_;
+  result.variances = var_c_;
+  result.mixing_weights = weight_c_;
   result.estep_distance_evals = estep_evals_;
   result.n_distance_evals.iterations = n_evals_;
   return result;
@@ -307,6 +373,14 @@ const T* VariationalGmm<T>::means() const {
 template <typename T>
 double VariationalGmm<T>::sigma2() const {
   return impl_->sigma2();
+}
+template <typename T>
+const double* VariationalGmm<T>::variances() const {
+  return impl_->variances();
+}
+template <typename T>
+const double* VariationalGmm<T>::mixing_weights() const {
+  return impl_->mixing_weights();
 }
 template <typename T>
 const std::int32_t* VariationalGmm<T>::truncation_sets() const {

@@ -66,6 +66,12 @@ const std::pair<const char*, vcgmm::StopRule> kStopRules[] = {
     {"relative", vcgmm::StopRule::relative},
 };
 
+// The variational loop's covariance models by name.
+const std::pair<const char*, vcgmm::CovarianceType> kCovarianceTypes[] = {
+    {"shared", vcgmm::CovarianceType::shared},
+    {"spherical", vcgmm::CovarianceType::spherical},
+};
+
 // nmbatch's bounds, VRKM's variants and update rules by name.
 const std::pair<const char*, vcgmm::NmbatchBounds> kNmbatchBounds[] = {
     {"auto", vcgmm::NmbatchBounds::automatic},
@@ -191,11 +197,20 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("tol", &vcgmm::VariationalGmmParams::tol)
       .def_readwrite("max_iter", &vcgmm::VariationalGmmParams::max_iter)
       .def_readwrite("refine", &vcgmm::VariationalGmmParams::refine)
+      .def_readwrite("variance_floor", &vcgmm::VariationalGmmParams::variance_floor)
       .def_property(
           "stop_rule",
           [](const vcgmm::VariationalGmmParams& p) { return name_of(kStopRules, p.stop_rule); },
           [](vcgmm::VariationalGmmParams& p, const std::string& name) {
             p.stop_rule = value_of(kStopRules, name, "stop_rule");
+          })
+      .def_property(
+          "covariance_type",
+          [](const vcgmm::VariationalGmmParams& p) {
+            return name_of(kCovarianceTypes, p.covariance_type);
+          },
+          [](vcgmm::VariationalGmmParams& p, const std::string& name) {
+            p.covariance_type = value_of(kCovarianceTypes, name, "covariance_type");
           });
   params_class<vcgmm::PipelineParams>(m, "PipelineParams")
       .def_readwrite("n_clusters", &vcgmm::PipelineParams::n_clusters)
@@ -361,6 +376,12 @@ void bind_result_classes(py::module_& m) {
                              })
       .def_property_readonly("refine_objective", [](const vcgmm::VariationalGmmResult& r) {
         return to_numpy(r.refine_objective);
+      })
+      .def_property_readonly("variances", [](const vcgmm::VariationalGmmResult& r) {
+        return to_numpy(r.variances);
+      })
+      .def_property_readonly("mixing_weights", [](const vcgmm::VariationalGmmResult& r) {
+        return to_numpy(r.mixing_weights);
       });
   py::class_<vcgmm::KMeansResult, vcgmm::LloydResult>(m, "KMeansResult", py::module_local())
       .def_readonly("inertia", &vcgmm::KMeansResult::inertia);
@@ -410,6 +431,8 @@ void bind_params(py::module_& m) {
         "Names of the graph kernels (GraphKernelParams.type).");
   m.def("stop_rules", [] { return names_of(kStopRules); },
         "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
+  m.def("covariance_types", [] { return names_of(kCovarianceTypes); },
+        "Names of the variational loop's covariance models (VariationalGmmParams.covariance_type).");
   m.def("nmbatch_bounds", [] { return names_of(kNmbatchBounds); },
         "Names of nmbatch's bounds (NmbatchParams.bounds).");
   m.def("vrkm_variants", [] { return names_of(kVrkmVariants); }, "VrkmParams.variant names.");

@@ -88,6 +88,12 @@ class VariationalLoop {
     return CArray<T>({C, D}, loop_->means());
   }
   double sigma2() const { return loop_->sigma2(); }
+  CArray<double> variances() const {
+    return CArray<double>(loop_->n_components(), loop_->variances());
+  }
+  CArray<double> mixing_weights() const {
+    return CArray<double>(loop_->n_components(), loop_->mixing_weights());
+  }
   int G() const { return loop_->G(); }
   CArray<std::int32_t> truncation_sets() const {
     return CArray<std::int32_t>({static_cast<index_t>(X_.shape(0)), static_cast<index_t>(loop_->G())},
@@ -125,6 +131,8 @@ void bind_typed(py::module_& m, const char* loop_name) {
       .def("fit", &VariationalLoop<T>::fit)
       .def_property_readonly("means", &VariationalLoop<T>::means)
       .def_property_readonly("sigma2", &VariationalLoop<T>::sigma2)
+      .def_property_readonly("variances", &VariationalLoop<T>::variances)
+      .def_property_readonly("mixing_weights", &VariationalLoop<T>::mixing_weights)
       .def_property_readonly("G", &VariationalLoop<T>::G)
       .def_property_readonly("truncation_sets", &VariationalLoop<T>::truncation_sets)
       .def_property_readonly("neighbourhoods", &VariationalLoop<T>::neighbourhoods)

@@ -39,7 +39,9 @@ FORMAT_VERSION = 1
 #: Fitted attributes a saved model keeps, when the estimator has them.
 SAVED_ATTRIBUTES = ("cluster_centers_", "n_features_in_", "feature_names_in_", "n_iter_",
                     "converged_", "inertia_", "sigma2_", "G_", "free_energy_", "lower_bound_",
-                    "counts_", "n_steps_", "objective_")
+                    "counts_", "n_steps_", "objective_",
+                    # VCGMM(covariance_type="spherical"): per-component variances and weights
+                    "_variances", "_mixing_weights")
 
 
 class VersionMismatchWarning(UserWarning):

@@ -40,7 +40,7 @@ class VariationalLoop:
     **params
         The loop's parameters of :class:`VCGMM`, by keyword: ``plus1``,
         ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``, ``refine``,
-        ``random_state``, ``n_threads``, ``verbose``.
+        ``covariance_type``, ``variance_floor``, ``random_state``, ``n_threads``, ``verbose``.
 
     Examples
     --------
@@ -71,11 +71,15 @@ class VariationalLoop:
     def e_step(self, estimate_sigma=False):
         """One variational E-step; returns the free energy with the new K(n)
         and the current parameters. ``estimate_sigma`` re-estimates sigma^2 by
-        eq. 12 first (always done before sigma^2 is known)."""
+        eq. 12 first (always done before sigma^2 is known; with
+        ``covariance_type="spherical"`` every component then gets it, with
+        weight 1 / C)."""
         return self._loop.e_step(bool(estimate_sigma))
 
     def m_step(self):
-        """Means and sigma^2 from the responsibilities of the last E-step."""
+        """Means and sigma^2 (``covariance_type="spherical"``: every
+        component's variance and mixing weight) from the responsibilities of
+        the last E-step."""
         self._loop.m_step()
 
     def refine_step(self):
@@ -90,14 +94,16 @@ class VariationalLoop:
 
     def fit(self):
         """Run the loop to convergence; returns a dict (``free_energy`` trace,
-        ``n_iter``, ``converged``, ``sigma2``, ``G``, ``estep_distance_evals``,
+        ``n_iter``, ``converged``, ``sigma2``, ``variances``, ``mixing_weights``,
+        ``G``, ``estep_distance_evals``,
         ``n_distance_evals``, ``timings``)."""
         r = self._loop.fit()
         return {
             "free_energy": r.free_energy, "n_iter": int(r.n_iter), "converged": bool(r.converged),
             "sigma2": float(r.sigma2), "G": int(r.G), "estep_distance_evals": r.estep_distance_evals,
             "n_distance_evals": r.n_distance_evals, "timings": r.timings,
-            "refine_objective": r.refine_objective,
+            "refine_objective": r.refine_objective, "variances": r.variances,
+            "mixing_weights": r.mixing_weights,
         }
 
     @property
@@ -109,6 +115,18 @@ class VariationalLoop:
     def sigma2(self):
         """Current shared variance (0 before the first E-step)."""
         return self._loop.sigma2
+
+    @property
+    def variances(self):
+        """Current variance of every component, shape (C,) (shared: all
+        ``sigma2``; a copy)."""
+        return self._loop.variances
+
+    @property
+    def mixing_weights(self):
+        """Current mixing weight of every component, shape (C,) (shared: all
+        1 / C; a copy)."""
+        return self._loop.mixing_weights
 
     @property
     def G(self):

@@ -64,6 +64,14 @@ VCGMM_PARAMS = ParamTable(
               "hard refinement steps after EM, each a Lloyd step restricted to the "
               "truncated search spaces (0: the papers' vc-GMM)",
               target="em.refine", cli="--refine"),
+        Param("covariance_type", Options(tuple(_core.covariance_types())), CORE,
+              "'shared': one variance and equal weights (the papers' model); 'spherical': "
+              "a variance and a mixing weight per component",
+              target="em.covariance_type", cli="--covariance-type"),
+        Param("variance_floor", Real(0.0), CORE,
+              "covariance_type='spherical': smallest variance of a component, relative to "
+              "the data's variance per feature",
+              target="em.variance_floor", cli="--variance-floor"),
         COMPUTE_LABELS_PARAM,
         *RUN_PARAMS,
     ],
@@ -81,7 +89,15 @@ class VCGMMResult:
     centers : ndarray of shape (C, n_features)
         The means of the C Gaussians (X's dtype).
     sigma2 : float
-        The shared variance sigma^2 (per feature).
+        The shared variance sigma^2 (per feature); with
+        ``covariance_type="spherical"`` the pooled ``sum_c weights_c
+        variances_c``.
+    variances : ndarray of shape (C,)
+        The variance of every component (``covariance_type="shared"``: all
+        ``sigma2``).
+    mixing_weights : ndarray of shape (C,)
+        The mixing weight of every component (``"shared"``: all ``1 / C``,
+        fixed by the model; ``"spherical"``: learned, summing to 1).
     free_energy : ndarray of shape (n_iter,)
         The free energy (eq. 10 of the paper, on the coreset or the data) of
         every iteration's E-step; non-decreasing up to rounding.
@@ -134,6 +150,8 @@ class VCGMMResult:
     estep_distance_evals: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     timings: dict = field(default_factory=dict)
     refine_objective: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
+    variances: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
+    mixing_weights: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
 
     @property
     def algorithm_seconds(self):
@@ -227,6 +245,36 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         evaluations; too little, and not yet measured at larger C, to change
         the papers' default. Use it when the quantization error is what you
         judge the codebook by.
+    covariance_type : {"shared", "spherical"}, default="shared"
+        "shared": the papers' model, one variance ``sigma2_`` for all
+        components and equal weights ``1 / n_components``. "spherical" (not
+        in the papers; the var-GMM model family with isotropic components,
+        as ``GaussianMixture(covariance_type="spherical")``): every
+        component has its own variance and mixing weight, learned by the M-step
+        (``sum w r ||y - mu_c||^2 / (n_features sum w r)`` and ``sum w r /
+        sum w``); the truncated E-step keeps for every point the ``G``
+        components of largest log joint probability. Same cost per iteration.
+        A component's variance is floored at ``variance_floor`` times the
+        data's variance per feature (a component on one point, or on
+        identical points, would otherwise collapse to variance 0); a component that loses all its
+        mass keeps its mean and variance with weight 0 (unreachable from then
+        on, as in exact EM). The first E-step uses the shared variance for all
+        components. Use it when a mixture with per-component variances is the
+        model wanted, not to lower the quantization error: on GeoNames
+        (cities in xyz, very uneven density; bench/results/covariance_geonames.md,
+        3 seeds) var-GMM-S ended +30% (C = 1000) and +37% (C = 2000) above
+        k-means++ with it, against +19% and +20% with "shared" (the
+        likelihood favours tight components on a few near-identical points
+        and wide ones over sparse regions). Not yet available with it
+        (NotImplementedError): ``score_samples``, ``score``, ``bic``,
+        ``aic``, ``predict_proba``, ``predict_proba_sparse``, and ``n_init >
+        1`` (ValueError), which all need the exact per-component likelihood.
+        ``predict`` and ``labels_`` stay the nearest mean.
+    variance_floor : float, default=1e-6
+        With ``covariance_type="spherical"``: the smallest variance of a
+        component, as a fraction of the (weighted) variance per feature of the
+        fitted data (>= 0; 0 leaves only a floor at rounding level). Ignored
+        with "shared".
     compute_labels : bool, default=True
         Compute ``labels_`` and ``inertia_`` at the end of ``fit`` (an exact
         O(n_samples n_components n_features) pass over the training data, the
@@ -261,13 +309,16 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     means_ : ndarray of shape (n_components, n_features)
         Same array as ``cluster_centers_`` (the mixture's vocabulary).
     sigma2_ : float
-        Shared variance per feature.
+        Shared variance per feature (``covariance_type="spherical"``: the
+        pooled ``sum_c weights_[c] covariances_[c]``).
     weights_ : ndarray of shape (n_components,)
-        Mixing weights, all ``1 / n_components`` (fixed by the model).
+        Mixing weights, all ``1 / n_components`` (fixed by the model;
+        ``covariance_type="spherical"``: learned).
     covariances_ : ndarray of shape (n_components,)
         Every entry ``sigma2_``: the model's "tied-spherical" covariance
         ``sigma2_ I``, shared by all components, in the layout of
-        ``GaussianMixture(covariance_type="spherical")``.
+        ``GaussianMixture(covariance_type="spherical")``
+        (``covariance_type="spherical"``: each component's own variance).
     precisions_ : ndarray of shape (n_components,)
         ``1 / covariances_``.
     precisions_cholesky_ : ndarray of shape (n_components,)
@@ -311,6 +362,13 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     ``score_samples``, ``score``, ``predict_proba`` (dense, exact),
     ``bic``, ``aic`` and ``sample`` have GaussianMixture's meaning and
     shapes. ``predict_proba_sparse`` is the truncated (top-``G_``) form.
+    With ``covariance_type="spherical"`` the model is GaussianMixture's
+    "spherical" one (a variance and a weight per component, fitted by
+    truncated variational EM); then ``weights_``, ``covariances_``,
+    ``precisions_``, ``precisions_cholesky_``, ``means_`` and ``sample`` have
+    GaussianMixture's meaning, the likelihood-based methods are not yet
+    available (see ``covariance_type``), and ``predict`` stays the nearest
+    mean (GaussianMixture's is the most probable component).
 
     See Also
     --------
@@ -366,10 +424,28 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             coreset_indices=run.coreset_indices, coreset_weights=run.coreset_weights,
             labels=labels, inertia=inertia,
             n_distance_evals=n_distance_evals, estep_distance_evals=r.estep_distance_evals,
-            timings=timings, refine_objective=r.refine_objective)
+            timings=timings, refine_objective=r.refine_objective,
+            variances=r.variances, mixing_weights=r.mixing_weights)
 
     # n_init runs are ranked by the exact log-likelihood of the full training
     # data (an O(N C D) pass per run, reported as "evaluation").
+    def _checked_params(self):
+        values = super()._checked_params()
+        if values["covariance_type"] == "spherical" and values["n_init"] > 1:
+            raise ValueError(
+                f"n_init={values['n_init']} needs covariance_type='shared': runs are ranked "
+                "by the exact log-likelihood, not yet available for covariance_type="
+                "'spherical' (use n_init=1).")
+        return values
+
+    def _require_shared(self, what):
+        """Refuses a method that needs the exact likelihood of a spherical fit."""
+        if getattr(self, "_variances", None) is not None:
+            raise NotImplementedError(
+                f"VCGMM.{what} is not yet available for covariance_type='spherical' (the exact "
+                "likelihood with per-component variances and weights is not implemented); "
+                "covariances_, weights_, means_, predict and sample are.")
+
     def _rank_run(self, X, w, run, values):
         log_likelihood = _core.gmm_log_likelihood(
             X, run.centers, float(run.result.sigma2), check_n_threads(values["n_threads"]))
@@ -422,6 +498,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         r = run.result
         self.cluster_centers_ = run.centers
         self.sigma2_ = float(r.sigma2)
+        spherical = self.covariance_type == "spherical"
+        self._variances = np.asarray(r.variances) if spherical else None
+        self._mixing_weights = np.asarray(r.mixing_weights) if spherical else None
         self.free_energy_ = r.free_energy
         if run.coreset_weights is not None:
             fit_weight = float(np.sum(run.coreset_weights))
@@ -493,6 +572,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         if not (np.isfinite(sigma2) and sigma2 > 0):
             raise ValueError(f"sigma2 must be finite and > 0, got {sigma2!r}")
         est = super().from_centers(centers, **params)
+        if est.covariance_type != "shared":
+            raise ValueError("VCGMM.from_centers builds the shared model (one sigma2): "
+                             "covariance_type must be 'shared'")
         est.sigma2_ = float(sigma2)
         est.G_ = int(min(VCGMM_PARAMS.check("G", est.G), est.cluster_centers_.shape[0]))
         return est
@@ -518,6 +600,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         log_likelihood : ndarray of shape (n_samples,)
         """
         check_is_fitted(self, "cluster_centers_")
+        self._require_shared("score_samples")
         X = self._validate_X(X, reset=False)
         return _core.gmm_log_likelihood(
             X, self._centers_like(X), self.sigma2_, check_n_threads(self.n_threads)
@@ -539,6 +622,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         -------
         float
         """
+        self._require_shared("score")
         log_likelihood = self.score_samples(X)
         sample_weight = check_sample_weight(sample_weight, log_likelihood[:, None])
         return float(np.average(log_likelihood, weights=sample_weight))
@@ -563,6 +647,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             Rows sum to 1.
         """
         check_is_fitted(self, "cluster_centers_")
+        self._require_shared("predict_proba")
         X = self._validate_X(X, reset=False)
         centers = self._centers_like(X)
         C = centers.shape[0]
@@ -595,6 +680,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             ``G_`` non-zeros per row, summing to 1.
         """
         check_is_fitted(self, "cluster_centers_")
+        self._require_shared("predict_proba_sparse")
         X = self._validate_X(X, reset=False)
         idx, resp = _core.gmm_truncated_posteriors(
             X, self._centers_like(X), self.sigma2_, self.G_, check_n_threads(self.n_threads)
@@ -613,8 +699,11 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     @property
     def weights_(self):
         """Mixing weights, shape (n_components,): all ``1 / n_components``
-        (the model's components have equal, fixed weights)."""
+        (the model's components have equal, fixed weights), or with
+        ``covariance_type="spherical"`` the learned weights (summing to 1)."""
         check_is_fitted(self, "cluster_centers_")
+        if getattr(self, "_mixing_weights", None) is not None:
+            return np.array(self._mixing_weights, dtype=np.float64)
         C = self.cluster_centers_.shape[0]
         return np.full(C, 1.0 / C)
 
@@ -627,8 +716,11 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         ``GaussianMixture(covariance_type="spherical")`` (one variance per
         component, here all equal), so that code written for that layout
         (and a spherical GaussianMixture given these attributes) works unchanged.
+        With ``covariance_type="spherical"``: each component's own variance.
         """
         check_is_fitted(self, "cluster_centers_")
+        if getattr(self, "_variances", None) is not None:
+            return np.array(self._variances, dtype=np.float64)
         return np.full(self.cluster_centers_.shape[0], float(self.sigma2_))
 
     @property
@@ -644,9 +736,12 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
     def _n_parameters(self):
         """Free parameters of the model: the means (n_components x
-        n_features) and the one shared variance; the weights are fixed."""
+        n_features) and the one shared variance; the weights are fixed
+        (``covariance_type="spherical"``: C variances and C - 1 weights)."""
         check_is_fitted(self, "cluster_centers_")
         C, D = self.cluster_centers_.shape
+        if getattr(self, "_variances", None) is not None:
+            return C * D + C + C - 1
         return C * D + 1
 
     def bic(self, X):
@@ -693,7 +788,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
         As ``GaussianMixture.sample``: the number of samples of each
         component is multinomial with the weights ``weights_``, each sample
-        is its mean plus ``sqrt(sigma2_)`` times a standard normal vector,
+        is its mean plus the square root of its component's variance
+        (``covariances_``; ``sigma2_`` for the shared model) times a
+        standard normal vector,
         and the samples come grouped by component (in component order). The
         draws come from ``random_state`` (an integer gives the same samples
         on every call; a RandomState instance advances).
@@ -720,7 +817,11 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         # One call draws what GaussianMixture draws component by component
         # (the legacy generator's normal stream does not depend on the split).
         noise = rng.standard_normal(size=(n_samples, D))
-        X = means[y].astype(np.float64) + np.sqrt(float(self.sigma2_)) * noise
+        if getattr(self, "_variances", None) is not None:
+            scale = np.sqrt(np.asarray(self._variances, dtype=np.float64))[y, None]
+        else:
+            scale = np.sqrt(float(self.sigma2_))
+        X = means[y].astype(np.float64) + scale * noise
         return X.astype(means.dtype, copy=False), y
 
 
@@ -755,7 +856,8 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
     AFK-MC^2 seeding on it, then the var-GMM-S variational loop on the coreset
     until the free energy converges. Each EM iteration costs
     O(n_prime G^2 n_features), independent of N and of C. The model is C
-    isotropic Gaussians with equal weights and one shared variance; its means
+    isotropic Gaussians with equal weights and one shared variance (with
+    ``covariance_type="spherical"``: a variance and a weight each); its means
     are good k-means centers.
 
     Parameters
@@ -797,13 +899,14 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
         Every other parameter of :class:`VCGMM`, by keyword, with the same
         meaning and default: ``plus1``, ``init``, ``chain_length``,
         ``n_local_trials``, ``n_init_estep``, ``tol``, ``stop_rule``,
-        ``max_iter``, ``refine``, ``n_threads``, ``random_state``, ``verbose``.
+        ``max_iter``, ``refine``, ``covariance_type``, ``variance_floor``, ``n_threads``,
+        ``random_state``, ``verbose``.
 
     Returns
     -------
     VCGMMResult
-        ``centers``, ``sigma2``, ``free_energy``, ``n_iter``, ``converged``,
-        ``G``, ``coreset_indices``, ``coreset_weights``, ``labels``,
+        ``centers``, ``sigma2``, ``variances``, ``mixing_weights``,
+        ``free_energy``, ``n_iter``, ``converged``, ``G``, ``coreset_indices``, ``coreset_weights``, ``labels``,
         ``inertia``, ``n_distance_evals``, ``timings``.
 
     See Also

@@ -165,6 +165,164 @@ TEST_CASE_TEMPLATE("VariationalGmm with G = C is exact EM (double reference)", T
 }
 
 // ----------------------------------------------------------------------------
+// covariance_type = spherical: per-component variances and weights
+// ----------------------------------------------------------------------------
+
+namespace {
+
+/// Exact EM in double for C isotropic Gaussians with their own variances and
+/// mixing weights, started like the library (sigma^2 of eq. 12 for every
+/// component, weights 1/C).
+struct ReferenceSphericalEm {
+  ReferenceEm base;  // data, weights, means, eq. 12
+  std::vector<double> var, pi;
+
+  template <typename T>
+  ReferenceSphericalEm(const std::vector<T>& x, index_t n, index_t d, const double* w,
+                       const std::vector<T>& mu)
+      : base(x, n, d, w, mu), var(base.c, base.sigma2), pi(base.c, 1.0 / base.c) {}
+
+  double step() {
+    const index_t n = base.n, d = base.d, c = base.c;
+    std::vector<double> resp(n * c), logp(c);
+    double F = 0.0, wt = 0.0;
+    for (index_t i = 0; i < n; ++i) {
+      for (index_t k = 0; k < c; ++k) {
+        logp[k] = std::log(pi[k]) - 0.5 * d * std::log(2.0 * kPi * var[k]) -
+                  base.d2(i, k) / (2.0 * var[k]);
+      }
+      const double lse = logsumexp(logp);
+      for (index_t k = 0; k < c; ++k) resp[i * c + k] = base.w[i] * std::exp(logp[k] - lse);
+      F += base.w[i] * lse;
+      wt += base.w[i];
+    }
+    std::vector<double> mass(c, 0.0), acc(c * d, 0.0);
+    for (index_t i = 0; i < n; ++i) {
+      for (index_t k = 0; k < c; ++k) {
+        mass[k] += resp[i * c + k];
+        for (index_t j = 0; j < d; ++j) acc[k * d + j] += resp[i * c + k] * base.x[i * d + j];
+      }
+    }
+    for (index_t k = 0; k < c; ++k) {
+      for (index_t j = 0; j < d; ++j) base.mu[k * d + j] = acc[k * d + j] / mass[k];
+    }
+    std::vector<double> s(c, 0.0);
+    for (index_t i = 0; i < n; ++i) {
+      for (index_t k = 0; k < c; ++k) s[k] += resp[i * c + k] * base.d2(i, k);
+    }
+    for (index_t k = 0; k < c; ++k) {
+      var[k] = s[k] / (static_cast<double>(d) * mass[k]);
+      pi[k] = mass[k] / wt;
+    }
+    return F;
+  }
+};
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("spherical with G = C is exact EM with per-component variances and weights", T,
+                   float, double) {
+  const index_t n = 300, d = 3;
+  std::vector<T> x = blobs<T>(n, d, 3, 6.0, 0.4, 41);
+  const std::vector<T> wide = blobs<T>(n, d, 2, 6.0, 2.0, 42);
+  x.insert(x.end(), wide.begin(), wide.end());  // spreads 0.4 and 2: variances must differ
+  const index_t N = 2 * n;
+  const std::vector<double> w = positive_weights(N, 43);
+  const double scale = max_abs(x);
+  for (bool weighted : {false, true}) {
+    CAPTURE(weighted);
+    const index_t C = 5;
+    const std::vector<T> mu0 = initial_means(x, d, C, 44);
+    const vcgmm::DataView<T> data{x.data(), N, d, weighted ? w.data() : nullptr};
+    ReferenceSphericalEm ref(x, N, d, weighted ? w.data() : nullptr, mu0);
+    vcgmm::VariationalGmmParams p;
+    p.G = static_cast<int>(C);
+    p.covariance_type = vcgmm::CovarianceType::spherical;
+    vcgmm::VariationalGmm<T> em(data, C, mu0.data(), p, run_options(0, 2));
+    for (int it = 0; it < 6; ++it) {
+      CAPTURE(it);
+      const double F_ref = ref.step();
+      const double F = em.e_step();
+      CHECK(F == doctest::Approx(F_ref).epsilon(tolerance<T>()));
+      CHECK(em.free_energy() == doctest::Approx(F).epsilon(1e-12));
+      em.m_step();
+      double err = 0.0, pooled = 0.0;
+      for (index_t k = 0; k < C * d; ++k) {
+        err = std::max(err, std::abs(static_cast<double>(em.means()[k]) - ref.base.mu[k]));
+      }
+      CHECK(err <= tolerance<T>() * scale);
+      for (index_t k = 0; k < C; ++k) {
+        CHECK(em.variances()[k] == doctest::Approx(ref.var[k]).epsilon(tolerance<T>()));
+        CHECK(em.mixing_weights()[k] == doctest::Approx(ref.pi[k]).epsilon(tolerance<T>()));
+        pooled += em.mixing_weights()[k] * em.variances()[k];
+      }
+      CHECK(em.sigma2() == doctest::Approx(pooled).epsilon(1e-12));
+    }
+    const auto [lo, hi] = std::minmax_element(ref.var.begin(), ref.var.end());
+    CHECK(*hi / *lo > 4.0);  // the model differs from the shared one here
+  }
+}
+
+TEST_CASE_TEMPLATE("spherical: E- and M-steps never lower the free energy, fit is monotone", T,
+                   float, double) {
+  const index_t n = 3000, d = 4, C = 30;
+  std::vector<T> x = blobs<T>(n, d, 15, 30.0, 0.2, 51);
+  const std::vector<T> wide = blobs<T>(n, d, 15, 30.0, 2.0, 52);
+  x.insert(x.end(), wide.begin(), wide.end());
+  const index_t N = 2 * n;
+  const double slack = std::is_same<T, float>::value ? 1e-6 : 1e-12;
+  for (bool plus1 : {false, true}) {
+    CAPTURE(plus1);
+    const std::vector<T> mu0 = initial_means(x, d, C, 53);
+    const vcgmm::DataView<T> data{x.data(), N, d, nullptr};
+    vcgmm::VariationalGmmParams p;
+    p.G = 3;
+    p.plus1 = plus1;
+    p.covariance_type = vcgmm::CovarianceType::spherical;
+    vcgmm::VariationalGmm<T> em(data, C, mu0.data(), p, run_options(7, 2));
+    em.e_step();
+    em.m_step();
+    for (int it = 0; it < 8; ++it) {
+      CAPTURE(it);
+      const double before = em.free_energy();
+      const double after = em.e_step();
+      CHECK(after >= before - slack * std::abs(before));
+      em.m_step();
+      CHECK(em.free_energy() >= after - slack * std::abs(after));
+    }
+    p.tol = 1e-6;
+    vcgmm::VariationalGmm<T> em2(data, C, mu0.data(), p, run_options(8, 2));
+    const vcgmm::VariationalGmmResult r = em2.fit();
+    REQUIRE(r.n_iter >= 3);
+    REQUIRE(r.variances.size() == static_cast<size_t>(C));
+    for (size_t t = 1; t < r.free_energy.size(); ++t) {
+      CHECK(r.free_energy[t] >= r.free_energy[t - 1] - 1e3 * slack * std::abs(r.free_energy[t]));
+    }
+    double wsum = 0.0;
+    for (double v : r.mixing_weights) wsum += v;
+    CHECK(wsum == doctest::Approx(1.0).epsilon(1e-12));
+    const auto [lo, hi] = std::minmax_element(r.variances.begin(), r.variances.end());
+    CHECK(*hi / *lo > 10.0);
+  }
+}
+
+TEST_CASE("shared reports its one variance and the equal weights") {
+  const index_t n = 500, d = 3, C = 6;
+  const std::vector<double> x = blobs<double>(n, d, C, 10.0, 1.0, 61);
+  const std::vector<double> mu0 = initial_means(x, d, C, 62);
+  vcgmm::VariationalGmmParams p;
+  p.G = 2;
+  vcgmm::VariationalGmm<double> em(vcgmm::DataView<double>{x.data(), n, d, nullptr}, C,
+                                   mu0.data(), p, run_options(1, 1));
+  const vcgmm::VariationalGmmResult r = em.fit();
+  REQUIRE(r.variances.size() == static_cast<size_t>(C));
+  for (index_t k = 0; k < C; ++k) {
+    CHECK(r.variances[k] == r.sigma2);
+    CHECK(r.mixing_weights[k] == 1.0 / C);
+  }
+}
+
+// ----------------------------------------------------------------------------
 // Prop. 1, monotone trace, the sets K(n) and G_c, distance counts
 // ----------------------------------------------------------------------------
 
@@ -616,6 +774,17 @@ TEST_CASE_TEMPLATE("VariationalGmm and fit_vcgmm reject invalid arguments", T, f
     auto p = fok;
     p.em.n_init_estep = -3;
     CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: n_init_estep"), InvalidArgument);
+  }
+  {
+    auto p = fok;
+    p.em.covariance_type = vcgmm::CovarianceType::spherical;
+    p.em.variance_floor = -1e-6;
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: variance_floor"), InvalidArgument);
+    p.em.variance_floor = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: variance_floor"), InvalidArgument);
+    p.em.variance_floor = 0.0;  // allowed: only the rounding-level floor
+    p.em.covariance_type = static_cast<vcgmm::CovarianceType>(7);
+    CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: covariance_type"), InvalidArgument);
   }
   {
     auto p = fok;

@@ -5,8 +5,8 @@
 // 000_bd19523839359b5b.txt, Alg. 1 and 2, eq. 9-13, Suppl. D-F (its use on a
 // coreset, vc-GMM). Specification: ALGORITHMS.md section 4.
 //
-// Model: C isotropic Gaussians with equal mixing weights and one shared
-// variance sigma^2. Every point n keeps a set K(n) of G cluster indices (the
+// Model (covariance_type = shared, the default): C isotropic Gaussians with
+// equal mixing weights and one shared variance sigma^2 (spherical: below). Every point n keeps a set K(n) of G cluster indices (the
 // truncated posterior's support, C' = G), every cluster c a neighbourhood G_c
 // of G clusters starting with c itself. One iteration:
 //
@@ -35,6 +35,39 @@
 // papers' rule, which depends on the units), or after max_iter iterations.
 // With G >= C every set holds all clusters and the loop is exact EM for this
 // model (the test oracle).
+//
+// Per-component variances and mixing weights (`covariance_type` = spherical;
+// not in the papers, whose model is the default `shared` above; the var-GMM
+// papers' model family with isotropic components): component c has its own
+// variance sigma_c^2 and weight pi_c, log joint
+//   l_c(n) = log pi_c - D/2 log(2 pi sigma_c^2) - d_c(n) / (2 sigma_c^2).
+//   E-step: S(n) as above (it holds the previous K(n), since G_c starts with
+//     c); new K(n) = the G candidates of largest l_c(n) (ties: lower index), so
+//     the E-step never decreases F; winner = K(n)'s first; responsibilities =
+//     softmax of l_c(n) over K(n); F = sum_n w_n logsumexp_{c in K(n)} l_c(n)
+//     (the shared formula when all sigma_c, pi_c are equal). The
+//     neighbourhoods G_c stay distance-based (mean Euclidean distances, as
+//     above): the neighbourhood of a cluster = the clusters near its mean.
+//   M-step: means as above; m_c = sum_n w s_c; sigma_c^2 = sum_n w s_c
+//     ||y - mu_c||^2 / (D m_c), floored at max(variance_floor (default
+//     kComponentVarianceFloor = 1e-6) times the data's weighted variance per
+//     feature, the shared floor above) (a component on one point or on
+//     identical points would otherwise collapse to 0 and F to +inf); pi_c =
+//     m_c / sum(w). A component of zero mass keeps
+//     its mean and variance and gets pi_c = 0: it is unreachable from then on
+//     (as in exact EM). `sigma2` reports the pooled sum_c pi_c sigma_c^2.
+//   The first E-step (and any e_step(estimate_sigma = true)) uses the shared
+//   sigma^2 of eq. 12 for every component and pi_c = 1/C, exactly as
+//   `shared`. Same cost per iteration (O(N G^2 D), plus O(C) per M-step) and
+//   the same determinism. The refinement steps leave sigma_c^2 and pi_c as EM
+//   left them. Use when a mixture with per-component variances and weights is
+//   the model wanted; not to lower the quantization error: on GeoNames xyz
+//   (uneven density; bench/results/covariance_geonames.md, C = 1000 / 2000,
+//   3 seeds) var-GMM-S spherical ends +30% / +37% above k-means++ against
+//   shared's +19% / +20% (vc-GMM: +25% / +27% above LWCS against +14% /
+//   +15%): the likelihood rewards tight components on a few (near-)identical
+//   points (dozens at the floor) and wide ones over sparse regions, and some
+//   components lose all their mass.
 //
 // Hard refinement (`refine` = k > 0, not in the papers; 0 = the papers'
 // algorithm): after EM has stopped, k hard (Lloyd) steps restricted to the
@@ -79,6 +112,16 @@ enum class StopRule {
   relative,  ///< |F_t - F_{t-1}| < tol |F_t|: the papers' rule (depends on the data's units)
 };
 
+/// The model's variances (see the header comment).
+enum class CovarianceType {
+  shared,     ///< one variance sigma^2, equal weights 1/C: the papers' model
+  spherical,  ///< a variance sigma_c^2 and a mixing weight pi_c per component
+};
+
+/// Default floor of a component's variance with CovarianceType::spherical,
+/// relative to the data's (weighted) variance per feature.
+constexpr double kComponentVarianceFloor = 1e-6;
+
 struct VariationalGmmParams {
   int G = 5;               ///< neighbourhood size G >= 1 (C' = G); clamped to C (then exact EM)
   bool plus1 = false;      ///< add one random cluster to every search space ("G = 3+1")
@@ -88,12 +131,19 @@ struct VariationalGmmParams {
   StopRule stop_rule = StopRule::gain;  ///< how tol is applied
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
   int refine = 0;          ///< hard refinement steps after EM (>= 0; 0: the papers' algorithm)
+  CovarianceType covariance_type = CovarianceType::shared;  ///< shared: the papers' model
+  /// spherical: floor of sigma_c^2 relative to the data's variance per feature (>= 0, finite)
+  double variance_floor = kComponentVarianceFloor;
 };
 
 /// Phase `iterations` of the costs: sum_n |S(n)| over all E-steps.
 struct VariationalGmmResult : IterationResult {
   int G = 0;                             ///< effective G (params.G clamped to C)
-  double sigma2 = 0.0;                   ///< final shared variance
+  double sigma2 = 0.0;                   ///< final shared variance (spherical: sum_c pi_c sigma_c^2)
+  /// (C,) final variance of every component (shared: all sigma2).
+  std::vector<double> variances;
+  /// (C,) final mixing weights (shared: all 1/C, fixed by the model).
+  std::vector<double> mixing_weights;
   std::vector<double> free_energy;       ///< F of every iteration's E-step (eq. 10)
   std::vector<std::int64_t> estep_distance_evals;  ///< sum_n |S(n)| of every E-step (initial ones first)
   /// Weighted quantization error of every refinement step's (restricted)
@@ -120,11 +170,13 @@ class VariationalGmm {
 
   /// One variational E-step (search, new K(n), winners, neighbourhood
   /// update, responsibilities). With `estimate_sigma` (and always before
-  /// sigma^2 is known) sigma^2 is first re-estimated by eq. 12. Returns the
-  /// free energy F(K_new, Theta) with the current parameters.
+  /// sigma^2 is known) sigma^2 is first re-estimated by eq. 12 (spherical:
+  /// every component gets it, with weight 1/C). Returns the free energy
+  /// F(K_new, Theta) with the current parameters.
   double e_step(bool estimate_sigma = false);
 
-  /// M-step from the responsibilities of the last E-step.
+  /// M-step from the responsibilities of the last E-step (spherical: also
+  /// sigma_c^2 and pi_c).
   void m_step();
 
   /// F(K, Theta) for the current K(n) and parameters, without changing
@@ -147,6 +199,8 @@ class VariationalGmm {
   int G() const;                            ///< effective G (clamped to C)
   const T* means() const;                   ///< (C, D)
   double sigma2() const;                    ///< 0 before the first E-step
+  const double* variances() const;          ///< (C,) sigma_c^2 (shared: all sigma2; 0 before the first E-step)
+  const double* mixing_weights() const;     ///< (C,) pi_c (shared: all 1/C)
   const std::int32_t* truncation_sets() const;  ///< (N, G): K(n), nearest first
   const std::int32_t* neighbourhoods() const;   ///< (C, G): G_c, c first
   std::int64_t n_distance_evals() const;    ///< all E-steps so far (not refinement steps)

@@ -80,6 +80,11 @@ inline void require_variational_params(const VariationalGmmParams& p, const char
   require(p.max_iter >= 1, w + ": max_iter must be >= 1");
   require(p.refine >= 0, w + ": refine must be >= 0");
   require(p.tol >= 0.0 && std::isfinite(p.tol), w + ": tol must be >= 0");
+  require(p.covariance_type == CovarianceType::shared ||
+              p.covariance_type == CovarianceType::spherical,
+          w + ": covariance_type must be shared or spherical");
+  require(p.variance_floor >= 0.0 && std::isfinite(p.variance_floor),
+          w + ": variance_floor must be finite and >= 0");
 }
 
 /// n_fit: the points fitted (n, or the coreset size).

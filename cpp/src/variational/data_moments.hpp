@@ -18,6 +18,7 @@ struct DataMoments {
   Vector<double> ybar;        // (D,) weighted mean
   std::vector<double> yc2;    // (N,) ||y_n - ybar||^2
   double sigma2_floor = 0.0;  // smallest sigma^2 the loop allows
+  double variance = 0.0;      // weighted variance per feature, sum w ||y - ybar||^2 / (D sum w)
 };
 
 /// Weighted mean, ||y - ybar||^2 (for the M-step's variance) and the floor of
@@ -50,6 +51,7 @@ DataMoments data_moments(const DataView<T>& data, int n_threads) {
   const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
   const double mean_square = var + m.ybar.squaredNorm() / static_cast<double>(D);
   m.sigma2_floor = std::max({1e-12 * var, (16.0 * eps) * (16.0 * eps) * mean_square, 1e-300});
+  m.variance = var;
   return m;
 }
 

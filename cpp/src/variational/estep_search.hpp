@@ -3,7 +3,8 @@
 // For each point n: the search space S(n) = union of G_c over c in K(n)
 // (deduplicated; with "+1" one uniformly random cluster more), the squared
 // distances to the means in S(n), the new K(n) = the G nearest (ties: lower
-// cluster index), and, unless deferred until sigma^2 is known, the
+// cluster index; with per-component parameters the G of smallest energy
+// d * scale_c + offset_c = -log joint), and, unless deferred until sigma^2 is known, the
 // responsibilities and the point's free-energy term. The search space is
 // recorded for the neighbourhood statistics (not with G == C).
 #pragma once
@@ -29,10 +30,13 @@ struct EStepSums {
 template <typename T>
 class EStepSearch {
  public:
+  /// comp_scale, comp_offset: null (shared model: K(n) by distance), or (C,)
+  /// 1 / (2 sigma_c^2) and D/2 log(2 pi sigma_c^2) - log pi_c (spherical).
   EStepSearch(const DataView<T>& data, const T* means, TruncationSets& sets,
-              NeighbourhoodStatistics* stats, bool plus1, double sigma2, bool defer_resp)
+              NeighbourhoodStatistics* stats, bool plus1, double sigma2, bool defer_resp,
+              const double* comp_scale = nullptr, const double* comp_offset = nullptr)
       : data_(data), means_(means), sets_(sets), stats_(stats), plus1_(plus1), sigma2_(sigma2),
-        defer_resp_(defer_resp) {}
+        defer_resp_(defer_resp), comp_scale_(comp_scale), comp_offset_(comp_offset) {}
 
   /// Points [p0, p1) of the block starting at b0; `rng` is the task's "+1" stream.
   EStepSums run(index_t p0, index_t p1, index_t b0, Rng& rng) const {
@@ -49,13 +53,26 @@ class EStepSearch {
       std::int32_t* kn = sets_.k_of(n);
       double* rn = sets_.resp_of(n);
       int kept = 0;
-      for (index_t j = 0; j < m; ++j) {
-        d2[j] = static_cast<double>(squared_distance(y, &means_[cand[j] * D], D));
-        kept = keep_nearest(kn, rn, G, kept, cand[j], d2[j]);
+      if (comp_scale_) {
+        for (index_t j = 0; j < m; ++j) {
+          d2[j] = static_cast<double>(squared_distance(y, &means_[cand[j] * D], D));
+          const double e = d2[j] * comp_scale_[cand[j]] + comp_offset_[cand[j]];
+          kept = keep_nearest(kn, rn, G, kept, cand[j], e);
+        }
+      } else {
+        for (index_t j = 0; j < m; ++j) {
+          d2[j] = static_cast<double>(squared_distance(y, &means_[cand[j] * D], D));
+          kept = keep_nearest(kn, rn, G, kept, cand[j], d2[j]);
+        }
       }
       sums.evals += m;
-      sums.min_sum += data_.weight(n) * rn[0];
-      if (!defer_resp_) sums.lse += data_.weight(n) * point_responsibilities(rn, G, sigma2_);
+      if (comp_scale_) {  // never deferred: the parameters are known
+        const double term = energy_responsibilities(rn, G);
+        if (data_.weight(n) != 0.0) sums.lse += data_.weight(n) * term;
+      } else {
+        sums.min_sum += data_.weight(n) * rn[0];
+        if (!defer_resp_) sums.lse += data_.weight(n) * point_responsibilities(rn, G, sigma2_);
+      }
       if (!sets_.full) stats_->record(n - b0, cand.data(), d2.data(), m, kn[0]);
     }
     return sums;
@@ -116,6 +133,8 @@ class EStepSearch {
   bool plus1_;
   double sigma2_;
   bool defer_resp_;
+  const double* comp_scale_;
+  const double* comp_offset_;
 };
 
 }  // namespace detail

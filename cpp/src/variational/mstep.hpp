@@ -27,10 +27,12 @@ namespace detail {
 
 /// New means (a cluster of zero mass keeps its mean) from the
 /// responsibilities in `sets`; returns sum_n sum_{c in K(n)} w s ||y_n - mu_c||^2
-/// with the new means.
+/// with the new means. Optional (C,) outputs: every cluster's mass m_c and
+/// its own sum_n w s ||y_n - mu_c||^2 (0 for zero mass).
 template <typename T>
 double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMoments& moments,
-              int n_threads, T* means) {
+              int n_threads, T* means, double* cluster_mass = nullptr,
+              double* cluster_sq = nullptr) {
   const index_t N = data.n, D = data.d, C = sets.C;
   const int G = sets.G;
   const int n_owners = static_cast<int>(std::min<index_t>(resolve_threads(n_threads), C));
@@ -62,11 +64,15 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
     const index_t c0 = t * kEMClustersPerTask, c1 = std::min(C, c0 + kEMClustersPerTask);
     double var = 0.0;
     for (index_t c = c0; c < c1; ++c) {
+      if (cluster_mass) cluster_mass[c] = mass[c];
+      if (cluster_sq) cluster_sq[c] = 0.0;
       if (!(mass[c] > 0.0)) continue;  // zero mass: the mean stays
       auto mu = acc.row(c);
       mu /= mass[c];  // mu_c - ybar
       VectorMap<T>(&means[c * D], D) = (mu.transpose() + moments.ybar).template cast<T>();
-      var += std::max(0.0, second[c] - mass[c] * mu.squaredNorm());
+      const double sq = std::max(0.0, second[c] - mass[c] * mu.squaredNorm());
+      if (cluster_sq) cluster_sq[c] = sq;
+      var += sq;
     }
     task_var[t] = var;
   }, 4.0 * kEMClustersPerTask * D);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -86,6 +87,28 @@ inline double point_responsibilities(double* r, int G, double sigma2) {
   }
   for (int g = 0; g < G; ++g) r[g] /= sum;
   return -dmin * scale + std::log(sum);
+}
+
+/// The same with per-component parameters (CovarianceType::spherical): r[0..G)
+/// holds the energies e_g = -log joint (smallest first; +inf for a component
+/// of weight 0), replaced by the responsibilities softmax(-e); returns the
+/// point's term logsumexp_g(-e_g). If every energy is +inf (only for a point
+/// all of whose candidates have weight 0), the first gets responsibility 1
+/// and the term is -inf.
+inline double energy_responsibilities(double* r, int G) {
+  const double emin = r[0];
+  if (!(emin < std::numeric_limits<double>::infinity())) {
+    r[0] = 1.0;
+    for (int g = 1; g < G; ++g) r[g] = 0.0;
+    return -std::numeric_limits<double>::infinity();
+  }
+  double sum = 0.0;
+  for (int g = 0; g < G; ++g) {
+    r[g] = std::exp(-(r[g] - emin));
+    sum += r[g];
+  }
+  for (int g = 0; g < G; ++g) r[g] /= sum;
+  return -emin + std::log(sum);
 }
 
 }  // namespace detail

@@ -37,6 +37,8 @@ class VariationalLoop {
   int G() const { return sets_.G; }
   const T* means() const { return means_.data(); }
   double sigma2() const { return sigma2_; }
+  const double* variances() const { return var_c_.data(); }
+  const double* mixing_weights() const { return weight_c_.data(); }
   const std::int32_t* truncation_sets() const { return sets_.K.data(); }
   const std::int32_t* neighbourhoods() const { return sets_.Gc.data(); }
   std::int64_t n_distance_evals() const { return n_evals_; }
@@ -47,6 +49,11 @@ class VariationalLoop {
   EStepSums search_pass(bool defer_resp, std::uint64_t stream_index);
   double log_normaliser() const;
   double deferred_responsibilities();
+  // Every component back to the shared sigma^2 and weight 1/C.
+  void reset_components();
+  // Spherical M-step's sigma_c^2, pi_c and the E-step's energy coefficients.
+  void update_components(const std::vector<double>& mass, const std::vector<double>& sq);
+  bool spherical() const { return params_.covariance_type == CovarianceType::spherical; }
   double convergence_scale(double F) const;
   void log_iteration(int it, double F, double change, double seconds) const;
 
@@ -58,6 +65,11 @@ class VariationalLoop {
   DataMoments moments_;
   std::unique_ptr<NeighbourhoodStatistics> stats_;  // null with G == C
   double sigma2_ = 0.0;
+  std::vector<double> var_c_;      // (C,) sigma_c^2 (shared: all sigma2_)
+  std::vector<double> weight_c_;   // (C,) pi_c (shared: all 1/C)
+  std::vector<double> comp_scale_, comp_offset_;  // (C,) energy coefficients (spherical)
+  bool per_component_ = false;     // spherical parameters differ from the shared ones
+  double comp_floor_ = 0.0;        // smallest sigma_c^2 (params.variance_floor x data variance)
   bool has_sigma_ = false;
   bool has_resp_ = false;
   std::int64_t n_evals_ = 0;
