@@ -8,7 +8,7 @@ import numpy as np
 from ._loader import core as _core
 from ._typing import ArrayLike, FloatArray, IntArray, ThreadsLike
 from ._run import check_n_threads
-from ._params import AnyOf, Boolean, Integer, NoneValue
+from ._params import AnyOf, Boolean, Integer, NoneValue, Options, Real
 from ._validation import as_data, check_centers, check_sample_weight
 
 __all__ = ["assign", "assign_approximate", "quantization_error", "nearest_centers",
@@ -17,6 +17,10 @@ __all__ = ["assign", "assign_approximate", "quantization_error", "nearest_center
 #: The approximate search's parameters: name -> constraint (defaults are the
 #: C++ struct's, vcgmm::ApproximateAssignmentParams).
 APPROXIMATE_PARAMS = {
+    "method": AnyOf(NoneValue(), Options(("gemm", "graph"))),
+    "n_probe": AnyOf(NoneValue(), Integer(low=1)),
+    "probe_ratio": AnyOf(NoneValue(), Real(low=1.0, allow_inf=True)),
+    "coarse_iter": AnyOf(NoneValue(), Integer(low=0)),
     "graph_degree": AnyOf(NoneValue(), Integer(low=1)),
     "n_starts": AnyOf(NoneValue(), Integer(low=1)),
     "coarse_size": AnyOf(NoneValue(), Integer(low=0)),
@@ -163,8 +167,10 @@ def check_exact(exact):
 
 
 def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLike | None = None,
-                       *, graph_degree: int | None = None, n_starts: int | None = None,
-                       coarse_size: int | None = None, beam_width: int | None = None,
+                       *, method: str | None = None, n_probe: int | None = None,
+                       probe_ratio: float | None = None, coarse_size: int | None = None, coarse_iter: int | None = None,
+                       graph_degree: int | None = None, n_starts: int | None = None,
+                       beam_width: int | None = None,
                        return_stats: bool = False, n_threads: ThreadsLike = None):
     """Approximately nearest center of every row of X, in far fewer than
     ``n_samples * n_clusters`` distance evaluations.
@@ -231,8 +237,9 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
     centers = check_centers(centers, X)
     w = check_sample_weight(sample_weight, X)
     labels, _, stats = approximate_nearest_centers(
-        X, centers, w, n_threads=n_threads, graph_degree=graph_degree, n_starts=n_starts,
-        coarse_size=coarse_size, beam_width=beam_width)
+        X, centers, w, n_threads=n_threads, method=method, n_probe=n_probe,
+        probe_ratio=probe_ratio, coarse_size=coarse_size, coarse_iter=coarse_iter, graph_degree=graph_degree,
+        n_starts=n_starts, beam_width=beam_width)
     return (labels, stats) if return_stats else labels
 
 

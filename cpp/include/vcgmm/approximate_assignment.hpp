@@ -60,6 +60,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "vcgmm/common.hpp"
@@ -73,17 +74,40 @@ namespace vcgmm {
 /// within 0.2% of the exact assignment's at both C = 1000 (100.0%, +0.003%)
 /// and C = 4000 (99.95%, +0.02%); 16/8/4 is 1.8x faster but at C = 4000 only
 /// 99.1% exact with +0.9% error.
+/// How the approximate assignment searches (see the file comment).
+enum class ApproximateMethod {
+  /// Points grouped by their nearest coarse center, each group scored with
+  /// one matrix product against its cell's candidate list (CenterCellIndex).
+  gemm,
+  /// Best-first search over a k-NN graph of the centers (CenterGraphIndex).
+  graph,
+};
+
 struct ApproximateAssignmentParams {
-  /// Neighbours per center in the k-nearest-neighbour graph (>= 1; capped at
+  /// The search (default gemm: the one measured faster than the exact scan).
+  ApproximateMethod method = ApproximateMethod::gemm;
+  /// gemm: at most this many cells probed per point (its nearest coarse
+  /// centers; >= 1, capped at the number of cells).
+  int n_probe = 12;
+  /// gemm: a point probes, among its n_probe nearest coarse centers, those
+  /// at squared distance <= probe_ratio times the nearest one's (>= 1;
+  /// infinity: all n_probe). n_probe >= the number of cells with an infinite
+  /// ratio makes the result exact.
+  double probe_ratio = 2.0;
+  /// gemm: Lloyd iterations that move the coarse centers to the means of
+  /// their cells of fine centers (>= 0; 0: a strided subset of the centers).
+  int coarse_iter = 10;
+  /// graph: neighbours per center in the k-nearest-neighbour graph (>= 1; capped at
   /// C - 1). Larger: more exact labels, more evaluations per visited center.
   int graph_degree = 32;
-  /// Nearest coarse centers a point's search starts from (>= 1; capped at
+  /// graph: nearest coarse centers a point's search starts from (>= 1; capped at
   /// the coarse size). n_starts >= C makes the result exact.
   int n_starts = 4;
-  /// Centers of the coarse level (0: ceil(2 sqrt(C)); capped at C; raised to
-  /// n_starts).
+  /// Centers of the coarse level, both methods (0: ceil(2 sqrt(C)); capped
+  /// at C; graph: raised to n_starts; gemm: coarse centers left without a
+  /// fine center are dropped).
   index_t coarse_size = 0;
-  /// Best centers kept by the search (>= 1; HNSW's ef). Larger: more exact
+  /// graph: best centers kept by the search (>= 1; HNSW's ef). Larger: more exact
   /// labels, more evaluations.
   int beam_width = 16;
 };
@@ -159,7 +183,70 @@ class CenterGraphIndex {
   ApproximateAssignmentStats build_;
 };
 
-/// Builds a CenterGraphIndex and assigns `data` with it (one call; the stats
+/// The cell index over a fixed set of centers (method gemm, see the file
+/// comment).
+template <typename T>
+class CenterCellIndex {
+ public:
+  /// Builds the index: copies the centers (the caller's buffer may go away).
+  ///
+  /// @param centers    IN (n_centers, d) row-major, finite
+  /// @param n_centers  IN number of centers, >= 1
+  /// @param d          IN number of features, >= 1
+  /// @param params     IN coarse_size, coarse_iter, n_probe, probe_ratio (the graph's ignored)
+  /// @param n_threads  threads (<= 0: OpenMP's default); never changes the result
+  /// Throws InvalidArgument for bad sizes/parameters, Interrupted when asked to stop.
+  CenterCellIndex(const T* centers, index_t n_centers, index_t d,
+                  const ApproximateAssignmentParams& params, int n_threads);
+  ~CenterCellIndex();
+  CenterCellIndex(const CenterCellIndex&) = delete;
+  CenterCellIndex& operator=(const CenterCellIndex&) = delete;
+
+  /// Assigns every row of `data` to an (approximately) nearest center.
+  ///
+  /// @param data       IN  (n, d) points (d = the index's) and optional weights
+  /// @param labels     OUT (n,) int32 or nullptr: the center found
+  /// @param min_d2     OUT (n,) or nullptr: its exact squared distance (double)
+  /// @param n_threads  threads (<= 0: OpenMP's default); never changes the result
+  /// The stats report only the search (index_* are 0; see build_stats()).
+  ApproximateAssignmentStats assign(const DataView<T>& data, std::int32_t* labels, double* min_d2,
+                                    int n_threads) const;
+
+  index_t n_centers() const { return c_; }
+  index_t dim() const { return d_; }
+  /// Original indices of the distinct centers the index holds (ascending;
+  /// of identical centers only the lowest index).
+  const std::vector<std::int32_t>& distinct_ids() const { return ids_; }
+  /// Number of coarse cells (coarse centers that own at least one center).
+  index_t n_cells() const { return static_cast<index_t>(member_offsets_.size()) - 1; }
+  /// Coarse centers, (n_cells(), d) row-major.
+  const std::vector<T>& coarse_centers() const { return coarse_; }
+  /// Cell (nearest coarse center) of every distinct center.
+  const std::vector<std::int32_t>& cell_of() const { return cell_of_; }
+  /// The centers of each cell, CSR: cell a's are members()[member_offsets()[a]
+  /// .. member_offsets()[a + 1]), indices into distinct_ids(), ascending.
+  const std::vector<std::int32_t>& members() const { return members_; }
+  const std::vector<index_t>& member_offsets() const { return member_offsets_; }
+  /// Cost of building: index_distance_evals and index_seconds set.
+  const ApproximateAssignmentStats& build_stats() const { return build_; }
+
+ private:
+  struct Tiles;
+  index_t c_ = 0, d_ = 0, u_ = 0;
+  std::vector<std::int32_t> ids_;     // (u,) original index of each distinct center
+  std::vector<T> centers_;            // (u, d) the distinct centers
+  std::vector<T> coarse_;             // (m, d)
+  std::vector<std::int32_t> cell_of_;    // (u,)
+  std::vector<index_t> member_offsets_;  // (m + 1,)
+  std::vector<std::int32_t> members_;    // (u,)
+  int n_probe_ = 1;
+  double probe_ratio_ = 1.0;
+  std::unique_ptr<Tiles> tiles_;  // the coarse centers' and every cell's prepared tiles
+  ApproximateAssignmentStats build_;
+};
+
+/// Builds the index of params.method (CenterCellIndex or CenterGraphIndex)
+/// and assigns `data` with it (one call; the stats
 /// include the index's cost). Arguments as CenterGraphIndex and assign.
 template <typename T>
 ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* centers,
@@ -167,6 +254,8 @@ ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* 
                                               const ApproximateAssignmentParams& params,
                                               std::int32_t* labels, double* min_d2, int n_threads);
 
+extern template class CenterCellIndex<float>;
+extern template class CenterCellIndex<double>;
 extern template class CenterGraphIndex<float>;
 extern template class CenterGraphIndex<double>;
 extern template ApproximateAssignmentStats assign_approximate<float>(
