@@ -20,9 +20,10 @@ namespace {
 
 using detail::parallel_for;
 
-/// Points per block of the gemm method's queries (bounds its memory; part of
-/// the determinism contract: the blocks depend on n only).
-constexpr index_t kQueryBlock = 65536;
+/// Points per task of the gemm method's queries (a task's points, ~1 MB at
+/// d = 108 in float32, stay in cache while its cells are scored; part of the
+/// determinism contract: the tasks depend on n only).
+constexpr index_t kQueryBlock = 2048;
 
 /// Points per task of the graph search (part of the determinism contract:
 /// the task boundaries, and so the order of the partial sums, depend on n only).
@@ -507,34 +508,76 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
   const index_t m = n_cells();
   const index_t d = d_;
   const int k = n_probe_;
-  const index_t block = tiles_->cells.front().row_block();
+  const double ratio = probe_ratio_;
+  const detail::CenterTiles<T>& coarse = *tiles_->coarse;
+  const index_t block = coarse.row_block();  // the cells' tiles have the same (it depends on d)
   std::vector<double> local_d2;
   double* out_d2 = min_d2;
   if (!out_d2) {
     local_d2.resize(n);
     out_d2 = local_d2.data();
   }
-  std::int64_t evals = 0;
-  // Points in blocks of kQueryBlock (memory bounded by the block, not n).
-  std::vector<std::int32_t> probes;
-  std::vector<index_t> start(m + 1), pos(m), entry_point, entry_of;
-  std::vector<std::int32_t> entry_label;
-  std::vector<double> entry_d2;
-  struct Task {
-    index_t cell, begin, end;
-  };
-  std::vector<Task> tasks;
-  for (index_t q0 = 0; q0 < n; q0 += kQueryBlock) {
+  // One task per kQueryBlock consecutive points, self-contained (its points
+  // stay in cache): the cells each point probes, its (point, cell) entries
+  // grouped by cell, one matrix product per (cell, block of entries), each
+  // point's nearest among its cells. Task boundaries depend on n only.
+  const index_t n_tasks = detail::n_chunks(n, kQueryBlock);
+  std::vector<std::int64_t> task_evals(n_tasks, 0);
+  const double mean_cell = static_cast<double>(u_) / static_cast<double>(m);
+  detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
+    constexpr index_t kMaxRowBlock = detail::CenterTiles<T>::kMaxRowBlock;
+    const index_t q0 = task * kQueryBlock;
     const index_t nb = std::min(kQueryBlock, n - q0);
-    const DataView<T> sub{data.x + q0 * d, nb, d, nullptr};
-    // 1. The cells every point probes: its nearest coarse centers (blocked scan).
-    probes.resize(static_cast<std::size_t>(nb) * k);
-    detail::scan_nearest(sub, *tiles_->coarse, k, ProbeHandler{probes.data(), k, probe_ratio_},
-                         n_threads, 2.0 * d);
-    evals += nb * m;
+    thread_local std::vector<std::int32_t> probes, entry_label;
+    thread_local std::vector<index_t> start, pos, entry_point, entry_of;
+    thread_local std::vector<double> entry_d2;
+    thread_local std::vector<float> coarse_d;  // (block, m) distances to the coarse centers
+    thread_local std::vector<std::pair<float, std::int32_t>> near_cells;
+    coarse_d.resize(static_cast<std::size_t>(block) * m);
+    thread_local std::vector<detail::NearestCandidates<T>> near(kMaxRowBlock);
+    probes.assign(static_cast<std::size_t>(nb) * k, -1);
+    std::int64_t evals = nb * m;
+    // 1. The cells every point probes: among its n_probe nearest coarse
+    // centers (matrix products, distances in T), those within `ratio` of the
+    // nearest; ties: the lower cell.
+    for (index_t r0 = 0; r0 < nb; r0 += block) {
+      const index_t nrows = std::min(block, nb - r0);
+      T xs2[kMaxRowBlock];
+      coarse.for_each_tile(data.row(q0 + r0), nrows,
+                           [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+        // Every row's distances to all m coarse centers, then (after the last
+        // tile) those within the ratio of the nearest, at most k, nearest first.
+        for (index_t i = 0; i < nrows; ++i) {
+          const T* row = p + i * ld;
+          float* dist = coarse_d.data() + i * m + j0;
+          const float x2 = static_cast<float>(xs2[i]);
+          for (index_t j = 0; j < ncols; ++j) dist[j] = static_cast<float>(row[j]) + x2;
+        }
+        if (j0 + ncols < m) return;
+        for (index_t i = 0; i < nrows; ++i) {
+          const float* dist = coarse_d.data() + i * m;
+          float lo = dist[0];
+          for (index_t j = 1; j < m; ++j) lo = std::min(lo, dist[j]);
+          const double limit = std::isinf(ratio) ? std::numeric_limits<double>::infinity()
+                                                 : std::max(0.0, static_cast<double>(lo)) * ratio;
+          auto& cand = near_cells;
+          cand.clear();
+          for (index_t j = 0; j < m; ++j) {
+            if (dist[j] <= lo || static_cast<double>(dist[j]) <= limit) {
+              cand.emplace_back(dist[j], static_cast<std::int32_t>(j));
+            }
+          }
+          const std::size_t keep = std::min<std::size_t>(cand.size(), static_cast<std::size_t>(k));
+          std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(keep),
+                            cand.end());
+          std::int32_t* out = probes.data() + (r0 + i) * k;
+          for (std::size_t j = 0; j < keep; ++j) out[j] = cand[j].second;
+        }
+      }, xs2);
+    }
     // 2. The (point, cell) entries grouped by cell (counting sort; ascending
     // point within a cell).
-    std::fill(start.begin(), start.end(), 0);
+    start.assign(m + 1, 0);
     for (index_t e = 0; e < nb * k; ++e) {
       if (probes[e] >= 0) ++start[probes[e] + 1];
     }
@@ -544,7 +587,7 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
     entry_of.resize(static_cast<std::size_t>(nb) * k);
     entry_label.resize(n_entries);
     entry_d2.resize(n_entries);
-    std::copy(start.begin(), start.end() - 1, pos.begin());
+    pos.assign(start.begin(), start.end() - 1);
     for (index_t i = 0; i < nb; ++i) {
       for (int j = 0; j < k; ++j) {
         const std::int32_t a = probes[i * k + j];
@@ -553,46 +596,39 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
         entry_point[pos[a]++] = i;
       }
     }
-    // 3. Tasks: at most row_block() entries of one cell (boundaries depend on
-    // the data and the index only), each one matrix product per tile of the
-    // cell's centers; every entry gets the exact nearest center of its cell.
-    tasks.clear();
+    // 3. Per cell, blocks of at most row_block() entries, each one matrix
+    // product per tile of the cell's centers: every entry gets the exact
+    // nearest center of its cell (exact double distance, ties: lowest index).
+    T* x = detail::scratch_buffer<T, 2>(block * d);
     for (index_t a = 0; a < m; ++a) {
+      if (start[a + 1] == start[a]) continue;
+      const detail::CenterTiles<T>& tiles = tiles_->cells[a];
+      const std::int32_t* member = members_.data() + member_offsets_[a];
       evals += (start[a + 1] - start[a]) * (member_offsets_[a + 1] - member_offsets_[a]);
       for (index_t b = start[a]; b < start[a + 1]; b += block) {
-        tasks.push_back({a, b, std::min(b + block, start[a + 1])});
+        const index_t nrows = std::min(block, start[a + 1] - b);
+        for (index_t r = 0; r < nrows; ++r) {
+          const T* src = data.row(q0 + entry_point[b + r]);
+          std::copy(src, src + d, x + r * d);
+        }
+        T xs2[kMaxRowBlock];
+        bool started = false;
+        tiles.for_each_tile(x, nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+          if (!started) {
+            for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, x + i * d, 1, xs2[i]);
+            started = true;
+          }
+          for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
+        }, xs2);
+        for (index_t i = 0; i < nrows; ++i) {
+          std::int32_t j = -1;
+          double dist = 0.0;
+          near[i].resolve(&j, &dist);
+          entry_label[b + i] = member[j];
+          entry_d2[b + i] = dist;
+        }
       }
     }
-    const double per_entry = static_cast<double>(u_) / static_cast<double>(m);
-    detail::parallel_for(static_cast<index_t>(tasks.size()), n_threads, [&](index_t t) {
-      constexpr index_t kMaxRowBlock = detail::CenterTiles<T>::kMaxRowBlock;
-      const Task& task = tasks[t];
-      const detail::CenterTiles<T>& tiles = tiles_->cells[task.cell];
-      const std::int32_t* member = members_.data() + member_offsets_[task.cell];
-      const index_t nrows = task.end - task.begin;
-      T* x = detail::scratch_buffer<T, 2>(block * d);
-      for (index_t r = 0; r < nrows; ++r) {
-        const T* src = sub.row(entry_point[task.begin + r]);
-        std::copy(src, src + d, x + r * d);
-      }
-      thread_local std::vector<detail::NearestCandidates<T>> near(kMaxRowBlock);
-      T xs2[kMaxRowBlock];
-      bool started = false;
-      tiles.for_each_tile(x, nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
-        if (!started) {
-          for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, x + i * d, 1, xs2[i]);
-          started = true;
-        }
-        for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
-      }, xs2);
-      for (index_t i = 0; i < nrows; ++i) {
-        std::int32_t j = -1;
-        double dist = 0.0;
-        near[i].resolve(&j, &dist);
-        entry_label[task.begin + i] = member[j];
-        entry_d2[task.begin + i] = dist;
-      }
-    }, 2.0 * static_cast<double>(d) * static_cast<double>(block) * per_entry);
     // 4. Every point's nearest among its probed cells (ties: lowest index).
     for (index_t i = 0; i < nb; ++i) {
       double best = std::numeric_limits<double>::infinity();
@@ -608,7 +644,11 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
       if (labels) labels[q0 + i] = ids_[win];
       out_d2[q0 + i] = best;
     }
-  }
+    task_evals[task] = evals;
+  }, 2.0 * static_cast<double>(d) * static_cast<double>(kQueryBlock) *
+         (static_cast<double>(m) + 3.0 * mean_cell));
+  std::int64_t evals = 0;
+  for (const std::int64_t e : task_evals) evals += e;
 
   ApproximateAssignmentStats stats;
   for (index_t i = 0; i < n; ++i) stats.objective += data.weight(i) * out_d2[i];  // point order

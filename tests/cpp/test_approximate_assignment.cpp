@@ -138,7 +138,7 @@ TEST_CASE_TEMPLATE("approximate labels: never below exact, separated clusters ex
   CHECK(g.stats.search_distance_evals < n * c / 2);
 
   // Random data: labels never closer than the exact nearest center.
-  const std::vector<T> y = gaussian<T>(3000, d, 33);
+  const std::vector<T> y = gaussian<T>(3000, d, 33, 100.0);
   const vcgmm::DataView<T> ydata{y.data(), 3000, d, nullptr};
   vcgmm::ApproximateAssignmentParams small;
   small.method = vcgmm::ApproximateMethod::graph;
