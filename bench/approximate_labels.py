@@ -106,10 +106,13 @@ def run(args):
     with _harness.thread_limits(args.threads):
         for C in args.clusters:
             t0 = time.perf_counter()
-            est = vcgmm.VCGMM(C, coreset_size=2 ** args.coreset, random_state=0,
+            # a coreset of at least 4 C points (C = 16384 would otherwise fit C
+            # means to C coreset points)
+            coreset_size = max(2 ** args.coreset, 1 << int(np.ceil(np.log2(4 * C))))
+            est = vcgmm.VCGMM(C, coreset_size=coreset_size, random_state=0,
                               n_threads=args.threads, compute_labels=False).fit(X_all)
             centers = np.ascontiguousarray(est.cluster_centers_, dtype=np.float32)
-            extra["fits"][C] = {"seconds": time.perf_counter() - t0, "coreset_size": 2 ** args.coreset}
+            extra["fits"][C] = {"seconds": time.perf_counter() - t0, "coreset_size": coreset_size}
             print(f"C = {C}: fit {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
 
             exact = vcgmm.assign(X, centers, n_threads=args.threads)
@@ -202,7 +205,8 @@ def run(args):
                     "efSearch = ef; faiss IVFFlat: IndexIVFFlat(IndexFlatL2, nlist) trained "
                     "and filled with the centers, search k = 1 with nprobe; faiss times EXCLUDE "
                     "the index build (given in its own column).",
-                    f"Centers: vcgmm.VCGMM(C, coreset_size=2^{args.coreset}, random_state=0) "
+                    f"Centers: vcgmm.VCGMM(C, coreset_size=max(2^{args.coreset}, 4 C rounded up "
+                    f"to a power of 2), random_state=0) "
                     f"fitted on the full {args.dataset} ({X_all.shape[0]:,} rows); labelled rows: "
                     f"a fixed random subsample (seed 0).",
                     "labels exact = fraction equal to the exact labels; Q vs exact = "
@@ -219,7 +223,7 @@ def main(argv=None):
     p.add_argument("--n", type=int, default=200_000, help="rows labelled (a subsample)")
     p.add_argument("--coreset", type=int, default=14, help="log2 of the fit's coreset size")
     p.add_argument("--gemm-settings", nargs="*",
-                   default=["12/1.5/0", "12/3/0", "16/inf/0", "4/inf/0"],
+                   default=["12/1.75/0", "12/3/0", "2/inf/0", "4/inf/0"],
                    help="n_probe/probe_ratio/coarse_size of the extra vcgmm gemm rows")
     p.add_argument("--settings", nargs="*", default=["16/8/4"],
                    help="graph_degree/beam_width/n_starts of the extra vcgmm graph rows")

@@ -164,10 +164,9 @@ void distinct_centers(const T* centers, index_t c, index_t d, const char* where,
   detail::require(d >= 1, std::string(where) + ": need d >= 1");
   detail::require(c <= std::numeric_limits<std::int32_t>::max(),
                   std::string(where) + ": at most 2^31 - 1 centers");
-  for (index_t i = 0; i < c * d; ++i) {
-    detail::require(std::isfinite(static_cast<double>(centers[i])),
-                    std::string(where) + ": centers must be finite");
-  }
+  bool finite = true;  // (one check: building the message per value cost ~50 ms at C = 4000)
+  for (index_t i = 0; i < c * d; ++i) finite &= std::isfinite(static_cast<double>(centers[i]));
+  detail::require(finite, std::string(where) + ": centers must be finite");
   std::vector<std::int32_t> order(c);
   for (index_t i = 0; i < c; ++i) order[i] = static_cast<std::int32_t>(i);
   const auto row_less = [&](std::int32_t a, std::int32_t b) {
@@ -420,10 +419,12 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
   std::int64_t evals = 0;
 
   // Coarse level: m evenly strided centers, moved by a few Lloyd iterations
-  // over the (distinct) centers themselves.
+  // over the (distinct) centers themselves. Default m = ceil(sqrt(C)): cells
+  // of ~sqrt(C) centers, wide enough for efficient matrix products (on the
+  // patches at C = 4000, 64 cells were faster than 127 at equal exactness).
   index_t m = params.coarse_size > 0
                   ? params.coarse_size
-                  : static_cast<index_t>(std::ceil(2.0 * std::sqrt(static_cast<double>(u_))));
+                  : static_cast<index_t>(std::ceil(std::sqrt(static_cast<double>(u_))));
   m = std::min<index_t>(m, u_);
   coarse_.resize(m * d_);
   for (index_t i = 0; i < m; ++i) {

@@ -134,7 +134,7 @@ TEST_CASE_TEMPLATE("approximate labels: never below exact, separated clusters ex
   index_t g_wrong = 0;
   for (index_t i = 0; i < n; ++i) g_wrong += g.labels[i] != static_cast<std::int32_t>(i % c);
   CHECK(g_wrong == 0);
-  // defaults: 40 cells of ~10 centers, a few probed: well below 400 per point
+  // defaults: 20 cells of ~20 centers, a few probed: well below 400 per point
   CHECK(g.stats.search_distance_evals < n * c / 2);
 
   // Random data: labels never closer than the exact nearest center.
@@ -263,7 +263,7 @@ TEST_CASE("the cell index: cells, candidate lists, duplicates") {
   CHECK(std::find(ids.begin(), ids.end(), 405) == ids.end());
   const index_t m = index.n_cells();
   CHECK(m >= 2);
-  CHECK(m <= 45);  // at most ceil(2 sqrt(490)), minus the empty cells dropped
+  CHECK(m <= 23);  // at most ceil(sqrt(490)), minus the empty cells dropped
   const auto& coarse = index.coarse_centers();
   std::vector<index_t> members(m, 0);
   for (std::size_t k = 0; k < ids.size(); ++k) {

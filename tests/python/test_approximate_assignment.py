@@ -34,8 +34,9 @@ def _label_d2(X, centers, labels):
 @pytest.mark.parametrize("params", [dict(method="graph", graph_degree=10_000, n_starts=1,
                                          beam_width=1),
                                     dict(method="graph", n_starts=10_000),
-                                    dict(method="gemm", n_probe=10_000),
-                                    dict(n_probe=10_000, coarse_iter=0, coarse_size=7)])
+                                    dict(method="gemm", n_probe=10_000, probe_ratio=np.inf),
+                                    dict(n_probe=10_000, probe_ratio=np.inf, coarse_iter=0,
+                                         coarse_size=7)])
 def test_exact_with_all_cells_complete_graph_or_all_starts(dtype, params):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((800, 7)).astype(dtype)
@@ -83,14 +84,14 @@ def test_gemm_never_closer_than_exact_and_counts():
     assert (got > best * (1 + 1e-9)).any()  # one cell only: misses some
     assert stats["n_distance_evals"] == stats["index_distance_evals"] + stats[
         "search_distance_evals"]
-    # 35 cells of ~9 centers: 35 coarse + ~9 list evaluations per point
+    # 18 cells of ~17 centers: 18 coarse + ~17 cell evaluations per point
     assert stats["search_distance_evals"] < 3000 * 300 / 4
     assert stats["index_distance_evals"] < 300 * 300
     np.testing.assert_allclose(stats["objective"], got.sum(), rtol=1e-10)
     # More probed cells: never worse on average, eventually exact.
     errors = []
-    for n_probe in (1, 4, 16, 35):
-        lab = vcgmm.assign_approximate(X, centers, n_probe=n_probe)
+    for n_probe in (1, 4, 8, 18):
+        lab = vcgmm.assign_approximate(X, centers, n_probe=n_probe, probe_ratio=np.inf)
         errors.append(_label_d2(X, centers, lab).sum())
     assert errors == sorted(errors, reverse=True)
     assert errors[-1] == pytest.approx(best.sum(), rel=1e-12)
@@ -200,6 +201,9 @@ def test_defaults_read_from_core():
                                       (dict(n_probe=0), ValueError),
                                       (dict(n_probe=2.5), TypeError),
                                       (dict(coarse_iter=-1), ValueError),
+                                      (dict(probe_ratio=0.5), ValueError),
+                                      (dict(probe_ratio=np.nan), ValueError),
+                                      (dict(probe_ratio="2"), TypeError),
                                       (dict(coarse_size=-1), ValueError)])
 def test_bad_parameters(bad, err):
     X = np.random.default_rng(8).standard_normal((50, 3))
@@ -231,7 +235,8 @@ def test_zero_weights_are_labelled_and_add_nothing():
     w = rng.uniform(0.5, 2.0, 600)
     w[::3] = 0.0
     exact = vcgmm.assign(X, centers)
-    for params in (dict(method="graph", n_starts=10_000), dict(n_probe=10_000)):
+    for params in (dict(method="graph", n_starts=10_000),
+                   dict(n_probe=10_000, probe_ratio=np.inf)):
         labels, stats = vcgmm.assign_approximate(X, centers, w, return_stats=True, **params)
         np.testing.assert_array_equal(labels, exact)
         np.testing.assert_allclose(stats["objective"], float(w @ _label_d2(X, centers, exact)),

@@ -96,16 +96,16 @@ struct ApproximateAssignmentParams {
   double probe_ratio = 2.0;
   /// gemm: Lloyd iterations that move the coarse centers to the means of
   /// their cells of fine centers (>= 0; 0: a strided subset of the centers).
-  int coarse_iter = 10;
+  int coarse_iter = 5;
   /// graph: neighbours per center in the k-nearest-neighbour graph (>= 1; capped at
   /// C - 1). Larger: more exact labels, more evaluations per visited center.
   int graph_degree = 32;
   /// graph: nearest coarse centers a point's search starts from (>= 1; capped at
   /// the coarse size). n_starts >= C makes the result exact.
   int n_starts = 4;
-  /// Centers of the coarse level, both methods (0: ceil(2 sqrt(C)); capped
-  /// at C; graph: raised to n_starts; gemm: coarse centers left without a
-  /// fine center are dropped).
+  /// Centers of the coarse level, both methods (0: gemm ceil(sqrt(C)),
+  /// graph ceil(2 sqrt(C)); capped at C; graph: raised to n_starts; gemm:
+  /// coarse centers left without a fine center are dropped).
   index_t coarse_size = 0;
   /// graph: best centers kept by the search (>= 1; HNSW's ef). Larger: more exact
   /// labels, more evaluations.
