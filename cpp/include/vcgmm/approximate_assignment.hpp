@@ -3,7 +3,36 @@
 //
 // Labelling all N points against C centers exactly (assignment.hpp) costs
 // O(N C D): at large C it costs more than the fit it follows (issue 13, item
-// 5). This is the alternative: a navigable graph over the centers, searched
+// 5). Two alternatives, selected by ApproximateAssignmentParams::method.
+//
+// gemm (the default; CenterCellIndex): an inverted-file index (Jegou, Douze
+// & Schmid, "Product quantization for nearest neighbor search", IEEE TPAMI
+// 2011, IVF with exact distances) whose probes are batched into matrix
+// products.
+//  - Index: m = ceil(sqrt(C)) coarse centers (`coarse_size`), a strided
+//    subset of the centers moved by `coarse_iter` Lloyd iterations over the
+//    centers themselves (the blocked scan); every center's cell is its
+//    nearest coarse center; coarse centers left without a center are dropped.
+//    Cost O(coarse_iter C m D), no C^2 term.
+//  - Query, per task of 2048 consecutive points (fixed boundaries; a task's
+//    points stay in cache): the points' distances to the m coarse centers
+//    (one matrix product per 256 points); every point probes the cells of its
+//    nearest coarse centers whose squared distance is at most `probe_ratio`
+//    times the nearest's, at most `n_probe` (adaptive: points deep inside a
+//    cell probe one, points near a boundary several); the (point, cell)
+//    entries are grouped by cell (counting sort) and each cell's entries are
+//    scored against the cell's centers with one matrix product per 256
+//    entries, as in the exact scan (CenterTiles + NearestCandidates: the
+//    exact nearest of the cell, robust to the expansion's rounding, its
+//    distance recomputed in double); every point keeps the nearest of its
+//    cells' winners (ties: the lowest index).
+//  - Cost per point: m + (centers of the probed cells) evaluations at matrix
+//    product speed, about sqrt(C) (1 + probes) instead of C.
+//  - Exact (up to ties within rounding) with n_probe >= m and probe_ratio =
+//    infinity; otherwise a label is wrong when the nearest center lies in a
+//    cell the point did not probe.
+//
+// graph (CenterGraphIndex): a navigable graph over the centers, searched
 // best-first from a cheap start, as in graph-based nearest-neighbour search
 // (Malkov & Yashunin, "Efficient and robust approximate nearest neighbor
 // search using Hierarchical Navigable Small World graphs", IEEE TPAMI 2020;
@@ -11,52 +40,48 @@
 // the labelling analogue of vc-GMM's truncated search (paper
 // 000_bd19523839359b5b.txt: a point's candidates are the neighbourhoods of
 // its current best centers).
-//
-// Index (built once from the centers, CenterGraphIndex):
-//  - the exact k-nearest-neighbour graph among the C centers (degree
+//  - Index: the exact k-nearest-neighbour graph among the C centers (degree
 //    `graph_degree`), from the same blocked GEMM scan as the exact assignment
 //    (O(C^2 D), C^2 distance evaluations; fine up to C ~ 2^16), plus up to
 //    `graph_degree` reverse edges per center (a plain k-NN graph can leave a
-//    center nobody's neighbour, hence unreachable);
-//  - a coarse level of m centers (`coarse_size`, default ceil(2 sqrt(C))),
-//    chosen deterministically (every (C/m)-th center).
-// Identical centers enter once (the lowest index: the exact assignment's
-// choice among ties); otherwise a group of more than graph_degree copies is
-// a clique of zero-distance edges that traps the search.
-// Query (assign): every point's `n_starts` nearest coarse centers (one
-// blocked scan, n m evaluations), then a best-first search over the graph
-// keeping the `beam_width` best centers seen (visited set, stops when the
-// nearest unexpanded candidate is farther than the worst kept). The winner is
-// confirmed with exact double distances among the near-tied best ones
-// (ties: the lowest index), so labels are reproducible and the reported
-// squared distances exact.
+//    center nobody's neighbour, hence unreachable); a coarse level of m
+//    centers (`coarse_size`, default ceil(2 sqrt(C))), every (C/m)-th center.
+//  - Query: every point's `n_starts` nearest coarse centers (one blocked
+//    scan, n m evaluations), then a best-first search over the graph keeping
+//    the `beam_width` best centers seen (visited set, stops when the nearest
+//    unexpanded candidate is farther than the worst kept). The winner is
+//    confirmed with exact double distances among the near-tied best ones.
+//  - Cost per point: about m + (visited centers) evaluations, O((sqrt(C) +
+//    beam_width graph_degree) D), computed one at a time (the exact scan's
+//    matrix products are several times faster per evaluation).
+//  - Exact (up to ties within rounding) when graph_degree >= C - 1 or
+//    n_starts >= C; otherwise a label is wrong when the search ends in a
+//    local minimum of the graph.
 //
-// Guarantees: every returned label's distance is >= the exact nearest one's
-// (it is a real center's exact distance). Exact (up to ties within rounding)
-// when graph_degree >= C - 1 (complete graph), or n_starts >= C. Otherwise
-// approximate: a label is wrong when the search ends in a local minimum of the
-// graph; the fraction depends on the data (well-separated clusters: none).
+// Both: identical centers enter once (the lowest index: the exact
+// assignment's choice among ties). Every returned label's distance is the
+// exact (double) distance of a real center, so never below the exact nearest
+// one. Deterministic: tasks of a fixed number of points (independent of the
+// thread count), sums in a fixed order: 1 thread and 8 threads give
+// bit-identical labels, distances and counts. Interruptible between tasks.
+// Memory: gemm O(C D) for the index (+ per thread O(2048 n_probe) entries);
+// graph <= 2 C graph_degree int32 + m D + the n n_starts starts.
 //
-// Cost: index O(C^2 D) once; per point about m + (visited centers) distance
-// evaluations, i.e. O((sqrt(C) + beam_width graph_degree) D) instead of
-// O(C D), computed one by one (the exact scan uses matrix products, several
-// times faster per evaluation: measure before choosing; bench/approximate_labels.py).
-// Memory: <= 2 C graph_degree int32 + m D coarse centers + the n n_starts starts.
-//
-// Determinism: tasks of a fixed number of points (independent of the thread
-// count), per-task partial sums combined in task order: 1 thread and 8
-// threads give bit-identical labels, distances and counts.
-//
-// Measured (image patches, D = 108, float32, 2 threads, 100,000-200,000
-// points, index build included): NOT faster than the exact scan at C = 1000
-// to 65,536 (0.28x-0.9x at the default parameters; at C = 65,536 the C^2
-// index dominates). It does 10-80x fewer distance evaluations, so it pays
-// only where evaluations, not memory traffic, are the cost (very long rows,
-// an index reused over many calls). Use when: the evaluation count matters
-// and a small fraction of near-miss labels is acceptable. Do not use for: the
-// objective you report (inertia_), Lloyd's assignment step (use the exact
-// assign_nearest), or centers that change every iteration (the index costs
-// C^2 evaluations).
+// Measured (bench/results/approximate_labels.md: image patches, D = 108,
+// float32, 200,000 points, centers of a vc-GMM fit, 2 threads on a shared
+// machine, index build included): see the figures in the params below.
+// gemm is 3-7x faster than the exact scan at C = 4000 to 16,384 with
+// 99.5-99.8% exact labels and the quantization error within 0.1% of the
+// exact assignment's; at C = 1000 the gain is small (cells of ~32 centers);
+// the issue's target (10x at C = 4000) is not reached: the small matrix
+// products and the per-entry bookkeeping run at about half the exact scan's
+// speed per evaluation. graph is not faster than the exact scan at any C
+// measured (1000 to 65,536; 10-80x fewer evaluations, but one at a time).
+// Use when: labels of many points at large C, a small fraction of
+// near-nearest labels acceptable (gemm; graph only when evaluations
+// themselves are the cost). Do not use for: the objective you report
+// (inertia_), Lloyd's assignment step (use the exact assign_nearest), small
+// C (<= ~1000: the exact scan is as fast).
 #pragma once
 
 #include <cstdint>
@@ -67,22 +92,27 @@
 
 namespace vcgmm {
 
-/// Parameters of the approximate assignment. Defaults chosen by measurement
-/// (bench/results/approximate_labels.md: image patches, D = 108, centers of a
-/// vc-GMM fit, 200,000 points): 32/16/4 (degree/beam/starts) is the cheapest
-/// setting measured with >= 99% exact labels and the quantization error
-/// within 0.2% of the exact assignment's at both C = 1000 (100.0%, +0.003%)
-/// and C = 4000 (99.95%, +0.02%); 16/8/4 is 1.8x faster but at C = 4000 only
-/// 99.1% exact with +0.9% error.
 /// How the approximate assignment searches (see the file comment).
 enum class ApproximateMethod {
-  /// Points grouped by their nearest coarse center, each group scored with
-  /// one matrix product against its cell's candidate list (CenterCellIndex).
+  /// Coarse cells of the centers; every point probes the cells of its
+  /// nearest coarse centers, each cell scored with matrix products
+  /// (CenterCellIndex).
   gemm,
   /// Best-first search over a k-NN graph of the centers (CenterGraphIndex).
   graph,
 };
 
+/// Parameters of the approximate assignment. Defaults chosen by measurement
+/// (bench/results/approximate_labels.md: image patches, D = 108, centers of a
+/// vc-GMM fit, 200,000 points). gemm: n_probe 12, probe_ratio 2, coarse size
+/// ceil(sqrt(C)), 5 Lloyd iterations: >= 99.5% exact labels and the
+/// quantization error within 0.1% of the exact assignment's at C = 1000 to
+/// 16,384; ratio 1.5 was ~1.2x faster but only 98-98.7% exact; 2 sqrt(C)
+/// cells were slower at equal exactness (narrower matrix products). graph:
+/// 32/16/4 (degree/beam/starts) is the cheapest setting measured with >= 99%
+/// exact labels and the error within 0.2% at both C = 1000 (100.0%, +0.003%)
+/// and C = 4000 (99.95%, +0.02%); 16/8/4 is 1.8x faster but at C = 4000 only
+/// 99.1% exact with +0.9% error.
 struct ApproximateAssignmentParams {
   /// The search (default gemm: the one measured faster than the exact scan).
   ApproximateMethod method = ApproximateMethod::gemm;
