@@ -1,19 +1,29 @@
-"""Approximate labelling (graph search over the centers) vs the exact scan vs faiss HNSW.
+"""Approximate labelling (cells scored by matrix products, or a graph search
+over the centers) vs the exact scan vs faiss.
 
 Issue 13, item 5: labelling all N points against C centers exactly is an
-O(N C D) scan (a fast GEMM). ``vcgmm.assign_approximate`` builds a k-NN graph
-over the centers plus a coarse level, and walks the graph best-first from
-each point's nearest coarse centers. This benchmark measures, in one run, on
+O(N C D) scan (a fast GEMM). ``vcgmm.assign_approximate`` has two methods:
+"gemm" (the default) clusters the centers into coarse cells, sends every point
+to the cells of its nearest coarse centers (within ``probe_ratio`` of the
+nearest, at most ``n_probe``), and scores each cell's points against the
+cell's centers with one matrix product per block; "graph" builds a k-NN graph
+over the centers plus a coarse level and walks it best-first from each
+point's nearest coarse centers. This benchmark measures, in one run, on
 a subsample of the image patches (patches-sklearn, float32) against the
 centers of a vc-GMM fit (coreset, so the fit is quick):
 
 - exact: ``vcgmm.assign(X, centers)`` (the blocked GEMM scan);
-- vcgmm approx: ``vcgmm.assign_approximate`` at the defaults and at the other
-  settings of ``--settings`` (graph_degree/beam_width/n_starts), timed
-  *including* building the index (the index time is also given on its own);
-- faiss ``IndexHNSWFlat`` (M = 16 and 32, efConstruction 40) on the same
-  centers, search with k = 1 at each ``--ef``; the build is timed separately
-  and not included in "time".
+- vcgmm gemm: ``vcgmm.assign_approximate(method="gemm")`` at the defaults and
+  at the settings of ``--gemm-settings`` (n_probe/probe_ratio/coarse_size),
+  timed *including* building the index (the index time is also given on its
+  own);
+- vcgmm graph: ``method="graph"`` at its defaults and at the settings of
+  ``--settings`` (graph_degree/beam_width/n_starts), timed the same way;
+- faiss ``IndexHNSWFlat`` (each ``--hnsw-m``, efConstruction 40) on the same
+  centers, search with k = 1 at each ``--ef``, and faiss ``IndexIVFFlat``
+  (the same number of cells as vcgmm's default, trained on the centers) at
+  each ``--ivf-nprobe``, if faiss is installed; their builds are timed
+  separately and not included in "time".
 
 Columns: wall time (median of ``--repeats`` interleaved calls, 2 threads),
 speed-up = exact time / time, the fraction of labels equal to the exact ones,
@@ -23,7 +33,7 @@ exact = C).
 
 Run from the repository root::
 
-    python -m bench.approximate_labels --clusters 1000 4000 --n 200000
+    python -m bench.approximate_labels --clusters 1000 4000 16384 --n 200000
 """
 
 from __future__ import annotations
@@ -52,7 +62,19 @@ def _label_error(X, centers, labels, chunk=50_000):
 
 def _parse_setting(text):
     g, b, s = (int(v) for v in text.split("/"))
-    return {"graph_degree": g, "beam_width": b, "n_starts": s}
+    return {"method": "graph", "graph_degree": g, "beam_width": b, "n_starts": s}
+
+
+def _parse_gemm(text):
+    p, r, m = text.split("/")
+    return {"method": "gemm", "n_probe": int(p), "probe_ratio": float(r), "coarse_size": int(m)}
+
+
+def _key(s):
+    if s["method"] == "graph":
+        return "vcgmm graph g{graph_degree}/b{beam_width}/s{n_starts}".format(**s)
+    m = "auto" if s["coarse_size"] == 0 else s["coarse_size"]
+    return f"vcgmm gemm p{s['n_probe']}/r{s['probe_ratio']:g}/m{m}"
 
 
 def run(args):
@@ -71,17 +93,26 @@ def run(args):
     info = _harness.machine_info()
     from vcgmm._assignment import approximate_default
 
-    default = {k: approximate_default(k) for k in ("graph_degree", "beam_width", "n_starts")}
-    settings = [default] + [s for s in (_parse_setting(t) for t in args.settings) if s != default]
+    assert approximate_default("method") == "gemm"
+    gemm_default = {"method": "gemm", **{k: approximate_default(k) for k in (
+        "n_probe", "probe_ratio", "coarse_size")}}
+    graph_default = {"method": "graph", **{k: approximate_default(k) for k in (
+        "graph_degree", "beam_width", "n_starts")}}
+    gemm = [s for s in (_parse_gemm(t) for t in args.gemm_settings) if s != gemm_default]
+    graph = [s for s in (_parse_setting(t) for t in args.settings) if s != graph_default]
+    settings = [gemm_default] + gemm + [graph_default] + graph
     rows = []
     extra = {"fits": {}}
     with _harness.thread_limits(args.threads):
         for C in args.clusters:
             t0 = time.perf_counter()
-            est = vcgmm.VCGMM(C, coreset_size=2 ** args.coreset, random_state=0,
+            # a coreset of at least 4 C points (C = 16384 would otherwise fit C
+            # means to C coreset points)
+            coreset_size = max(2 ** args.coreset, 1 << int(np.ceil(np.log2(4 * C))))
+            est = vcgmm.VCGMM(C, coreset_size=coreset_size, random_state=0,
                               n_threads=args.threads, compute_labels=False).fit(X_all)
             centers = np.ascontiguousarray(est.cluster_centers_, dtype=np.float32)
-            extra["fits"][C] = {"seconds": time.perf_counter() - t0, "coreset_size": 2 ** args.coreset}
+            extra["fits"][C] = {"seconds": time.perf_counter() - t0, "coreset_size": coreset_size}
             print(f"C = {C}: fit {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
 
             exact = vcgmm.assign(X, centers, n_threads=args.threads)
@@ -89,7 +120,7 @@ def run(args):
             fns = {"exact": lambda: vcgmm.assign(X, centers, n_threads=args.threads)}
             results = {}
             for s in settings:
-                key = "vcgmm g{graph_degree}/b{beam_width}/s{n_starts}".format(**s)
+                key = _key(s)
 
                 def call(s=s, key=key):
                     results[key] = vcgmm.assign_approximate(X, centers, return_stats=True,
@@ -111,6 +142,22 @@ def run(args):
                             index.hnsw.efSearch = ef
                             results[key] = index.search(X, 1)[1][:, 0].astype(np.int32)
                         fns[key] = search
+                n_cells = args.ivf_nlist or int(np.ceil(2 * np.sqrt(C)))
+                t1 = time.perf_counter()
+                quantizer = faiss.IndexFlatL2(X.shape[1])
+                ivf = faiss.IndexIVFFlat(quantizer, X.shape[1], n_cells)
+                ivf.cp.seed = 0
+                ivf.train(centers)
+                ivf.add(centers)
+                build = time.perf_counter() - t1
+                for nprobe in args.ivf_nprobe:
+                    key = f"faiss IVFFlat nlist={n_cells} nprobe={nprobe}"
+                    hnsw[key] = build
+
+                    def search_ivf(ivf=ivf, nprobe=nprobe, key=key):
+                        ivf.nprobe = nprobe
+                        results[key] = ivf.search(X, 1)[1][:, 0].astype(np.int32)
+                    fns[key] = search_ivf
             times = _harness.timeit_interleaved(fns, repeats=args.repeats, warmup=1)
             t_exact = times["exact"]["median"]
             for key, t in times.items():
@@ -142,18 +189,24 @@ def run(args):
                        ("evals_per_point", "dist. evals / point", ".1f")]
             _harness.write_results(
                 NAME, columns, rows,
-                title=f"Approximate labelling vs exact scan vs faiss HNSW ({args.dataset}, "
+                title=f"Approximate labelling vs exact scan vs faiss ({args.dataset}, "
                       f"{X.shape[0]:,} rows, float32, {args.threads} threads)",
                 params=vars(args), info=info, extra=extra,
                 notes=[
-                    "exact = vcgmm.assign (blocked GEMM scan over all C centers); vcgmm "
-                    "gD/bB/sS = vcgmm.assign_approximate(graph_degree=D, beam_width=B, "
-                    "n_starts=S), time INCLUDES building the index (k-NN graph of the centers, "
-                    "C^2 evaluations, counted in dist. evals / point); the first vcgmm row is the "
-                    "library default.",
+                    "exact = vcgmm.assign (blocked GEMM scan over all C centers); vcgmm gemm "
+                    "pP/rR/mM = vcgmm.assign_approximate(method='gemm', n_probe=P, "
+                    "probe_ratio=R, coarse_size=M) (auto: the default size); the first gemm row "
+                    "is the library default; vcgmm graph gD/bB/sS = "
+                    "vcgmm.assign_approximate(method='graph', graph_degree=D, beam_width=B, "
+                    "n_starts=S), its first row the method's defaults. vcgmm times INCLUDE "
+                    "building the index (gemm: Lloyd over the centers for the coarse cells; "
+                    "graph: the k-NN graph, C^2 evaluations), counted in dist. evals / point.",
                     "faiss HNSW: IndexHNSWFlat(d, M), efConstruction 40, search k = 1 with "
-                    "efSearch = ef; time EXCLUDES the index build (given in its own column).",
-                    f"Centers: vcgmm.VCGMM(C, coreset_size=2^{args.coreset}, random_state=0) "
+                    "efSearch = ef; faiss IVFFlat: IndexIVFFlat(IndexFlatL2, nlist) trained "
+                    "and filled with the centers, search k = 1 with nprobe; faiss times EXCLUDE "
+                    "the index build (given in its own column).",
+                    f"Centers: vcgmm.VCGMM(C, coreset_size=max(2^{args.coreset}, 4 C rounded up "
+                    f"to a power of 2), random_state=0) "
                     f"fitted on the full {args.dataset} ({X_all.shape[0]:,} rows); labelled rows: "
                     f"a fixed random subsample (seed 0).",
                     "labels exact = fraction equal to the exact labels; Q vs exact = "
@@ -166,12 +219,17 @@ def run(args):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dataset", default="patches-sklearn")
-    p.add_argument("--clusters", type=int, nargs="+", default=[1000, 4000])
+    p.add_argument("--clusters", type=int, nargs="+", default=[1000, 4000, 16384])
     p.add_argument("--n", type=int, default=200_000, help="rows labelled (a subsample)")
     p.add_argument("--coreset", type=int, default=14, help="log2 of the fit's coreset size")
-    p.add_argument("--settings", nargs="*", default=["8/4/2", "16/8/4", "16/16/4", "32/32/8"],
-                   help="graph_degree/beam_width/n_starts of the extra vcgmm rows")
-    p.add_argument("--hnsw-m", type=int, nargs="*", default=[16, 32])
+    p.add_argument("--gemm-settings", nargs="*",
+                   default=["12/1.75/0", "12/3/0", "2/inf/0", "4/inf/0"],
+                   help="n_probe/probe_ratio/coarse_size of the extra vcgmm gemm rows")
+    p.add_argument("--settings", nargs="*", default=["16/8/4"],
+                   help="graph_degree/beam_width/n_starts of the extra vcgmm graph rows")
+    p.add_argument("--ivf-nprobe", type=int, nargs="*", default=[4, 8])
+    p.add_argument("--ivf-nlist", type=int, default=0, help="faiss IVF cells (0: ceil(2 sqrt(C)))")
+    p.add_argument("--hnsw-m", type=int, nargs="*", default=[16])
     p.add_argument("--ef", type=int, nargs="*", default=[16, 64])
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--threads", type=int, default=_harness.DEFAULT_THREADS)

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <string>
 #include <utility>
 
+#include "detail/assign.hpp"
 #include "detail/blocked_scan.hpp"
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
@@ -17,6 +19,11 @@ namespace vcgmm {
 namespace {
 
 using detail::parallel_for;
+
+/// Points per task of the gemm method's queries (a task's points, ~1 MB at
+/// d = 108 in float32, stay in cache while its cells are scored; part of the
+/// determinism contract: the tasks depend on n only).
+constexpr index_t kQueryBlock = 2048;
 
 /// Points per task of the graph search (part of the determinism contract:
 /// the task boundaries, and so the order of the partial sums, depend on n only).
@@ -96,57 +103,112 @@ struct SearchScratch {
   }
 };
 
+/// Row handler storing every row's k nearest centers (-1 past the found ones).
+struct NearestHandler {
+  using Partial = detail::NoPartial;
+  using Block = detail::NoBlock;
+  static constexpr bool kVisitsTiles = false;
+  std::int32_t* out;  // (n, k)
+  int k;
+
+  void row(Block&, Partial&, index_t row, index_t, const std::int32_t* idx, const double*,
+           int found) const {
+    for (int j = 0; j < k; ++j) out[row * k + j] = j < found ? idx[j] : -1;
+  }
+};
+
+/// Row handler of the coarse scan of the gemm method: the cells a point
+/// probes (its nearest coarse centers within the ratio), -1 after them.
+struct ProbeHandler {
+  using Partial = detail::NoPartial;
+  using Block = detail::NoBlock;
+  static constexpr bool kVisitsTiles = false;
+  std::int32_t* out;  // (n, k)
+  int k;
+  double ratio;
+
+  void row(Block&, Partial&, index_t row, index_t, const std::int32_t* idx, const double* d2,
+           int found) const {
+    std::int32_t* o = out + row * k;
+    int c = 0;
+    for (int j = 0; j < found; ++j) {
+      if (j > 0 && !std::isinf(ratio) && !(d2[j] <= ratio * d2[0])) break;  // d2 ascending
+      o[c++] = idx[j];
+    }
+    for (; c < k; ++c) o[c] = -1;
+  }
+};
+
+/// Checks the parameters both methods share (and the method's name).
+void check_params(const ApproximateAssignmentParams& params, const char* where) {
+  detail::require(params.method == ApproximateMethod::gemm ||
+                      params.method == ApproximateMethod::graph,
+                  std::string(where) + ": unknown method");
+  detail::require(params.graph_degree >= 1, std::string(where) + ": graph_degree must be >= 1");
+  detail::require(params.n_starts >= 1, std::string(where) + ": n_starts must be >= 1");
+  detail::require(params.beam_width >= 1, std::string(where) + ": beam_width must be >= 1");
+  detail::require(params.coarse_size >= 0, std::string(where) + ": coarse_size must be >= 0");
+  detail::require(params.n_probe >= 1, std::string(where) + ": n_probe must be >= 1");
+  detail::require(params.probe_ratio >= 1.0,  // NaN fails too
+                  std::string(where) + ": probe_ratio must be >= 1 (or infinity)");
+  detail::require(params.coarse_iter >= 0, std::string(where) + ": coarse_iter must be >= 0");
+}
+
+/// Checks the centers, then keeps one copy of each distinct row: `ids`
+/// (ascending) are the original indices (of identical rows the lowest: the
+/// exact assignment's choice among ties), `out` the rows (ids.size(), d).
+template <typename T>
+void distinct_centers(const T* centers, index_t c, index_t d, const char* where,
+                      std::vector<std::int32_t>& ids, std::vector<T>& out) {
+  detail::require_centers(centers, c, where);
+  detail::require(d >= 1, std::string(where) + ": need d >= 1");
+  detail::require(c <= std::numeric_limits<std::int32_t>::max(),
+                  std::string(where) + ": at most 2^31 - 1 centers");
+  bool finite = true;  // (one check: building the message per value cost ~50 ms at C = 4000)
+  for (index_t i = 0; i < c * d; ++i) finite &= std::isfinite(static_cast<double>(centers[i]));
+  detail::require(finite, std::string(where) + ": centers must be finite");
+  std::vector<std::int32_t> order(c);
+  for (index_t i = 0; i < c; ++i) order[i] = static_cast<std::int32_t>(i);
+  const auto row_less = [&](std::int32_t a, std::int32_t b) {
+    const T* ra = centers + a * d;
+    const T* rb = centers + b * d;
+    for (index_t j = 0; j < d; ++j) {
+      if (ra[j] < rb[j]) return true;
+      if (rb[j] < ra[j]) return false;
+    }
+    return a < b;
+  };
+  std::sort(order.begin(), order.end(), row_less);
+  ids.clear();
+  for (index_t k = 0; k < c; ++k) {
+    const bool same = k > 0 && std::equal(centers + order[k] * d, centers + (order[k] + 1) * d,
+                                          centers + order[k - 1] * d);
+    if (!same) ids.push_back(order[k]);  // first of its group: lowest index
+  }
+  std::sort(ids.begin(), ids.end());
+  const index_t u = static_cast<index_t>(ids.size());
+  out.resize(u * d);
+  for (index_t k = 0; k < u; ++k) {
+    std::copy(centers + ids[k] * d, centers + (ids[k] + 1) * d, out.data() + k * d);
+  }
+}
+
 }  // namespace
 
 template <typename T>
 CenterGraphIndex<T>::CenterGraphIndex(const T* centers, index_t n_centers, index_t d,
                                       const ApproximateAssignmentParams& params, int n_threads) {
   const char* where = "CenterGraphIndex";
-  detail::require_centers(centers, n_centers, where);
-  detail::require(d >= 1, std::string(where) + ": need d >= 1");
-  detail::require(n_centers <= std::numeric_limits<std::int32_t>::max(),
-                  std::string(where) + ": at most 2^31 - 1 centers");
-  detail::require(params.graph_degree >= 1, std::string(where) + ": graph_degree must be >= 1");
-  detail::require(params.n_starts >= 1, std::string(where) + ": n_starts must be >= 1");
-  detail::require(params.beam_width >= 1, std::string(where) + ": beam_width must be >= 1");
-  detail::require(params.coarse_size >= 0, std::string(where) + ": coarse_size must be >= 0");
+  check_params(params, where);
   const detail::Stopwatch clock;
   c_ = n_centers;
   d_ = d;
-  for (index_t i = 0; i < c_ * d_; ++i) {
-    detail::require(std::isfinite(static_cast<double>(centers[i])),
-                    std::string(where) + ": centers must be finite");
-  }
   // Identical centers (fits often leave some: means that converged onto each
   // other) would form cliques of zero-distance neighbours that trap the
   // search; only the lowest index of each group enters the index (it is the
   // exact assignment's choice among ties).
-  {
-    std::vector<std::int32_t> order(c_);
-    for (index_t i = 0; i < c_; ++i) order[i] = static_cast<std::int32_t>(i);
-    const auto row_less = [&](std::int32_t a, std::int32_t b) {
-      const T* ra = centers + a * d_;
-      const T* rb = centers + b * d_;
-      for (index_t j = 0; j < d_; ++j) {
-        if (ra[j] < rb[j]) return true;
-        if (rb[j] < ra[j]) return false;
-      }
-      return a < b;
-    };
-    std::sort(order.begin(), order.end(), row_less);
-    ids_.clear();
-    for (index_t k = 0; k < c_; ++k) {
-      const bool same = k > 0 && std::equal(centers + order[k] * d_, centers + (order[k] + 1) * d_,
-                                            centers + order[k - 1] * d_);
-      if (!same) ids_.push_back(order[k]);  // first of its group: lowest index
-    }
-    std::sort(ids_.begin(), ids_.end());
-    u_ = static_cast<index_t>(ids_.size());
-    centers_.resize(u_ * d_);
-    for (index_t k = 0; k < u_; ++k) {
-      std::copy(centers + ids_[k] * d_, centers + (ids_[k] + 1) * d_, centers_.data() + k * d_);
-    }
-  }
+  distinct_centers(centers, n_centers, d, where, ids_, centers_);
+  u_ = static_cast<index_t>(ids_.size());
   degree_ = static_cast<int>(std::min<index_t>(params.graph_degree, u_ - 1));
   beam_ = params.beam_width;
 
@@ -332,14 +394,280 @@ ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
   return stats;
 }
 
+// ---------------------------------------------------------------------------
+// CenterCellIndex: the matrix-product route.
+
 template <typename T>
-ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* centers,
-                                              index_t n_centers,
-                                              const ApproximateAssignmentParams& params,
-                                              std::int32_t* labels, double* min_d2,
-                                              int n_threads) {
-  detail::require_data(data, "assign_approximate", /*allow_zero_weights=*/true);
-  const CenterGraphIndex<T> index(centers, n_centers, data.d, params, n_threads);
+struct CenterCellIndex<T>::Tiles {
+  std::unique_ptr<detail::CenterTiles<T>> coarse;  // the coarse centers
+  std::vector<detail::CenterTiles<T>> cells;       // one per cell: its centers
+};
+
+template <typename T>
+CenterCellIndex<T>::~CenterCellIndex() = default;
+
+template <typename T>
+CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t d,
+                                    const ApproximateAssignmentParams& params, int n_threads) {
+  const char* where = "CenterCellIndex";
+  check_params(params, where);
+  const detail::Stopwatch clock;
+  c_ = n_centers;
+  d_ = d;
+  distinct_centers(centers, n_centers, d, where, ids_, centers_);
+  u_ = static_cast<index_t>(ids_.size());
+  std::int64_t evals = 0;
+
+  // Coarse level: m evenly strided centers, moved by a few Lloyd iterations
+  // over the (distinct) centers themselves. Default m = ceil(sqrt(C)): cells
+  // of ~sqrt(C) centers, wide enough for efficient matrix products (on the
+  // patches at C = 4000, 64 cells were faster than 127 at equal exactness).
+  index_t m = params.coarse_size > 0
+                  ? params.coarse_size
+                  : static_cast<index_t>(std::ceil(std::sqrt(static_cast<double>(u_))));
+  m = std::min<index_t>(m, u_);
+  coarse_.resize(m * d_);
+  for (index_t i = 0; i < m; ++i) {
+    const index_t j = (i * u_) / m;
+    std::copy(centers_.data() + j * d_, centers_.data() + (j + 1) * d_, coarse_.data() + i * d_);
+  }
+  const DataView<T> fine{centers_.data(), u_, d_, nullptr};
+  std::vector<std::int32_t> cell(u_, -1);
+  for (int it = 0;; ++it) {
+    const AssignmentStats st =
+        detail::assign_nearest(fine, coarse_.data(), m, cell.data(), nullptr, n_threads);
+    evals += u_ * m;
+    if (it == params.coarse_iter || (it > 0 && st.n_changed == 0)) break;
+    std::vector<double> sum(static_cast<std::size_t>(m) * d_, 0.0);
+    std::vector<index_t> count(m, 0);
+    for (index_t i = 0; i < u_; ++i) {
+      const index_t a = cell[i];
+      ++count[a];
+      const T* x = centers_.data() + i * d_;
+      double* s = sum.data() + a * d_;
+      for (index_t j = 0; j < d_; ++j) s[j] += static_cast<double>(x[j]);
+    }
+    for (index_t a = 0; a < m; ++a) {
+      if (count[a] == 0) continue;  // an empty cell keeps its center
+      for (index_t j = 0; j < d_; ++j) {
+        coarse_[a * d_ + j] = static_cast<T>(sum[a * d_ + j] / static_cast<double>(count[a]));
+      }
+    }
+    detail::check_interrupt();
+  }
+  // Drop the coarse centers that own no center (every cell then has >= 1).
+  {
+    std::vector<index_t> count(m, 0);
+    for (index_t i = 0; i < u_; ++i) ++count[cell[i]];
+    std::vector<std::int32_t> renumber(m, -1);
+    index_t kept = 0;
+    for (index_t a = 0; a < m; ++a) {
+      if (count[a] == 0) continue;
+      if (kept != a) {
+        std::copy(coarse_.data() + a * d_, coarse_.data() + (a + 1) * d_,
+                  coarse_.data() + kept * d_);
+      }
+      renumber[a] = static_cast<std::int32_t>(kept++);
+    }
+    m = kept;
+    coarse_.resize(m * d_);
+    for (index_t i = 0; i < u_; ++i) cell[i] = renumber[cell[i]];
+  }
+  cell_of_ = cell;
+  member_offsets_.assign(m + 1, 0);
+  for (index_t i = 0; i < u_; ++i) ++member_offsets_[cell[i] + 1];
+  for (index_t a = 0; a < m; ++a) member_offsets_[a + 1] += member_offsets_[a];
+  members_.resize(u_);
+  {
+    std::vector<index_t> pos(member_offsets_.begin(), member_offsets_.end() - 1);
+    for (index_t i = 0; i < u_; ++i) members_[pos[cell[i]]++] = static_cast<std::int32_t>(i);
+  }
+  n_probe_ = static_cast<int>(std::min<index_t>(params.n_probe, m));
+  probe_ratio_ = params.probe_ratio;
+  tiles_ = std::make_unique<Tiles>();
+  tiles_->coarse = std::make_unique<detail::CenterTiles<T>>(coarse_.data(), m, d_);
+  tiles_->cells.reserve(m);
+  for (index_t a = 0; a < m; ++a) {
+    tiles_->cells.emplace_back(centers_.data(), member_offsets_[a + 1] - member_offsets_[a], d_,
+                               members_.data() + member_offsets_[a]);
+  }
+  build_.index_distance_evals = evals;
+  build_.index_seconds = clock.seconds();
+  build_.n_distance_evals.evaluation = evals;
+  build_.timings.evaluation = build_.index_seconds;
+}
+
+template <typename T>
+ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
+                                                      std::int32_t* labels, double* min_d2,
+                                                      int n_threads) const {
+  detail::require_data(data, "CenterCellIndex::assign", /*allow_zero_weights=*/true);
+  detail::require(data.d == d_, "CenterCellIndex::assign: X has " + std::to_string(data.d) +
+                                    " columns, the centers " + std::to_string(d_));
+  const detail::Stopwatch clock;
+  const index_t n = data.n;
+  const index_t m = n_cells();
+  const index_t d = d_;
+  const int k = n_probe_;
+  const double ratio = probe_ratio_;
+  const detail::CenterTiles<T>& coarse = *tiles_->coarse;
+  const index_t block = coarse.row_block();  // the cells' tiles have the same (it depends on d)
+  std::vector<double> local_d2;
+  double* out_d2 = min_d2;
+  if (!out_d2) {
+    local_d2.resize(n);
+    out_d2 = local_d2.data();
+  }
+  // One task per kQueryBlock consecutive points, self-contained (its points
+  // stay in cache): the cells each point probes, its (point, cell) entries
+  // grouped by cell, one matrix product per (cell, block of entries), each
+  // point's nearest among its cells. Task boundaries depend on n only.
+  const index_t n_tasks = detail::n_chunks(n, kQueryBlock);
+  std::vector<std::int64_t> task_evals(n_tasks, 0);
+  const double mean_cell = static_cast<double>(u_) / static_cast<double>(m);
+  detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
+    constexpr index_t kMaxRowBlock = detail::CenterTiles<T>::kMaxRowBlock;
+    const index_t q0 = task * kQueryBlock;
+    const index_t nb = std::min(kQueryBlock, n - q0);
+    thread_local std::vector<std::int32_t> probes, entry_label;
+    thread_local std::vector<index_t> start, pos, entry_point, entry_of;
+    thread_local std::vector<double> entry_d2;
+    thread_local std::vector<float> coarse_d;  // (block, m) distances to the coarse centers
+    thread_local std::vector<std::pair<float, std::int32_t>> near_cells;
+    coarse_d.resize(static_cast<std::size_t>(block) * m);
+    thread_local std::vector<detail::NearestCandidates<T>> near(kMaxRowBlock);
+    probes.assign(static_cast<std::size_t>(nb) * k, -1);
+    std::int64_t evals = nb * m;
+    // 1. The cells every point probes: among its n_probe nearest coarse
+    // centers (matrix products, distances in T), those within `ratio` of the
+    // nearest; ties: the lower cell.
+    for (index_t r0 = 0; r0 < nb; r0 += block) {
+      const index_t nrows = std::min(block, nb - r0);
+      T xs2[kMaxRowBlock];
+      coarse.for_each_tile(data.row(q0 + r0), nrows,
+                           [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+        // Every row's distances to all m coarse centers, then (after the last
+        // tile) those within the ratio of the nearest, at most k, nearest first.
+        for (index_t i = 0; i < nrows; ++i) {
+          const T* row = p + i * ld;
+          float* dist = coarse_d.data() + i * m + j0;
+          const float x2 = static_cast<float>(xs2[i]);
+          for (index_t j = 0; j < ncols; ++j) dist[j] = static_cast<float>(row[j]) + x2;
+        }
+        if (j0 + ncols < m) return;
+        for (index_t i = 0; i < nrows; ++i) {
+          const float* dist = coarse_d.data() + i * m;
+          float lo = dist[0];
+          for (index_t j = 1; j < m; ++j) lo = std::min(lo, dist[j]);
+          const double limit = std::isinf(ratio) ? std::numeric_limits<double>::infinity()
+                                                 : std::max(0.0, static_cast<double>(lo)) * ratio;
+          auto& cand = near_cells;
+          cand.clear();
+          for (index_t j = 0; j < m; ++j) {
+            if (dist[j] <= lo || static_cast<double>(dist[j]) <= limit) {
+              cand.emplace_back(dist[j], static_cast<std::int32_t>(j));
+            }
+          }
+          const std::size_t keep = std::min<std::size_t>(cand.size(), static_cast<std::size_t>(k));
+          std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(keep),
+                            cand.end());
+          std::int32_t* out = probes.data() + (r0 + i) * k;
+          for (std::size_t j = 0; j < keep; ++j) out[j] = cand[j].second;
+        }
+      }, xs2);
+    }
+    // 2. The (point, cell) entries grouped by cell (counting sort; ascending
+    // point within a cell).
+    start.assign(m + 1, 0);
+    for (index_t e = 0; e < nb * k; ++e) {
+      if (probes[e] >= 0) ++start[probes[e] + 1];
+    }
+    for (index_t a = 0; a < m; ++a) start[a + 1] += start[a];
+    const index_t n_entries = start[m];
+    entry_point.resize(n_entries);
+    entry_of.resize(static_cast<std::size_t>(nb) * k);
+    entry_label.resize(n_entries);
+    entry_d2.resize(n_entries);
+    pos.assign(start.begin(), start.end() - 1);
+    for (index_t i = 0; i < nb; ++i) {
+      for (int j = 0; j < k; ++j) {
+        const std::int32_t a = probes[i * k + j];
+        if (a < 0) break;
+        entry_of[i * k + j] = pos[a];
+        entry_point[pos[a]++] = i;
+      }
+    }
+    // 3. Per cell, blocks of at most row_block() entries, each one matrix
+    // product per tile of the cell's centers: every entry gets the exact
+    // nearest center of its cell (exact double distance, ties: lowest index).
+    T* x = detail::scratch_buffer<T, 2>(block * d);
+    for (index_t a = 0; a < m; ++a) {
+      if (start[a + 1] == start[a]) continue;
+      const detail::CenterTiles<T>& tiles = tiles_->cells[a];
+      const std::int32_t* member = members_.data() + member_offsets_[a];
+      evals += (start[a + 1] - start[a]) * (member_offsets_[a + 1] - member_offsets_[a]);
+      for (index_t b = start[a]; b < start[a + 1]; b += block) {
+        const index_t nrows = std::min(block, start[a + 1] - b);
+        for (index_t r = 0; r < nrows; ++r) {
+          const T* src = data.row(q0 + entry_point[b + r]);
+          std::copy(src, src + d, x + r * d);
+        }
+        T xs2[kMaxRowBlock];
+        bool started = false;
+        tiles.for_each_tile(x, nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+          if (!started) {
+            for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, x + i * d, 1, xs2[i]);
+            started = true;
+          }
+          for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
+        }, xs2);
+        for (index_t i = 0; i < nrows; ++i) {
+          std::int32_t j = -1;
+          double dist = 0.0;
+          near[i].resolve(&j, &dist);
+          entry_label[b + i] = member[j];
+          entry_d2[b + i] = dist;
+        }
+      }
+    }
+    // 4. Every point's nearest among its probed cells (ties: lowest index).
+    for (index_t i = 0; i < nb; ++i) {
+      double best = std::numeric_limits<double>::infinity();
+      std::int32_t win = -1;
+      for (int j = 0; j < k; ++j) {
+        if (probes[i * k + j] < 0) break;
+        const index_t e = entry_of[i * k + j];
+        if (entry_d2[e] < best || (entry_d2[e] == best && entry_label[e] < win)) {
+          best = entry_d2[e];
+          win = entry_label[e];
+        }
+      }
+      if (labels) labels[q0 + i] = ids_[win];
+      out_d2[q0 + i] = best;
+    }
+    task_evals[task] = evals;
+  }, 2.0 * static_cast<double>(d) * static_cast<double>(kQueryBlock) *
+         (static_cast<double>(m) + 3.0 * mean_cell));
+  std::int64_t evals = 0;
+  for (const std::int64_t e : task_evals) evals += e;
+
+  ApproximateAssignmentStats stats;
+  for (index_t i = 0; i < n; ++i) stats.objective += data.weight(i) * out_d2[i];  // point order
+  stats.search_distance_evals = evals;
+  stats.search_seconds = clock.seconds();
+  stats.n_distance_evals.evaluation = evals;
+  stats.timings.evaluation = stats.search_seconds;
+  return stats;
+}
+
+namespace {
+
+template <class Index, typename T>
+ApproximateAssignmentStats build_and_assign(const DataView<T>& data, const T* centers,
+                                            index_t n_centers,
+                                            const ApproximateAssignmentParams& params,
+                                            std::int32_t* labels, double* min_d2, int n_threads) {
+  const Index index(centers, n_centers, data.d, params, n_threads);
   ApproximateAssignmentStats stats = index.assign(data, labels, min_d2, n_threads);
   stats.index_distance_evals = index.build_stats().index_distance_evals;
   stats.index_seconds = index.build_stats().index_seconds;
@@ -348,6 +676,26 @@ ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* 
   return stats;
 }
 
+}  // namespace
+
+template <typename T>
+ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* centers,
+                                              index_t n_centers,
+                                              const ApproximateAssignmentParams& params,
+                                              std::int32_t* labels, double* min_d2,
+                                              int n_threads) {
+  detail::require_data(data, "assign_approximate", /*allow_zero_weights=*/true);
+  check_params(params, "assign_approximate");
+  if (params.method == ApproximateMethod::graph) {
+    return build_and_assign<CenterGraphIndex<T>>(data, centers, n_centers, params, labels, min_d2,
+                                                 n_threads);
+  }
+  return build_and_assign<CenterCellIndex<T>>(data, centers, n_centers, params, labels, min_d2,
+                                              n_threads);
+}
+
+template class CenterCellIndex<float>;
+template class CenterCellIndex<double>;
 template class CenterGraphIndex<float>;
 template class CenterGraphIndex<double>;
 template ApproximateAssignmentStats assign_approximate<float>(

@@ -13,7 +13,7 @@ kmeans_plusplus    D^2 seeding
 afkmc2             AFK-MC^2 seeding
 quantization_error exact weighted quantization error
 assign             exact nearest-center labels
-assign_approximate approximate nearest-center labels (graph search over the centers)
+assign_approximate approximate nearest-center labels (coarse cells of the centers, or a graph)
 lloyd              weighted Lloyd iterations from given centers
 cancel_all         stop computations running in other threads (Ctrl-C stops the main thread's)
 load               a model written by an estimator's save(path)

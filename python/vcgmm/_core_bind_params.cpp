@@ -72,6 +72,12 @@ const std::pair<const char*, vcgmm::CovarianceType> kCovarianceTypes[] = {
     {"spherical", vcgmm::CovarianceType::spherical},
 };
 
+// The approximate assignment's methods by name.
+const std::pair<const char*, vcgmm::ApproximateMethod> kApproximateMethods[] = {
+    {"gemm", vcgmm::ApproximateMethod::gemm},
+    {"graph", vcgmm::ApproximateMethod::graph},
+};
+
 // nmbatch's bounds, VRKM's variants and update rules by name.
 const std::pair<const char*, vcgmm::NmbatchBounds> kNmbatchBounds[] = {
     {"auto", vcgmm::NmbatchBounds::automatic},
@@ -181,6 +187,17 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("kmeans_plusplus", &vcgmm::SeedingParams::kmeans_plusplus)
       .def_readwrite("afkmc2", &vcgmm::SeedingParams::afkmc2);
   params_class<vcgmm::ApproximateAssignmentParams>(m, "ApproximateAssignmentParams")
+      .def_property(
+          "method",
+          [](const vcgmm::ApproximateAssignmentParams& p) {
+            return name_of(kApproximateMethods, p.method);
+          },
+          [](vcgmm::ApproximateAssignmentParams& p, const std::string& name) {
+            p.method = value_of(kApproximateMethods, name, "method");
+          })
+      .def_readwrite("n_probe", &vcgmm::ApproximateAssignmentParams::n_probe)
+      .def_readwrite("probe_ratio", &vcgmm::ApproximateAssignmentParams::probe_ratio)
+      .def_readwrite("coarse_iter", &vcgmm::ApproximateAssignmentParams::coarse_iter)
       .def_readwrite("graph_degree", &vcgmm::ApproximateAssignmentParams::graph_degree)
       .def_readwrite("n_starts", &vcgmm::ApproximateAssignmentParams::n_starts)
       .def_readwrite("coarse_size", &vcgmm::ApproximateAssignmentParams::coarse_size)
@@ -429,6 +446,8 @@ void bind_params(py::module_& m) {
         "Names of the mini-batch learning rates (KernelKMeansParams.learning_rate).");
   m.def("graph_kernels", [] { return names_of(kGraphKernels); },
         "Names of the graph kernels (GraphKernelParams.type).");
+  m.def("approximate_methods", [] { return names_of(kApproximateMethods); },
+        "Names of the approximate assignment's methods (ApproximateAssignmentParams.method).");
   m.def("stop_rules", [] { return names_of(kStopRules); },
         "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
   m.def("covariance_types", [] { return names_of(kCovarianceTypes); },

@@ -253,12 +253,12 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
             New data.
         exact : bool, default=True
             True: the exact blocked scan over all centers (O(n C d)). False:
-            the approximate graph search of :func:`vcgmm.assign_approximate`
-            with its default parameters, in far fewer distance evaluations at
-            large C but, as measured, not in less time (see
-            :func:`vcgmm.assign_approximate`); a small fraction of labels may
-            then be a near-nearest center (never a closer one). X must then
-            be one array.
+            the approximate assignment of :func:`vcgmm.assign_approximate`
+            with its default parameters (coarse cells of the centers, each
+            scored with matrix products: 2-9x faster than the exact scan at
+            C = 1,000 to 16,384 as measured there); a small fraction
+            of labels may then be a near-nearest center (never a closer one).
+            X must then be one array.
 
         Returns
         -------

@@ -1,19 +1,26 @@
-// assign_approximate / CenterGraphIndex: the graph search over the centers.
+// assign_approximate: CenterCellIndex (method gemm, the default: points
+// grouped by coarse cell, one matrix product per group against the cell's
+// candidate list) and CenterGraphIndex (method graph: best-first search over
+// a k-NN graph of the centers).
 //
-// Properties checked against a brute-force double loop: exact with a complete
-// graph and with n_starts = C; the graph is the exact k-NN graph; every label
-// is a real center whose exact distance is reported and is never below the
-// nearest one; well-separated clusters are labelled exactly; the counts are
-// below n C; thread-independent; bad parameters are refused.
+// Properties checked against a brute-force double loop and the exact scan:
+// gemm with n_probe = all cells and graph with a complete graph or n_starts =
+// C are exact; the cells and lists are what the header says; the graph is the
+// exact k-NN graph; every label is a real center whose exact distance is
+// reported and is never below the nearest one; well-separated clusters are
+// labelled exactly; the counts are below n C; thread-independent; zero
+// weights; duplicates; bad parameters are refused.
 #include <doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "test_helpers.hpp"
 #include "vcgmm/approximate_assignment.hpp"
+#include "vcgmm/assignment.hpp"
 
 using vcgmm::index_t;
 using namespace vcgmm_test;
@@ -51,10 +58,12 @@ TEST_CASE_TEMPLATE("approximate assignment is exact with a complete graph or all
   const std::vector<double> w = positive_weights(n, 13);
   const vcgmm::DataView<T> data{x.data(), n, d, w.data()};
   vcgmm::ApproximateAssignmentParams complete;
+  complete.method = vcgmm::ApproximateMethod::graph;
   complete.graph_degree = static_cast<int>(c - 1);
   complete.n_starts = 1;
   complete.beam_width = 1;
   vcgmm::ApproximateAssignmentParams all_starts;
+  all_starts.method = vcgmm::ApproximateMethod::graph;
   all_starts.n_starts = static_cast<int>(c);
   for (const auto& p : {complete, all_starts}) {
     const Run<T> r = run(data, centers, c, p, 2);
@@ -78,6 +87,7 @@ TEST_CASE("the graph is the exact k-nearest-neighbour graph of the centers") {
   const index_t c = 300, d = 5;
   const std::vector<double> centers = gaussian<double>(c, d, 21);
   vcgmm::ApproximateAssignmentParams p;
+  p.method = vcgmm::ApproximateMethod::graph;
   p.graph_degree = 7;
   const vcgmm::CenterGraphIndex<double> index(centers.data(), c, d, p, 2);
   REQUIRE(index.degree() == 7);
@@ -113,27 +123,47 @@ TEST_CASE_TEMPLATE("approximate labels: never below exact, separated clusters ex
   for (index_t i = 0; i < n; ++i)
     for (index_t j = 0; j < d; ++j) x[i * d + j] = centers[(i % c) * d + j] + noise[i * d + j];
   const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
-  const Run<T> r = run(data, centers, c, vcgmm::ApproximateAssignmentParams{}, 2);
+  vcgmm::ApproximateAssignmentParams graph;
+  graph.method = vcgmm::ApproximateMethod::graph;
+  const Run<T> r = run(data, centers, c, graph, 2);
   index_t wrong = 0;
   for (index_t i = 0; i < n; ++i) wrong += r.labels[i] != static_cast<std::int32_t>(i % c);
   CHECK(wrong == 0);
   CHECK(r.stats.search_distance_evals < n * c * 3 / 4);  // defaults: ~235 of 400 per point
+  const Run<T> g = run(data, centers, c, vcgmm::ApproximateAssignmentParams{}, 2);
+  index_t g_wrong = 0;
+  for (index_t i = 0; i < n; ++i) g_wrong += g.labels[i] != static_cast<std::int32_t>(i % c);
+  CHECK(g_wrong == 0);
+  // defaults: 20 cells of ~20 centers, a few probed: well below 400 per point
+  CHECK(g.stats.search_distance_evals < n * c / 2);
 
   // Random data: labels never closer than the exact nearest center.
-  const std::vector<T> y = gaussian<T>(3000, d, 33);
+  const std::vector<T> y = gaussian<T>(3000, d, 33, 100.0);
   const vcgmm::DataView<T> ydata{y.data(), 3000, d, nullptr};
   vcgmm::ApproximateAssignmentParams small;
+  small.method = vcgmm::ApproximateMethod::graph;
   small.graph_degree = 3;
   small.beam_width = 1;
   small.n_starts = 1;
-  const Run<T> q = run(ydata, centers, c, small, 3);
-  for (index_t i = 0; i < 3000; ++i) {
-    double best;
-    naive_nearest(y.data() + i * d, centers.data(), c, d, &best);
-    CHECK(q.d2[i] >= best * (1 - tol<T>()));
+  vcgmm::ApproximateAssignmentParams one_cell;  // gemm, only the point's own cell
+  one_cell.n_probe = 1;
+  for (const auto& p : {small, one_cell}) {
+    const Run<T> q = run(ydata, centers, c, p, 3);
+    index_t below = 0, inexact = 0;
+    for (index_t i = 0; i < 3000; ++i) {
+      double best;
+      const index_t l = naive_nearest(y.data() + i * d, centers.data(), c, d, &best);
+      below += q.d2[i] < best * (1 - tol<T>());
+      inexact += q.labels[i] != l;
+      CHECK(q.d2[i] == doctest::Approx(naive_d2(y.data() + i * d,
+                                                centers.data() + q.labels[i] * d, d))
+                           .epsilon(1e-12));
+    }
+    CHECK(below == 0);
+    CHECK(inexact > 0);  // these settings are too small to be exact: the check has teeth
+    CHECK(q.stats.n_distance_evals.evaluation ==
+          q.stats.index_distance_evals + q.stats.search_distance_evals);
   }
-  CHECK(q.stats.n_distance_evals.evaluation ==
-        q.stats.index_distance_evals + q.stats.search_distance_evals);
 }
 
 TEST_CASE("approximate assignment is thread-independent and checks its arguments") {
@@ -141,16 +171,37 @@ TEST_CASE("approximate assignment is thread-independent and checks its arguments
   const std::vector<float> x = gaussian<float>(n, d, 41);
   const std::vector<float> centers = gaussian<float>(c, d, 42);
   const vcgmm::DataView<float> data{x.data(), n, d, nullptr};
-  const vcgmm::ApproximateAssignmentParams p;
-  const Run<float> a = run(data, centers, c, p, 1);
-  for (int t : {2, 3}) {
-    const Run<float> b = run(data, centers, c, p, t);
-    CHECK(a.labels == b.labels);
-    CHECK(a.d2 == b.d2);
-    CHECK(a.stats.objective == b.stats.objective);
-    CHECK(a.stats.search_distance_evals == b.stats.search_distance_evals);
+  vcgmm::ApproximateAssignmentParams p;
+  for (const auto method : {vcgmm::ApproximateMethod::gemm, vcgmm::ApproximateMethod::graph}) {
+    p.method = method;
+    const Run<float> a = run(data, centers, c, p, 1);
+    for (int t : {2, 3}) {
+      const Run<float> b = run(data, centers, c, p, t);
+      CHECK(a.labels == b.labels);
+      CHECK(a.d2 == b.d2);
+      CHECK(a.stats.objective == b.stats.objective);
+      CHECK(a.stats.search_distance_evals == b.stats.search_distance_evals);
+    }
   }
   vcgmm::ApproximateAssignmentParams bad;
+  bad.n_probe = 0;
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  bad = p;
+  bad.probe_ratio = 0.5;
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  bad = p;
+  bad.probe_ratio = std::nan("");
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  bad = p;
+  bad.coarse_iter = -1;
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  bad = p;
+  bad.coarse_size = -1;
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  bad = p;
+  bad.method = static_cast<vcgmm::ApproximateMethod>(7);
+  CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
+  bad = p;
   bad.graph_degree = 0;
   CHECK_THROWS_AS(run(data, centers, c, bad, 1), vcgmm::InvalidArgument);
   bad = p;
@@ -163,4 +214,80 @@ TEST_CASE("approximate assignment is thread-independent and checks its arguments
   const vcgmm::DataView<float> narrow{x.data(), n, d - 1, nullptr};
   std::vector<std::int32_t> labels(n);
   CHECK_THROWS_AS(index.assign(narrow, labels.data(), nullptr, 1), vcgmm::InvalidArgument);
+  const vcgmm::CenterCellIndex<float> cells(centers.data(), c, d, p, 1);
+  CHECK_THROWS_AS(cells.assign(narrow, labels.data(), nullptr, 1), vcgmm::InvalidArgument);
+}
+
+TEST_CASE_TEMPLATE("gemm with n_probe = all cells is the exact scan", T, float, double) {
+  const index_t n = 3000, d = 12, c = 600;
+  const std::vector<T> x = gaussian<T>(n, d, 51);
+  const std::vector<T> centers = gaussian<T>(c, d, 52);
+  std::vector<double> w = positive_weights(n, 53);
+  for (index_t i = 0; i < n; i += 7) w[i] = 0.0;  // zero weights: labelled, add nothing
+  const vcgmm::DataView<T> data{x.data(), n, d, w.data()};
+  std::vector<std::int32_t> exact(n);
+  std::vector<double> exact_d2(n);
+  vcgmm::assign_nearest(data, centers.data(), c, exact.data(), exact_d2.data(), 2);
+  vcgmm::ApproximateAssignmentParams all;
+  all.n_probe = static_cast<int>(c);
+  all.probe_ratio = std::numeric_limits<double>::infinity();
+  const Run<T> r = run(data, centers, c, all, 2);
+  CHECK(r.labels == exact);  // gaussian centers: no ties
+  CHECK(r.d2 == exact_d2);   // the same exact double distances
+  double objective = 0.0;
+  for (index_t i = 0; i < n; ++i) objective += w[i] * exact_d2[i];
+  CHECK(r.stats.objective == doctest::Approx(objective).epsilon(1e-12));
+  // The default (n_probe < cells) is approximate but close, and cheaper.
+  const Run<T> q = run(data, centers, c, vcgmm::ApproximateAssignmentParams{}, 2);
+  index_t same = 0;
+  for (index_t i = 0; i < n; ++i) {
+    same += q.labels[i] == exact[i];
+    CHECK(q.d2[i] >= exact_d2[i]);
+  }
+  CHECK(same >= n * 8 / 10);
+  CHECK(q.stats.search_distance_evals < n * c);
+}
+
+TEST_CASE("the cell index: cells, candidate lists, duplicates") {
+  const index_t c = 500, d = 6;
+  std::vector<double> centers = gaussian<double>(c, d, 61);
+  // centers 400..409 copy centers 10..19: the copies never enter the index
+  for (index_t k = 0; k < 10; ++k) {
+    std::copy(centers.begin() + (10 + k) * d, centers.begin() + (11 + k) * d,
+              centers.begin() + (400 + k) * d);
+  }
+  vcgmm::ApproximateAssignmentParams p;
+  const vcgmm::CenterCellIndex<double> index(centers.data(), c, d, p, 2);
+  const auto& ids = index.distinct_ids();
+  REQUIRE(static_cast<index_t>(ids.size()) == c - 10);
+  CHECK(std::find(ids.begin(), ids.end(), 405) == ids.end());
+  const index_t m = index.n_cells();
+  CHECK(m >= 2);
+  CHECK(m <= 23);  // at most ceil(sqrt(490)), minus the empty cells dropped
+  const auto& coarse = index.coarse_centers();
+  std::vector<index_t> members(m, 0);
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    // cell = the nearest coarse center
+    double best;
+    const index_t a = naive_nearest(centers.data() + ids[k] * d, coarse.data(), m, d, &best);
+    CHECK(index.cell_of()[k] == a);
+    ++members[a];
+  }
+  index_t total = 0;
+  for (index_t a = 0; a < m; ++a) {
+    CHECK(members[a] >= 1);  // empty cells are dropped
+    const index_t o = index.member_offsets()[a], e = index.member_offsets()[a + 1];
+    CHECK(e - o == members[a]);
+    CHECK(std::is_sorted(index.members().begin() + o, index.members().begin() + e));
+    for (index_t k = o; k < e; ++k) CHECK(index.cell_of()[index.members()[k]] == a);
+    total += e - o;
+  }
+  CHECK(total == c - 10);
+  // A point on a copied center is labelled with the lowest index (ties).
+  const vcgmm::DataView<double> on{centers.data() + 405 * d, 1, d, nullptr};
+  std::int32_t label = -1;
+  double d2 = -1;
+  index.assign(on, &label, &d2, 1);
+  CHECK(label == 15);
+  CHECK(d2 == 0.0);
 }

@@ -1,10 +1,14 @@
-"""Approximate nearest-center assignment (graph search over the centers):
-vcgmm.assign_approximate, vcgmm.assign(exact=False), predict(X, exact=False).
+"""Approximate nearest-center assignment: vcgmm.assign_approximate,
+vcgmm.assign(exact=False), predict(X, exact=False); both methods, "gemm"
+(the default: points grouped by coarse cell, one matrix product per group
+against the cell's candidate list) and "graph" (best-first search over a k-NN
+graph of the centers).
 
-Reference: numpy brute force in float64. Properties: exact with a complete
-graph or n_starts = C; never closer than the exact nearest center; exact on
-well-separated blobs; a measured exactness bound at the defaults on random
-data (C = 200, D = 16); distance evaluations below N C; thread-independent.
+Reference: numpy brute force in float64 and the exact scan. Properties: gemm
+with n_probe = all cells and graph with a complete graph or n_starts = C are
+exact; never closer than the exact nearest center; exact on well-separated
+blobs; measured exactness bounds at the defaults on random data; distance
+evaluations below N C; thread-independent; zero weights; duplicates.
 """
 
 import numpy as np
@@ -27,9 +31,13 @@ def _label_d2(X, centers, labels):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("params", [dict(graph_degree=10_000, n_starts=1, beam_width=1),
-                                    dict(n_starts=10_000)])
-def test_exact_with_complete_graph_or_all_starts(dtype, params):
+@pytest.mark.parametrize("params", [dict(method="graph", graph_degree=10_000, n_starts=1,
+                                         beam_width=1),
+                                    dict(method="graph", n_starts=10_000),
+                                    dict(method="gemm", n_probe=10_000, probe_ratio=np.inf),
+                                    dict(n_probe=10_000, probe_ratio=np.inf, coarse_iter=0,
+                                         coarse_size=7)])
+def test_exact_with_all_cells_complete_graph_or_all_starts(dtype, params):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((800, 7)).astype(dtype)
     centers = rng.standard_normal((120, 7)).astype(dtype)
@@ -52,8 +60,8 @@ def test_never_closer_than_exact_and_counts():
     rng = np.random.default_rng(1)
     X = rng.standard_normal((3000, 5))
     centers = rng.standard_normal((300, 5))
-    labels, stats = vcgmm.assign_approximate(X, centers, graph_degree=3, n_starts=1,
-                                             beam_width=1, return_stats=True)
+    labels, stats = vcgmm.assign_approximate(X, centers, method="graph", graph_degree=3,
+                                             n_starts=1, beam_width=1, return_stats=True)
     best = _exact_d2(X, centers).min(1)
     got = _label_d2(X, centers, labels)
     assert np.all(got >= best * (1 - 1e-12))
@@ -65,14 +73,41 @@ def test_never_closer_than_exact_and_counts():
     np.testing.assert_allclose(stats["objective"], got.sum(), rtol=1e-10)
 
 
+def test_gemm_never_closer_than_exact_and_counts():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((3000, 5))
+    centers = rng.standard_normal((300, 5))
+    labels, stats = vcgmm.assign_approximate(X, centers, n_probe=1, return_stats=True)
+    best = _exact_d2(X, centers).min(1)
+    got = _label_d2(X, centers, labels)
+    assert np.all(got >= best * (1 - 1e-12))
+    assert (got > best * (1 + 1e-9)).any()  # one cell only: misses some
+    assert stats["n_distance_evals"] == stats["index_distance_evals"] + stats[
+        "search_distance_evals"]
+    # 18 cells of ~17 centers: 18 coarse + ~17 cell evaluations per point
+    assert stats["search_distance_evals"] < 3000 * 300 / 4
+    assert stats["index_distance_evals"] < 300 * 300
+    np.testing.assert_allclose(stats["objective"], got.sum(), rtol=1e-10)
+    # More probed cells: never worse on average, eventually exact.
+    errors = []
+    for n_probe in (1, 4, 8, 18):
+        lab = vcgmm.assign_approximate(X, centers, n_probe=n_probe, probe_ratio=np.inf)
+        errors.append(_label_d2(X, centers, lab).sum())
+    assert errors == sorted(errors, reverse=True)
+    assert errors[-1] == pytest.approx(best.sum(), rel=1e-12)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_well_separated_blobs_exact(dtype):
+@pytest.mark.parametrize("method", ["gemm", "graph"])
+def test_well_separated_blobs_exact(dtype, method):
     rng = np.random.default_rng(2)
     C, D, per = 500, 8, 12
     centers = (rng.standard_normal((C, D)) * 50).astype(dtype)
     X = (np.repeat(centers, per, axis=0) + rng.standard_normal((C * per, D)) * 0.05).astype(dtype)
-    labels = vcgmm.assign(X, centers, exact=False)
+    labels = vcgmm.assign_approximate(X, centers, method=method)
     assert np.array_equal(labels, np.repeat(np.arange(C), per).astype(np.int32))
+    if method == "gemm":  # the default
+        assert np.array_equal(vcgmm.assign(X, centers, exact=False), labels)
 
 
 def test_random_data_default_exactness():
@@ -81,7 +116,7 @@ def test_random_data_default_exactness():
     rng = np.random.default_rng(3)
     X = rng.standard_normal((20_000, 16))
     centers = rng.standard_normal((200, 16))
-    labels, stats = vcgmm.assign_approximate(X, centers, return_stats=True)
+    labels, stats = vcgmm.assign_approximate(X, centers, method="graph", return_stats=True)
     exact = vcgmm.assign(X, centers)
     frac = float((labels == exact).mean())
     assert frac >= 0.99, frac  # measured 1.0000 at the defaults 32/16/4
@@ -98,21 +133,23 @@ def test_sublinear_at_larger_C():
     rng = np.random.default_rng(3)
     X = rng.standard_normal((20_000, 16))
     centers = rng.standard_normal((2000, 16))
-    labels, stats = vcgmm.assign_approximate(X, centers, return_stats=True)
+    labels, stats = vcgmm.assign_approximate(X, centers, method="graph", return_stats=True)
     assert stats["search_distance_evals"] < 20_000 * 2000 / 2.5
     assert stats["n_distance_evals"] < 20_000 * 2000 / 2
     assert (labels == vcgmm.assign(X, centers)).mean() >= 0.99
 
 
-def test_thread_independent(assert_thread_independent):
+@pytest.mark.parametrize("method", ["gemm", "graph"])
+def test_thread_independent(assert_thread_independent, method):
     rng = np.random.default_rng(4)
     X = rng.standard_normal((6000, 10)).astype(np.float32)
     centers = rng.standard_normal((700, 10)).astype(np.float32)
     w = rng.uniform(0.5, 2.0, 6000)
+    w[::5] = 0.0
 
     def run(n_threads):
         labels, stats = vcgmm.assign_approximate(X, centers, w, return_stats=True,
-                                                 n_threads=n_threads)
+                                                 method=method, n_threads=n_threads)
         stats = {k: v for k, v in stats.items() if not k.endswith("seconds")}
         return labels, stats
 
@@ -151,6 +188,27 @@ def test_defaults_read_from_core():
     assert approximate_default("beam_width") >= 1
     assert approximate_default("n_starts") >= 1
     assert approximate_default("coarse_size") == 0
+    assert approximate_default("method") == "gemm"
+    assert approximate_default("n_probe") >= 1
+    assert approximate_default("coarse_iter") >= 0
+    from vcgmm._loader import core
+
+    assert sorted(core.approximate_methods()) == ["gemm", "graph"]
+
+
+@pytest.mark.parametrize("bad, err", [(dict(method="hnsw"), ValueError),
+                                      (dict(method=1), TypeError),
+                                      (dict(n_probe=0), ValueError),
+                                      (dict(n_probe=2.5), TypeError),
+                                      (dict(coarse_iter=-1), ValueError),
+                                      (dict(probe_ratio=0.5), ValueError),
+                                      (dict(probe_ratio=np.nan), ValueError),
+                                      (dict(probe_ratio="2"), TypeError),
+                                      (dict(coarse_size=-1), ValueError)])
+def test_bad_parameters(bad, err):
+    X = np.random.default_rng(8).standard_normal((50, 3))
+    with pytest.raises(err, match=next(iter(bad))):
+        vcgmm.assign_approximate(X, X[:5], **bad)
 
 
 def test_duplicate_centers_do_not_trap_the_search():
@@ -162,7 +220,9 @@ def test_duplicate_centers_do_not_trap_the_search():
     centers = np.concatenate([base] + [base[:10]] * 30)  # 30 extra copies of 10 centers
     centers = centers[rng.permutation(len(centers))]
     X = np.repeat(base, 10, axis=0) + rng.standard_normal((1500, 6)) * 0.05
-    approx = vcgmm.assign_approximate(X, centers, graph_degree=8, beam_width=4)
+    approx = vcgmm.assign_approximate(X, centers, method="graph", graph_degree=8, beam_width=4)
+    assert np.array_equal(approx, vcgmm.assign(X, centers))
+    approx = vcgmm.assign_approximate(X, centers, method="gemm")
     assert np.array_equal(approx, vcgmm.assign(X, centers))
 
 
@@ -174,8 +234,10 @@ def test_zero_weights_are_labelled_and_add_nothing():
     centers = rng.standard_normal((40, 4))
     w = rng.uniform(0.5, 2.0, 600)
     w[::3] = 0.0
-    labels, stats = vcgmm.assign_approximate(X, centers, w, n_starts=10_000, return_stats=True)
     exact = vcgmm.assign(X, centers)
-    np.testing.assert_array_equal(labels, exact)
-    np.testing.assert_allclose(stats["objective"], float(w @ _label_d2(X, centers, exact)),
-                               rtol=1e-10)
+    for params in (dict(method="graph", n_starts=10_000),
+                   dict(n_probe=10_000, probe_ratio=np.inf)):
+        labels, stats = vcgmm.assign_approximate(X, centers, w, return_stats=True, **params)
+        np.testing.assert_array_equal(labels, exact)
+        np.testing.assert_allclose(stats["objective"], float(w @ _label_d2(X, centers, exact)),
+                                   rtol=1e-10)

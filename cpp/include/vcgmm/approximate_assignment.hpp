@@ -3,7 +3,36 @@
 //
 // Labelling all N points against C centers exactly (assignment.hpp) costs
 // O(N C D): at large C it costs more than the fit it follows (issue 13, item
-// 5). This is the alternative: a navigable graph over the centers, searched
+// 5). Two alternatives, selected by ApproximateAssignmentParams::method.
+//
+// gemm (the default; CenterCellIndex): an inverted-file index (Jegou, Douze
+// & Schmid, "Product quantization for nearest neighbor search", IEEE TPAMI
+// 2011, IVF with exact distances) whose probes are batched into matrix
+// products.
+//  - Index: m = ceil(sqrt(C)) coarse centers (`coarse_size`), a strided
+//    subset of the centers moved by `coarse_iter` Lloyd iterations over the
+//    centers themselves (the blocked scan); every center's cell is its
+//    nearest coarse center; coarse centers left without a center are dropped.
+//    Cost O(coarse_iter C m D), no C^2 term.
+//  - Query, per task of 2048 consecutive points (fixed boundaries; a task's
+//    points stay in cache): the points' distances to the m coarse centers
+//    (one matrix product per 256 points); every point probes the cells of its
+//    nearest coarse centers whose squared distance is at most `probe_ratio`
+//    times the nearest's, at most `n_probe` (adaptive: points deep inside a
+//    cell probe one, points near a boundary several); the (point, cell)
+//    entries are grouped by cell (counting sort) and each cell's entries are
+//    scored against the cell's centers with one matrix product per 256
+//    entries, as in the exact scan (CenterTiles + NearestCandidates: the
+//    exact nearest of the cell, robust to the expansion's rounding, its
+//    distance recomputed in double); every point keeps the nearest of its
+//    cells' winners (ties: the lowest index).
+//  - Cost per point: m + (centers of the probed cells) evaluations at matrix
+//    product speed, about sqrt(C) (1 + probes) instead of C.
+//  - Exact (up to ties within rounding) with n_probe >= m and probe_ratio =
+//    infinity; otherwise a label is wrong when the nearest center lies in a
+//    cell the point did not probe.
+//
+// graph (CenterGraphIndex): a navigable graph over the centers, searched
 // best-first from a cheap start, as in graph-based nearest-neighbour search
 // (Malkov & Yashunin, "Efficient and robust approximate nearest neighbor
 // search using Hierarchical Navigable Small World graphs", IEEE TPAMI 2020;
@@ -11,79 +40,108 @@
 // the labelling analogue of vc-GMM's truncated search (paper
 // 000_bd19523839359b5b.txt: a point's candidates are the neighbourhoods of
 // its current best centers).
-//
-// Index (built once from the centers, CenterGraphIndex):
-//  - the exact k-nearest-neighbour graph among the C centers (degree
+//  - Index: the exact k-nearest-neighbour graph among the C centers (degree
 //    `graph_degree`), from the same blocked GEMM scan as the exact assignment
 //    (O(C^2 D), C^2 distance evaluations; fine up to C ~ 2^16), plus up to
 //    `graph_degree` reverse edges per center (a plain k-NN graph can leave a
-//    center nobody's neighbour, hence unreachable);
-//  - a coarse level of m centers (`coarse_size`, default ceil(2 sqrt(C))),
-//    chosen deterministically (every (C/m)-th center).
-// Identical centers enter once (the lowest index: the exact assignment's
-// choice among ties); otherwise a group of more than graph_degree copies is
-// a clique of zero-distance edges that traps the search.
-// Query (assign): every point's `n_starts` nearest coarse centers (one
-// blocked scan, n m evaluations), then a best-first search over the graph
-// keeping the `beam_width` best centers seen (visited set, stops when the
-// nearest unexpanded candidate is farther than the worst kept). The winner is
-// confirmed with exact double distances among the near-tied best ones
-// (ties: the lowest index), so labels are reproducible and the reported
-// squared distances exact.
+//    center nobody's neighbour, hence unreachable); a coarse level of m
+//    centers (`coarse_size`, default ceil(2 sqrt(C))), every (C/m)-th center.
+//  - Query: every point's `n_starts` nearest coarse centers (one blocked
+//    scan, n m evaluations), then a best-first search over the graph keeping
+//    the `beam_width` best centers seen (visited set, stops when the nearest
+//    unexpanded candidate is farther than the worst kept). The winner is
+//    confirmed with exact double distances among the near-tied best ones.
+//  - Cost per point: about m + (visited centers) evaluations, O((sqrt(C) +
+//    beam_width graph_degree) D), computed one at a time (the exact scan's
+//    matrix products are several times faster per evaluation).
+//  - Exact (up to ties within rounding) when graph_degree >= C - 1 or
+//    n_starts >= C; otherwise a label is wrong when the search ends in a
+//    local minimum of the graph.
 //
-// Guarantees: every returned label's distance is >= the exact nearest one's
-// (it is a real center's exact distance). Exact (up to ties within rounding)
-// when graph_degree >= C - 1 (complete graph), or n_starts >= C. Otherwise
-// approximate: a label is wrong when the search ends in a local minimum of the
-// graph; the fraction depends on the data (well-separated clusters: none).
+// Both: identical centers enter once (the lowest index: the exact
+// assignment's choice among ties). Every returned label's distance is the
+// exact (double) distance of a real center, so never below the exact nearest
+// one. Deterministic: tasks of a fixed number of points (independent of the
+// thread count), sums in a fixed order: 1 thread and 8 threads give
+// bit-identical labels, distances and counts. Interruptible between tasks.
+// Memory: gemm O(C D) for the index (+ per thread O(2048 n_probe) entries);
+// graph <= 2 C graph_degree int32 + m D + the n n_starts starts.
 //
-// Cost: index O(C^2 D) once; per point about m + (visited centers) distance
-// evaluations, i.e. O((sqrt(C) + beam_width graph_degree) D) instead of
-// O(C D), computed one by one (the exact scan uses matrix products, several
-// times faster per evaluation: measure before choosing; bench/approximate_labels.py).
-// Memory: <= 2 C graph_degree int32 + m D coarse centers + the n n_starts starts.
-//
-// Determinism: tasks of a fixed number of points (independent of the thread
-// count), per-task partial sums combined in task order: 1 thread and 8
-// threads give bit-identical labels, distances and counts.
-//
-// Measured (image patches, D = 108, float32, 2 threads, 100,000-200,000
-// points, index build included): NOT faster than the exact scan at C = 1000
-// to 65,536 (0.28x-0.9x at the default parameters; at C = 65,536 the C^2
-// index dominates). It does 10-80x fewer distance evaluations, so it pays
-// only where evaluations, not memory traffic, are the cost (very long rows,
-// an index reused over many calls). Use when: the evaluation count matters
-// and a small fraction of near-miss labels is acceptable. Do not use for: the
+// Measured (bench/results/approximate_labels.md: image patches, D = 108,
+// float32, 200,000 points, centers of a vc-GMM fit, 2 threads on a shared
+// machine, index build included). gemm at the defaults: 2.0x faster than the
+// exact scan at C = 1000, 4.9x at C = 4000, 8.9x at C = 16,384, with 99.7%
+// of the labels exact and the quantization error +0.06% to +0.09% above the
+// exact assignment's (probe_ratio 1.75: 2.6x / 5.2x / 10.3x, 99.3%, +0.16%
+// to +0.19%); faiss IndexIVFFlat with as many cells and nprobe 8 in the same
+// run: 0.8x / 2.1x / 3.9x at 99.1-99.9%. The issue's target (10x at C = 4000
+// with >= 99% exact and <= 0.2% error) is reached only at C = 16,384: at C =
+// 4000 the cells hold ~64 centers, and these small matrix products plus the
+// per-entry bookkeeping run at about half the exact scan's speed per
+// evaluation (~317 evaluations per point instead of 4000). graph at its
+// defaults: 0.3x / 0.7x / 1.3x (10-80x fewer evaluations, one at a time).
+// Use when: labels of many points at C in the thousands and more, a small
+// fraction of near-nearest labels acceptable (gemm; the gain grows with C;
+// graph only when evaluations themselves are the cost). Do not use for: the
 // objective you report (inertia_), Lloyd's assignment step (use the exact
-// assign_nearest), or centers that change every iteration (the index costs
-// C^2 evaluations).
+// assign_nearest).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "vcgmm/common.hpp"
 
 namespace vcgmm {
 
+/// How the approximate assignment searches (see the file comment).
+enum class ApproximateMethod {
+  /// Coarse cells of the centers; every point probes the cells of its
+  /// nearest coarse centers, each cell scored with matrix products
+  /// (CenterCellIndex).
+  gemm,
+  /// Best-first search over a k-NN graph of the centers (CenterGraphIndex).
+  graph,
+};
+
 /// Parameters of the approximate assignment. Defaults chosen by measurement
 /// (bench/results/approximate_labels.md: image patches, D = 108, centers of a
-/// vc-GMM fit, 200,000 points): 32/16/4 (degree/beam/starts) is the cheapest
-/// setting measured with >= 99% exact labels and the quantization error
-/// within 0.2% of the exact assignment's at both C = 1000 (100.0%, +0.003%)
-/// and C = 4000 (99.95%, +0.02%); 16/8/4 is 1.8x faster but at C = 4000 only
-/// 99.1% exact with +0.9% error.
+/// vc-GMM fit, 200,000 points). gemm: n_probe 12, probe_ratio 2, coarse size
+/// ceil(sqrt(C)), 5 Lloyd iterations: 99.7% exact labels and the
+/// quantization error within 0.1% of the exact assignment's at C = 1000,
+/// 4000 and 16,384; probe_ratio 1.75 is 1.06-1.3x faster at 99.3% and
+/// +0.16-0.19% (close to a 0.2% tolerance), 3 is 1.2-1.3x slower at
+/// 99.9-99.98%; a fixed number of probed cells (probe_ratio infinity) is
+/// slower at equal exactness. graph: 32/16/4 (degree/beam/starts) is the
+/// cheapest setting measured with >= 99% exact labels and the error within
+/// 0.2% at both C = 1000 (100.0%, +0.003%) and C = 4000 (99.95%, +0.02%);
+/// 16/8/4 is 1.8x faster but at C = 4000 only 99.1% exact with +0.9% error.
 struct ApproximateAssignmentParams {
-  /// Neighbours per center in the k-nearest-neighbour graph (>= 1; capped at
+  /// The search (default gemm: the one measured faster than the exact scan).
+  ApproximateMethod method = ApproximateMethod::gemm;
+  /// gemm: at most this many cells probed per point (its nearest coarse
+  /// centers; >= 1, capped at the number of cells).
+  int n_probe = 12;
+  /// gemm: a point probes, among its n_probe nearest coarse centers, those
+  /// at squared distance <= probe_ratio times the nearest one's (>= 1;
+  /// infinity: all n_probe). n_probe >= the number of cells with an infinite
+  /// ratio makes the result exact.
+  double probe_ratio = 2.0;
+  /// gemm: Lloyd iterations that move the coarse centers to the means of
+  /// their cells of fine centers (>= 0; 0: a strided subset of the centers).
+  int coarse_iter = 5;
+  /// graph: neighbours per center in the k-nearest-neighbour graph (>= 1; capped at
   /// C - 1). Larger: more exact labels, more evaluations per visited center.
   int graph_degree = 32;
-  /// Nearest coarse centers a point's search starts from (>= 1; capped at
+  /// graph: nearest coarse centers a point's search starts from (>= 1; capped at
   /// the coarse size). n_starts >= C makes the result exact.
   int n_starts = 4;
-  /// Centers of the coarse level (0: ceil(2 sqrt(C)); capped at C; raised to
-  /// n_starts).
+  /// Centers of the coarse level, both methods (0: gemm ceil(sqrt(C)),
+  /// graph ceil(2 sqrt(C)); capped at C; graph: raised to n_starts; gemm:
+  /// coarse centers left without a fine center are dropped).
   index_t coarse_size = 0;
-  /// Best centers kept by the search (>= 1; HNSW's ef). Larger: more exact
+  /// graph: best centers kept by the search (>= 1; HNSW's ef). Larger: more exact
   /// labels, more evaluations.
   int beam_width = 16;
 };
@@ -159,7 +217,70 @@ class CenterGraphIndex {
   ApproximateAssignmentStats build_;
 };
 
-/// Builds a CenterGraphIndex and assigns `data` with it (one call; the stats
+/// The cell index over a fixed set of centers (method gemm, see the file
+/// comment).
+template <typename T>
+class CenterCellIndex {
+ public:
+  /// Builds the index: copies the centers (the caller's buffer may go away).
+  ///
+  /// @param centers    IN (n_centers, d) row-major, finite
+  /// @param n_centers  IN number of centers, >= 1
+  /// @param d          IN number of features, >= 1
+  /// @param params     IN coarse_size, coarse_iter, n_probe, probe_ratio (the graph's ignored)
+  /// @param n_threads  threads (<= 0: OpenMP's default); never changes the result
+  /// Throws InvalidArgument for bad sizes/parameters, Interrupted when asked to stop.
+  CenterCellIndex(const T* centers, index_t n_centers, index_t d,
+                  const ApproximateAssignmentParams& params, int n_threads);
+  ~CenterCellIndex();
+  CenterCellIndex(const CenterCellIndex&) = delete;
+  CenterCellIndex& operator=(const CenterCellIndex&) = delete;
+
+  /// Assigns every row of `data` to an (approximately) nearest center.
+  ///
+  /// @param data       IN  (n, d) points (d = the index's) and optional weights
+  /// @param labels     OUT (n,) int32 or nullptr: the center found
+  /// @param min_d2     OUT (n,) or nullptr: its exact squared distance (double)
+  /// @param n_threads  threads (<= 0: OpenMP's default); never changes the result
+  /// The stats report only the search (index_* are 0; see build_stats()).
+  ApproximateAssignmentStats assign(const DataView<T>& data, std::int32_t* labels, double* min_d2,
+                                    int n_threads) const;
+
+  index_t n_centers() const { return c_; }
+  index_t dim() const { return d_; }
+  /// Original indices of the distinct centers the index holds (ascending;
+  /// of identical centers only the lowest index).
+  const std::vector<std::int32_t>& distinct_ids() const { return ids_; }
+  /// Number of coarse cells (coarse centers that own at least one center).
+  index_t n_cells() const { return static_cast<index_t>(member_offsets_.size()) - 1; }
+  /// Coarse centers, (n_cells(), d) row-major.
+  const std::vector<T>& coarse_centers() const { return coarse_; }
+  /// Cell (nearest coarse center) of every distinct center.
+  const std::vector<std::int32_t>& cell_of() const { return cell_of_; }
+  /// The centers of each cell, CSR: cell a's are members()[member_offsets()[a]
+  /// .. member_offsets()[a + 1]), indices into distinct_ids(), ascending.
+  const std::vector<std::int32_t>& members() const { return members_; }
+  const std::vector<index_t>& member_offsets() const { return member_offsets_; }
+  /// Cost of building: index_distance_evals and index_seconds set.
+  const ApproximateAssignmentStats& build_stats() const { return build_; }
+
+ private:
+  struct Tiles;
+  index_t c_ = 0, d_ = 0, u_ = 0;
+  std::vector<std::int32_t> ids_;     // (u,) original index of each distinct center
+  std::vector<T> centers_;            // (u, d) the distinct centers
+  std::vector<T> coarse_;             // (m, d)
+  std::vector<std::int32_t> cell_of_;    // (u,)
+  std::vector<index_t> member_offsets_;  // (m + 1,)
+  std::vector<std::int32_t> members_;    // (u,)
+  int n_probe_ = 1;
+  double probe_ratio_ = 1.0;
+  std::unique_ptr<Tiles> tiles_;  // the coarse centers' and every cell's prepared tiles
+  ApproximateAssignmentStats build_;
+};
+
+/// Builds the index of params.method (CenterCellIndex or CenterGraphIndex)
+/// and assigns `data` with it (one call; the stats
 /// include the index's cost). Arguments as CenterGraphIndex and assign.
 template <typename T>
 ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* centers,
@@ -167,6 +288,8 @@ ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* 
                                               const ApproximateAssignmentParams& params,
                                               std::int32_t* labels, double* min_d2, int n_threads);
 
+extern template class CenterCellIndex<float>;
+extern template class CenterCellIndex<double>;
 extern template class CenterGraphIndex<float>;
 extern template class CenterGraphIndex<double>;
 extern template ApproximateAssignmentStats assign_approximate<float>(

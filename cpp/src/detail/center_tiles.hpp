@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -41,8 +42,12 @@ class CenterTiles {
   /// columns with another kernel that rounds x.c differently.
   static constexpr index_t kColumnMultiple = 16;
 
-  CenterTiles(const T* centers, index_t c, index_t d)
+  /// The centers are rows 0..c-1 of `centers`, or, if `rows` is given,
+  /// rows rows[0..c-1] of it (a gathered subset; center(j) is then
+  /// centers + rows[j] d, and `rows` must outlive the tiles).
+  CenterTiles(const T* centers, index_t c, index_t d, const std::int32_t* rows = nullptr)
       : centers_(centers),
+        rows_(rows),
         c_(c),
         d_(d),
         row_block_(std::clamp<index_t>(kMaxScratchElements / d, 1, kMaxRowBlock)),
@@ -50,7 +55,7 @@ class CenterTiles {
         shift_(d),
         norms_(c),
         zeros_(d, T(0)) {
-    ConstRowMap<T> cm(centers, c, d);
+    const auto at = [&](index_t i, index_t j) { return center(i)[j]; };
     // The median of at most 512 evenly strided centers: as robust, and cheap
     // enough to rebuild often (AFK-MC^2 builds one per round).
     const index_t step = (c + 511) / 512;
@@ -58,19 +63,27 @@ class CenterTiles {
     column.reserve(c / step + 1);
     for (index_t j = 0; j < d; ++j) {
       column.clear();
-      for (index_t i = 0; i < c; i += step) column.push_back(cm(i, j));
+      for (index_t i = 0; i < c; i += step) column.push_back(at(i, j));
       const auto mid = column.begin() + static_cast<std::ptrdiff_t>(column.size() / 2);
       std::nth_element(column.begin(), mid, column.end());
       shift_[j] = *mid;
     }
-    shifted_.topRows(c) = cm.rowwise() - shift_.transpose();
+    if (rows_) {
+      for (index_t i = 0; i < c; ++i) {
+        shifted_.row(i) = ConstRowMap<T>(center(i), 1, d) - shift_.transpose();
+      }
+    } else {
+      shifted_.topRows(c) = ConstRowMap<T>(centers, c, d).rowwise() - shift_.transpose();
+    }
     for (index_t j = 0; j < c; ++j) norms_[j] = shifted_.row(j).squaredNorm();
   }
 
   index_t size() const { return c_; }
   index_t row_block() const { return row_block_; }
   index_t dim() const { return d_; }
-  const T* center(index_t j) const { return centers_ + j * d_; }
+  const T* center(index_t j) const {
+    return centers_ + (rows_ ? static_cast<index_t>(rows_[j]) : j) * d_;
+  }
   /// The shift s (d values) and ||c_j - s||^2, for callers that turn partial
   /// distances back into distances (nmbatch's bounds).
   const T* shift() const { return shift_.data(); }
@@ -137,6 +150,7 @@ class CenterTiles {
     return (n + kColumnMultiple - 1) / kColumnMultiple * kColumnMultiple;
   }
   const T* centers_;
+  const std::int32_t* rows_;
   index_t c_;
   index_t d_;
   index_t row_block_;
