@@ -32,6 +32,12 @@ Targets (issue 10) are evaluated in the notes, as measured: truncated >= 10x
 faster than full at ARI within 0.02 of it; better ARI than Nystroem +
 MiniBatchKMeans at about equal wall time; beta vs sklearn learning rate.
 
+Every finished run is appended to ``bench/results/<name>.runs.jsonl`` as it
+ends; ``--resume`` reuses the runs found there (same data set, seed and row)
+instead of repeating them, so an interrupted run loses only the fit in
+progress. Mini-batch rows with a batch larger than the data set are skipped
+(said in the notes).
+
 Usage (from the repository root):
   python -m bench.kernel_kmeans                                  # letter, digits
   python -m bench.kernel_kmeans --datasets letter fashion-mnist --repeats 10
@@ -41,6 +47,7 @@ Usage (from the repository root):
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import time
@@ -55,15 +62,20 @@ from bench.datasets import load
 CLUSTERS = {"letter": 26, "digits": 10, "fashion-mnist": 10, "mnist-5k": 10}
 
 
-def configs(args):
-    """(row name, kind, parameters) in table order."""
+def configs(args, n=None):
+    """(row name, kind, parameters) in table order; mini-batch rows with a
+    batch larger than n points are left out."""
     out = [("full", "full", {})]
     for b in args.batch:
+        if n is not None and b > n:
+            continue
         for tau in args.tau:
             for lr in args.rates:
                 out.append((f"truncated b={b} tau={tau} ({lr})", "truncated",
                             dict(batch_size=b, tau=tau, learning_rate=lr)))
     for b in args.minibatch_batch:
+        if n is not None and b > n:
+            continue
         for lr in args.rates:
             out.append((f"minibatch b={b} ({lr})", "minibatch",
                         dict(batch_size=b, learning_rate=lr)))
@@ -253,6 +265,8 @@ def parse_args(argv):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--name", default=None)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--resume", action="store_true",
+                   help="reuse the runs recorded in bench/results/<name>.runs.jsonl")
     args = p.parse_args(argv)
     if args.quick:
         args.datasets, args.repeats, args.iters = ["digits"], 2, 50
@@ -268,6 +282,15 @@ def main(argv=None):
     dtype = np.float32 if args.dtype == "float32" else np.float64
     all_rows, per_set, notes_targets, loads, data_notes = [], {}, [], [], []
     start_all = time.perf_counter()
+    checkpoint = _harness.RESULTS_DIR / f"{args.name}.runs.jsonl"
+    done = {}
+    if args.resume and checkpoint.exists():
+        for line in checkpoint.read_text().splitlines():
+            rec = json.loads(line)
+            done[(rec["dataset"], rec["seed"], rec["algorithm"])] = rec["run"]
+    elif checkpoint.exists():
+        checkpoint.unlink()
+    n_reused = 0
     with _harness.thread_limits(args.threads):
         for ds in args.datasets:
             X, y = load(ds, dtype=dtype, return_labels=True)
@@ -284,7 +307,10 @@ def main(argv=None):
                               f"(median heuristic {g0:.4g} x {args.gamma_scale:g}; kappa = "
                               f"{1 / gamma:.4g})")
             print(data_notes[-1], flush=True)
-            cfgs = configs(args)
+            cfgs = configs(args, n)
+            skipped = [b for b in sorted(set(args.batch) | set(args.minibatch_batch)) if b > n]
+            if skipped:
+                data_notes.append(f"{ds}: rows with batch size {skipped} > n = {n} skipped.")
             results = {name: [] for name, _, _ in cfgs}
             # Untimed warm-up of every row on the first rows (thread pools, BLAS, imports).
             warm = argparse.Namespace(**{**vars(args), "iters": 3, "full_max_iter": 2})
@@ -293,6 +319,11 @@ def main(argv=None):
                 run_one(kind, params, X[:m], y[:m], k, gamma, 0, warm, None)
             for seed in range(args.repeats):
                 for name, kind, params in cfgs:
+                    if (ds, seed, name) in done:
+                        results[name].append(done[(ds, seed, name)])
+                        loads.append(done[(ds, seed, name)].get("other_cpu") or 0.0)
+                        n_reused += 1
+                        continue
                     with _harness.OtherCpu() as other:
                         labels, truth, seconds, evals, ri = run_one(kind, params, X, y, k, gamma,
                                                                     seed, args, sub)
@@ -302,6 +333,9 @@ def main(argv=None):
                     ri.update(seed=seed, ari=ari, nmi=nmi, seconds=seconds, evals=evals,
                               other_cpu=other.cores)
                     results[name].append(ri)
+                    with open(checkpoint, "a") as fh:
+                        fh.write(json.dumps({"dataset": ds, "seed": seed, "algorithm": name,
+                                             "run": _harness._jsonable(ri)}) + "\n")
                     print(f"  {ds} seed {seed} {name:40s} ARI {ari:.3f} NMI {nmi:.3f} "
                           f"{seconds:8.2f} s  evals {evals if evals is not None else '-'}  "
                           f"it {ri.get('n_iter')}  (other CPU {other.cores or 0:.2f}; "
@@ -352,6 +386,9 @@ def main(argv=None):
         "absolute times are inflated, ratios within one run are what counts.",
         f"Total run time {time.perf_counter() - start_all:.0f} s. Plot: {png.name} "
         "(red full, blue truncated, green untruncated mini-batch, grey peers).",
+    ] + ([f"{n_reused} runs reused from {checkpoint.name} (--resume); runs marked "
+            "'recovered from log' there hold only what the progress log printed (ARI, NMI, "
+            "time, evaluations, iterations, other CPU)."] if n_reused else []) + [
         "Targets (issue 10), as measured:",
     ] + [f"  {t}" for t in notes_targets]
     for r in all_rows:
