@@ -193,6 +193,27 @@ void distinct_centers(const T* centers, index_t c, index_t d, const char* where,
   }
 }
 
+/// The query checks both indexes' assign() make: X valid (zero weights
+/// allowed) and as wide as the centers.
+template <typename T>
+void require_query(const DataView<T>& data, index_t d, const char* where) {
+  detail::require_data(data, where, /*allow_zero_weights=*/true);
+  detail::require(data.d == d, std::string(where) + ": X has " + std::to_string(data.d) +
+                                   " columns, the centers " + std::to_string(d));
+}
+
+/// The statistics of one assign() call: its objective, the distances it
+/// evaluated and its time, under both the search's and the phase's names.
+ApproximateAssignmentStats search_stats(double objective, std::int64_t evals, double seconds) {
+  ApproximateAssignmentStats stats;
+  stats.objective = objective;
+  stats.search_distance_evals = evals;
+  stats.search_seconds = seconds;
+  stats.n_distance_evals.evaluation = evals;
+  stats.timings.evaluation = seconds;
+  return stats;
+}
+
 }  // namespace
 
 template <typename T>
@@ -275,9 +296,7 @@ template <typename T>
 ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
                                                        std::int32_t* labels, double* min_d2,
                                                        int n_threads) const {
-  detail::require_data(data, "CenterGraphIndex::assign", /*allow_zero_weights=*/true);
-  detail::require(data.d == d_, "CenterGraphIndex::assign: X has " + std::to_string(data.d) +
-                                    " columns, the centers " + std::to_string(d_));
+  require_query(data, d_, "CenterGraphIndex::assign");
   const detail::Stopwatch clock;
   const index_t n = data.n;
   const int s = n_starts_;
@@ -381,17 +400,13 @@ ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
   }, 2.0 * static_cast<double>(d) * static_cast<double>(kSearchPointsPerTask) *
          static_cast<double>(2 * beam * degree_ + s));
 
-  ApproximateAssignmentStats stats;
+  double objective = 0.0;
   std::int64_t evals = n * m;
   for (const SearchPartial& p : partials) {
-    stats.objective += p.objective;
+    objective += p.objective;
     evals += p.evals;
   }
-  stats.search_distance_evals = evals;
-  stats.search_seconds = clock.seconds();
-  stats.n_distance_evals.evaluation = evals;
-  stats.timings.evaluation = stats.search_seconds;
-  return stats;
+  return search_stats(objective, evals, clock.seconds());
 }
 
 // ---------------------------------------------------------------------------
@@ -501,9 +516,7 @@ template <typename T>
 ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
                                                       std::int32_t* labels, double* min_d2,
                                                       int n_threads) const {
-  detail::require_data(data, "CenterCellIndex::assign", /*allow_zero_weights=*/true);
-  detail::require(data.d == d_, "CenterCellIndex::assign: X has " + std::to_string(data.d) +
-                                    " columns, the centers " + std::to_string(d_));
+  require_query(data, d_, "CenterCellIndex::assign");
   const detail::Stopwatch clock;
   const index_t n = data.n;
   const index_t m = n_cells();
@@ -651,13 +664,9 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
   std::int64_t evals = 0;
   for (const std::int64_t e : task_evals) evals += e;
 
-  ApproximateAssignmentStats stats;
-  for (index_t i = 0; i < n; ++i) stats.objective += data.weight(i) * out_d2[i];  // point order
-  stats.search_distance_evals = evals;
-  stats.search_seconds = clock.seconds();
-  stats.n_distance_evals.evaluation = evals;
-  stats.timings.evaluation = stats.search_seconds;
-  return stats;
+  double objective = 0.0;
+  for (index_t i = 0; i < n; ++i) objective += data.weight(i) * out_d2[i];  // point order
+  return search_stats(objective, evals, clock.seconds());
 }
 
 namespace {
