@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "detail/distance_kernels.hpp"
+#include "detail/huge_pages.hpp"
 #include "detail/parallel.hpp"
 #include "variational/data_moments.hpp"
 #include "variational/truncation_sets.hpp"
@@ -36,7 +37,9 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
   const index_t N = data.n, D = data.d, C = sets.C;
   const int G = sets.G;
   const int n_owners = static_cast<int>(std::min<index_t>(resolve_threads(n_threads), C));
-  RowMatrix<double> acc = RowMatrix<double>::Zero(C, D);
+  // (C, D) sums of w s (y_n - ybar), scattered into at random rows: on huge
+  // pages at large C (see huge_pages.hpp).
+  std::vector<double, HugePageAllocator<double>> acc(static_cast<std::size_t>(C * D), 0.0);
   std::vector<double> mass(C, 0.0), second(C, 0.0);
   parallel_for(n_owners, n_owners, [&](index_t owner) {
     const std::int32_t c0 = static_cast<std::int32_t>(C * owner / n_owners);
@@ -67,9 +70,9 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
       if (cluster_mass) cluster_mass[c] = mass[c];
       if (cluster_sq) cluster_sq[c] = 0.0;
       if (!(mass[c] > 0.0)) continue;  // zero mass: the mean stays
-      auto mu = acc.row(c);
+      VectorMap<double> mu(acc.data() + c * D, D);
       mu /= mass[c];  // mu_c - ybar
-      VectorMap<T>(&means[c * D], D) = (mu.transpose() + moments.ybar).template cast<T>();
+      VectorMap<T>(&means[c * D], D) = (mu + moments.ybar).template cast<T>();
       const double sq = std::max(0.0, second[c] - mass[c] * mu.squaredNorm());
       if (cluster_sq) cluster_sq[c] = sq;
       var += sq;

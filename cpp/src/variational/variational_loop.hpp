@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "detail/huge_pages.hpp"
 #include "variational/data_moments.hpp"
 #include "variational/neighbourhood_statistics.hpp"
 #include "variational/truncation_sets.hpp"
@@ -60,7 +61,7 @@ class VariationalLoop {
   DataView<T> data_;
   VariationalGmmParams params_;
   RunOptions run_;
-  std::vector<T> means_;   // (C, D)
+  std::vector<T, detail::HugePageAllocator<T>> means_;  // (C, D), on huge pages at large C
   TruncationSets sets_;
   DataMoments moments_;
   std::unique_ptr<NeighbourhoodStatistics> stats_;  // null with G == C
