@@ -31,7 +31,7 @@ from ._coreset import resolve_coreset_size
 from ._logging import progress_callback
 from ._metric import is_cosine, normalize_rows
 from ._persistence import add_version, check_version, from_centers, save_model
-from ._params import INT32_MAX, Boolean, Integer, Param
+from ._params import INT32_MAX, Boolean, Integer, Options, Param
 from ._run import available_threads, run_options, seed_from
 from ._seeding import seeding_to_core
 from ._validation import (
@@ -46,7 +46,7 @@ from ._validation import (
 )
 
 __all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD",
-           "COMPUTE_LABELS_PARAM", "N_INIT_PARAM", "run_seeds", "as_float"]
+           "COMPUTE_LABELS_PARAM", "LABELS_PARAM", "N_INIT_PARAM", "run_seeds", "as_float"]
 
 #: A generous rate (floating-point operations per second and thread) for the
 #: warning on absurd sizes: a fit warned about is slower than an hour even on
@@ -372,6 +372,14 @@ COMPUTE_LABELS_PARAM: Param = Param(
     "compute labels_ and inertia_ on the full training data at the end of fit "
     "(False: on first access)", target=None, cli=None)
 
+#: The parameter ``labels`` of KMeans and VCGMM: how the fit's own labels_
+#: and inertia_ are computed.
+LABELS_PARAM: Param = Param(
+    "labels", Options(("exact", "approx")), "exact",
+    "how labels_ and inertia_ are computed: 'exact' (one scan over all centers) or 'approx' "
+    "(assign_approximate; inertia_ is then the quantization error of those labels)",
+    target=None, cli=None)
+
 #: The parameter ``n_init`` of every pipeline estimator.
 N_INIT_PARAM: Param = Param(
     "n_init", Integer(1, INT32_MAX), 1,
@@ -412,6 +420,7 @@ class _TrainingData:
     w: Optional[np.ndarray]
     cosine: bool
     scale: float
+    approx: bool = False
 
 
 class PipelineEstimator(CenterBasedEstimator):
@@ -553,11 +562,15 @@ class PipelineEstimator(CenterBasedEstimator):
         self.timings_ = timings
         scale = self._objective_scale()
         inertia = run.result.inertia
-        known = inertia is not None and (is_dask_array(inertia) or not np.isnan(inertia))
-        if not values["compute_labels"] or run.labels is None:
+        approx = values.get("labels") == "approx"
+        # (with labels="approx", inertia_ is that of the approximate labels,
+        # even when the core evaluated the runs exactly to rank them)
+        known = not approx and inertia is not None and (
+            is_dask_array(inertia) or not np.isnan(inertia))
+        if not values["compute_labels"] or run.labels is None or approx:
             # Kept by reference (no copy): with metric="cosine" the rows are
             # normalised again on first access, not kept normalised.
-            self._training_data = _TrainingData(X, w, is_cosine(values), scale)
+            self._training_data = _TrainingData(X, w, is_cosine(values), scale, approx)
             if known:
                 self.inertia_ = scale * as_float(inertia)
             if values["compute_labels"]:  # several runs ranked without labels: one pass now
@@ -568,8 +581,10 @@ class PipelineEstimator(CenterBasedEstimator):
 
     def _evaluate_training_data(self):
         """Computes ``labels_`` and ``inertia_`` from the training data kept by
-        a fit with ``compute_labels=False`` (first access): one exact pass,
-        over the chunks again for chunked data (lazy for Dask data)."""
+        a fit with ``compute_labels=False`` (first access) or ``labels="approx"``:
+        one exact pass, over the chunks again for chunked data (lazy for Dask
+        data), or with ``labels="approx"`` one approximate assignment (X in
+        memory only; ``inertia_`` is then the quantization error of its labels)."""
         check_is_fitted(self, "cluster_centers_")
         data = self.__dict__.get("_training_data")
         if data is None:
@@ -580,7 +595,12 @@ class PipelineEstimator(CenterBasedEstimator):
         X, w, cosine, scale = data.X, data.w, data.cosine, data.scale
         C = self.cluster_centers_.shape[0]
         start = time.perf_counter()
-        if isinstance(X, np.ndarray):
+        if isinstance(X, np.ndarray) and data.approx:
+            rows = normalize_rows(X, "X") if cosine else X
+            labels, _, info = approximate_nearest_centers(rows, self._centers_like(rows), w,
+                                                          n_threads=self.n_threads)
+            inertia, evals = info["objective"], info["n_distance_evals"]
+        elif isinstance(X, np.ndarray):
             rows = normalize_rows(X, "X") if cosine else X
             labels, inertia = nearest_centers(rows, self._centers_like(rows), w,
                                               n_threads=self.n_threads)
@@ -635,6 +655,10 @@ class PipelineEstimator(CenterBasedEstimator):
             raise ValueError(
                 "metric='cosine' needs the rows normalised in memory; chunked and Dask data "
                 "take metric='euclidean' (normalise the chunks yourself, then fit).")
+        if values.get("labels") == "approx":
+            raise ValueError(
+                "labels='approx' labels X in memory as one array (as predict(X, exact=False) "
+                "does); chunked and Dask data are labelled exactly: pass labels='exact'.")
         if values.get("n_init", 1) > 1:
             raise ValueError(
                 f"n_init={values['n_init']}: chunked and Dask data are fitted once (every "

@@ -9,8 +9,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._chunked import as_source
 from ._coreset import coreset_size_param
-from ._estimator_base import (COMPUTE_LABELS_PARAM, N_INIT_PARAM, PipelineEstimator,
-                              user_stacklevel)
+from ._estimator_base import (COMPUTE_LABELS_PARAM, LABELS_PARAM, N_INIT_PARAM,
+                              PipelineEstimator, user_stacklevel)
 from ._loader import core as _core
 from ._metric import metric_param, normalize_rows
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real
@@ -45,6 +45,7 @@ KMEANS_PARAMS = ParamTable(
         *LLOYD_PARAMS,
         metric_param(),
         COMPUTE_LABELS_PARAM,
+        LABELS_PARAM,
         *RUN_PARAMS,
     ],
     core_params=_core.KMeansParams,
@@ -124,6 +125,19 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         lazy arrays). With ``metric="cosine"`` the rows are normalised again
         on first access (the normalised copy is not kept). As
         scikit-learn's ``MiniBatchKMeans(compute_labels=...)``.
+    labels : {"exact", "approx"}, default="exact"
+        How ``labels_`` and ``inertia_`` are computed (at the end of ``fit``
+        or, with ``compute_labels=False``, on first access). "exact": the
+        blocked scan over all centers (O(n_samples centers n_features)).
+        "approx": :func:`vcgmm.assign_approximate` with its default method
+        (coarse cells of the centers scored with matrix products; measured on
+        200,000 image patches at 4,000 centers: 4.9x faster than the exact
+        scan, 99.7% of labels exact; see ``bench/results/approximate_labels.md``);
+        ``inertia_`` is then the quantization error of those labels: never
+        below the exact one (each label's distance is computed exactly), and
+        measured 0.09% above it there. Training data in memory only (chunked
+        and Dask data are labelled exactly; ValueError otherwise). The fit
+        itself (``cluster_centers_``) does not depend on it.
     n_threads : int or None, default=None
         Threads to use; None or -1 means OpenMP's default (``OMP_NUM_THREADS``
         if set, else every CPU available). Results do not depend on the number
@@ -224,8 +238,10 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         """
         X, sample_weight, source = self._training_input(X, sample_weight)
         compute_labels = KMEANS_PARAMS.check("compute_labels", self.compute_labels)
+        exact = KMEANS_PARAMS.check("labels", self.labels) == "exact"
         values, run, w, n_distance_evals, timings = self._fit(
-            X, sample_weight, return_labels=compute_labels, evaluate=compute_labels)
+            X, sample_weight, return_labels=compute_labels and exact,
+            evaluate=compute_labels and exact)
         if source is not None:
             self.n_features_in_ = source.n_features
         r = run.result

@@ -21,8 +21,8 @@ from ._chunked import as_source
 from ._metric import is_cosine, metric_param, normalize_rows
 from ._coreset import coreset_size_param, default_coreset_size
 from ._assignment import nearest_centers
-from ._estimator_base import (COMPUTE_LABELS_PARAM, N_INIT_PARAM, PipelineEstimator, as_float,
-                              user_stacklevel)
+from ._estimator_base import (COMPUTE_LABELS_PARAM, LABELS_PARAM, N_INIT_PARAM, PipelineEstimator,
+                              as_float, user_stacklevel)
 from ._loader import core as _core
 from ._params import make_init, CORE, INT32_MAX, Boolean, Integer, Options, Param, ParamTable, Real
 from ._run import RUN_PARAMS, check_n_threads
@@ -73,6 +73,7 @@ VCGMM_PARAMS = ParamTable(
               "the data's variance per feature",
               target="em.variance_floor", cli="--variance-floor"),
         COMPUTE_LABELS_PARAM,
+        LABELS_PARAM,
         *RUN_PARAMS,
     ],
     core_params=_core.VcgmmParams,
@@ -287,6 +288,19 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         once more (Dask: lazy arrays); with ``metric="cosine"`` the rows are
         normalised again then (the normalised copy is not kept). As
         scikit-learn's ``MiniBatchKMeans(compute_labels=...)``.
+    labels : {"exact", "approx"}, default="exact"
+        How ``labels_`` and ``inertia_`` are computed (at the end of ``fit``
+        or, with ``compute_labels=False``, on first access). "exact": the
+        blocked scan over all means (O(n_samples means n_features)).
+        "approx": :func:`vcgmm.assign_approximate` with its default method
+        (coarse cells of the centers scored with matrix products; measured on
+        200,000 image patches at 4,000 centers: 4.9x faster than the exact
+        scan, 99.7% of labels exact; see ``bench/results/approximate_labels.md``);
+        ``inertia_`` is then the quantization error of those labels: never
+        below the exact one (each label's distance is computed exactly), and
+        measured 0.09% above it there. Training data in memory only (chunked
+        and Dask data are labelled exactly; ValueError otherwise). The fit
+        itself (``cluster_centers_``) does not depend on it.
     n_threads : int or None, default=None
         Threads; None or -1 means OpenMP's default (``OMP_NUM_THREADS`` if set,
         else every CPU available). Results do not depend on it.
@@ -491,8 +505,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         """
         X, sample_weight, source = self._training_input(X, sample_weight)
         compute_labels = VCGMM_PARAMS.check("compute_labels", self.compute_labels)
+        exact = VCGMM_PARAMS.check("labels", self.labels) == "exact"
         values, run, w, n_distance_evals, timings = self._fit_run(
-            X, sample_weight, return_labels=compute_labels)
+            X, sample_weight, return_labels=compute_labels and exact)
         if source is not None:
             self.n_features_in_ = source.n_features
         r = run.result
@@ -929,9 +944,11 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
     for name in ("n_components", "G", "coreset_size"):
         if name in params:
             raise TypeError(f"fit_vcgmm got {name!r} twice (it is a positional argument).")
-    if "compute_labels" in params:
-        raise TypeError("fit_vcgmm takes return_labels (the labels are part of the result), "
-                        "not compute_labels.")
+    for name in ("compute_labels", "labels"):
+        if name in params:
+            raise TypeError("fit_vcgmm takes return_labels (exact labels, part of the result), "
+                            f"not {name}; for approximate labels call "
+                            "vcgmm.assign_approximate(X, result.centers).")
     unknown = sorted(set(params) - set(VCGMM_PARAMS.names()))
     if unknown:
         raise TypeError(f"fit_vcgmm got unexpected keyword argument(s) {', '.join(unknown)}; "
