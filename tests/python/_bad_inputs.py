@@ -541,14 +541,14 @@ ENTRY_POINTS = {e.name: e for e in [
         params=_signature_params(vcgmm.lloyd)),
     EntryPoint("fit_vcgmm", lambda X, w, c, p: _fit_vcgmm(X, w, c, p),
                frozenset({_X, _W, _C}), centers_arg="init", centers_are_init=True,
-               params=_table_params(VCGMM_PARAMS, exclude=("compute_labels",)) + RETURN_LABELS,
+               params=_table_params(VCGMM_PARAMS, exclude=("compute_labels", "labels")) + RETURN_LABELS,
                arg_names={"n_components": "C"}),
     EntryPoint("fit_vcgmm(coreset_size=10)",
                lambda X, w, c, p: _fit_vcgmm(X, w, c, p, coreset_size=10),
                frozenset({_X, _W})),
     EntryPoint("fit_vargmm", _fit_vargmm,
                frozenset({_X, _W, _C}), centers_arg="init", centers_are_init=True,
-               params=_table_params(VCGMM_PARAMS, exclude=("coreset_size", "compute_labels"))
+               params=_table_params(VCGMM_PARAMS, exclude=("coreset_size", "compute_labels", "labels"))
                + RETURN_LABELS,
                arg_names={"n_components": "C"}),
     EntryPoint("VariationalLoop", lambda X, w, c, p: vcgmm.VariationalLoop(
