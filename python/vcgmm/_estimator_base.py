@@ -449,6 +449,13 @@ class PipelineEstimator(CenterBasedEstimator):
     def _core_fit(X, sample_weight, init_centers, params, return_labels):  # pragma: no cover
         raise NotImplementedError
 
+    def _exact_labels_at_fit(self):
+        """Whether the core computes the exact ``labels_`` and ``inertia_`` in
+        ``fit`` (``compute_labels=True`` and ``labels="exact"``); otherwise
+        ``_set_evaluation`` arranges them."""
+        return (self._params.check("compute_labels", self.compute_labels)
+                and self._params.check("labels", self.labels) == "exact")
+
     def _checked_params(self):
         """Every parameter of the estimator, validated by the family's table."""
         table = self._params
@@ -595,16 +602,16 @@ class PipelineEstimator(CenterBasedEstimator):
         X, w, cosine, scale = data.X, data.w, data.cosine, data.scale
         C = self.cluster_centers_.shape[0]
         start = time.perf_counter()
-        if isinstance(X, np.ndarray) and data.approx:
+        if isinstance(X, np.ndarray):
             rows = normalize_rows(X, "X") if cosine else X
-            labels, _, info = approximate_nearest_centers(rows, self._centers_like(rows), w,
-                                                          n_threads=self.n_threads)
-            inertia, evals = info["objective"], info["n_distance_evals"]
-        elif isinstance(X, np.ndarray):
-            rows = normalize_rows(X, "X") if cosine else X
-            labels, inertia = nearest_centers(rows, self._centers_like(rows), w,
-                                              n_threads=self.n_threads)
-            evals = X.shape[0] * C
+            if data.approx:
+                labels, _, info = approximate_nearest_centers(
+                    rows, self._centers_like(rows), w, n_threads=self.n_threads)
+                inertia, evals = info["objective"], info["n_distance_evals"]
+            else:
+                labels, inertia = nearest_centers(rows, self._centers_like(rows), w,
+                                                  n_threads=self.n_threads)
+                evals = X.shape[0] * C
         else:  # a chunk source: one more pass over the chunks (nothing computed for Dask)
             labels, inertia, _ = X.nearest(self.cluster_centers_, labels=True,
                                            n_threads=self.n_threads)

@@ -237,11 +237,9 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             Fitted estimator.
         """
         X, sample_weight, source = self._training_input(X, sample_weight)
-        compute_labels = KMEANS_PARAMS.check("compute_labels", self.compute_labels)
-        exact = KMEANS_PARAMS.check("labels", self.labels) == "exact"
+        exact = self._exact_labels_at_fit()
         values, run, w, n_distance_evals, timings = self._fit(
-            X, sample_weight, return_labels=compute_labels and exact,
-            evaluate=compute_labels and exact)
+            X, sample_weight, return_labels=exact, evaluate=exact)
         if source is not None:
             self.n_features_in_ = source.n_features
         r = run.result

@@ -504,10 +504,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             Fitted estimator.
         """
         X, sample_weight, source = self._training_input(X, sample_weight)
-        compute_labels = VCGMM_PARAMS.check("compute_labels", self.compute_labels)
-        exact = VCGMM_PARAMS.check("labels", self.labels) == "exact"
         values, run, w, n_distance_evals, timings = self._fit_run(
-            X, sample_weight, return_labels=compute_labels and exact)
+            X, sample_weight, return_labels=self._exact_labels_at_fit())
         if source is not None:
             self.n_features_in_ = source.n_features
         r = run.result
