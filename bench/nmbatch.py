@@ -255,8 +255,9 @@ def main(argv=None):
         "(x/n when not all). The plot shows every seed's run relative to its E*_s.",
         "Observation (bench/_traces.py): Lloyd and Elkan give every iteration; the mini-batch "
         "methods are timed per partial_fit call (same batches, b = 5000) with energies at "
-        "log-spaced steps; nmbatch at max_iter = 1, 2, 4, ... (doubling resolution: its "
-        "times to a level are overestimated by up to 2x).",
+        "log-spaced steps; nmbatch at max_iter = 1, 2, 4, ..., every run held to the "
+        "time limit by its time_budget (doubling resolution: its times to a level are "
+        "overestimated by up to 2x).",
         "'distances skipped': share of nmbatch's (row, center) distances ruled out by its "
         "bounds in the last run of every seed.",
         f"Other processes kept {statistics.fmean(loads):.2f} cores busy on average during "
