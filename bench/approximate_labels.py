@@ -60,6 +60,22 @@ def _label_error(X, centers, labels, chunk=50_000):
     return total
 
 
+def fit_centers(X_all, C, coreset_log2, threads):
+    """(centers as float32, fit info): vc-GMM on a coreset of max(2^coreset_log2,
+    4 C rounded up to a power of 2) points (C = 16384 would otherwise fit C
+    means to C coreset points), random_state 0."""
+    import vcgmm
+
+    t0 = time.perf_counter()
+    coreset_size = max(2 ** coreset_log2, 1 << int(np.ceil(np.log2(4 * C))))
+    est = vcgmm.VCGMM(C, coreset_size=coreset_size, random_state=0, n_threads=threads,
+                      compute_labels=False).fit(X_all)
+    centers = np.ascontiguousarray(est.cluster_centers_, dtype=np.float32)
+    seconds = time.perf_counter() - t0
+    print(f"C = {C}: fit {seconds:.1f} s", file=sys.stderr, flush=True)
+    return centers, {"seconds": seconds, "coreset_size": coreset_size}
+
+
 def _parse_setting(text):
     g, b, s = (int(v) for v in text.split("/"))
     return {"method": "graph", "graph_degree": g, "beam_width": b, "n_starts": s}
@@ -105,15 +121,7 @@ def run(args):
     extra = {"fits": {}}
     with _harness.thread_limits(args.threads):
         for C in args.clusters:
-            t0 = time.perf_counter()
-            # a coreset of at least 4 C points (C = 16384 would otherwise fit C
-            # means to C coreset points)
-            coreset_size = max(2 ** args.coreset, 1 << int(np.ceil(np.log2(4 * C))))
-            est = vcgmm.VCGMM(C, coreset_size=coreset_size, random_state=0,
-                              n_threads=args.threads, compute_labels=False).fit(X_all)
-            centers = np.ascontiguousarray(est.cluster_centers_, dtype=np.float32)
-            extra["fits"][C] = {"seconds": time.perf_counter() - t0, "coreset_size": coreset_size}
-            print(f"C = {C}: fit {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+            centers, extra["fits"][C] = fit_centers(X_all, C, args.coreset, args.threads)
 
             exact = vcgmm.assign(X, centers, n_threads=args.threads)
             q_exact = _label_error(X, centers, exact)

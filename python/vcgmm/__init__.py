@@ -14,6 +14,7 @@ afkmc2             AFK-MC^2 seeding
 quantization_error exact weighted quantization error
 assign             exact nearest-center labels
 assign_approximate approximate nearest-center labels (coarse cells of the centers, or a graph)
+ApproximateIndex   the approximate search's index, built once, reused by every assign
 lloyd              weighted Lloyd iterations from given centers
 cancel_all         stop computations running in other threads (Ctrl-C stops the main thread's)
 load               a model written by an estimator's save(path)
@@ -44,7 +45,7 @@ NestedMiniBatchKMeans  nmbatch
 VRKMeans               VRKM++ / VRKM
 """
 
-from ._assignment import assign, assign_approximate, quantization_error
+from ._assignment import ApproximateIndex, assign, assign_approximate, quantization_error
 from ._coreset import default_coreset_size, lwcs
 from ._kernel_kmeans import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
 from ._kmeans import KMeans, lloyd
@@ -83,6 +84,7 @@ __all__ = [
     "afkmc2",
     "assign",
     "assign_approximate",
+    "ApproximateIndex",
     "cancel_all",
     "ProgressRecord",
     "load",

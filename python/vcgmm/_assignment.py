@@ -11,8 +11,8 @@ from ._run import check_n_threads
 from ._params import AnyOf, Boolean, Integer, NoneValue, Options, Real
 from ._validation import as_data, check_centers, check_sample_weight
 
-__all__ = ["assign", "assign_approximate", "quantization_error", "nearest_centers",
-           "approximate_nearest_centers"]
+__all__ = ["assign", "assign_approximate", "ApproximateIndex", "quantization_error",
+           "nearest_centers", "approximate_nearest_centers"]
 
 #: The approximate search's parameters: name -> constraint (defaults are the
 #: C++ struct's, vcgmm::ApproximateAssignmentParams).
@@ -48,22 +48,183 @@ def approximate_default(name):
 
 
 def approximate_nearest_centers(X, centers, sample_weight=None, *, n_threads=None,
-                                min_d2=False, **params):
+                                min_d2=False, index=None, **params):
     """(labels, min_d2 or None, stats) of validated X and centers (X's dtype)
-    from the core's approximate assignment: the one place Python calls it. ``stats`` is
-    a dict: objective, distance evaluations (index, search, total) and seconds."""
-    p = approximate_params(**params)
-    labels, d2, stats = _core.assign_approximate(X, sample_weight, centers, p, bool(min_d2),
-                                                 check_n_threads(n_threads))
-    info = {
-        "objective": float(stats.objective),
-        "index_distance_evals": int(stats.index_distance_evals),
-        "search_distance_evals": int(stats.search_distance_evals),
-        "n_distance_evals": int(stats.n_distance_evals["evaluation"]),
-        "index_seconds": float(stats.index_seconds),
-        "search_seconds": float(stats.search_seconds),
-    }
-    return labels, d2, info
+    from the core's approximate assignment: the one place Python calls it.
+    ``index``: an :class:`ApproximateIndex` over these centers to reuse (then
+    ``params`` must be empty); None builds one for this call. ``stats`` is a
+    dict: objective, distance evaluations (index, search, total) and seconds;
+    the index's cost counts only when it was built for this call (or for X's
+    dtype by it)."""
+    if index is None:
+        index = ApproximateIndex(centers, n_threads=n_threads, **params)
+        return index._assign_validated(X, sample_weight, n_threads, min_d2, count_build=True)
+    if params:
+        raise TypeError("approximate_nearest_centers: pass the parameters to the index")
+    return index._assign_validated(X, sample_weight, n_threads, min_d2)
+
+
+class ApproximateIndex:
+    """An index over fixed centers for :func:`assign_approximate`'s search,
+    built once and reused by every :meth:`assign`.
+
+    :func:`assign_approximate` builds its index (coarse cells of the centers,
+    or a graph over them) on every call; at C = 4,000 that costs about a
+    tenth of a second, more than labelling a few thousand points. Keep an
+    index when the same centers label data that arrive in batches (a stream,
+    a data loader, a web service). Labels, distances and statistics are those
+    of :func:`assign_approximate` with the same parameters, bit for bit, on
+    any number of threads. The estimators' ``predict(X, exact=False)`` keeps
+    one of these between calls.
+
+    The index copies the centers (later changes to the caller's array do not
+    reach it). It is built for the centers' dtype (float32, else float64) at
+    construction; data of the other dtype get a second index, built on first
+    use (the centers converted to the data's dtype, as :func:`assign_approximate`
+    does). :meth:`assign` may be called from several threads at once.
+    Pickling keeps the centers and the parameters; the index is rebuilt
+    (deterministically) when unpickled.
+
+    Parameters
+    ----------
+    centers : array-like of shape (n_clusters, n_features)
+        Cluster centers (finite).
+    method, n_probe, probe_ratio, coarse_size, coarse_iter, graph_degree, n_starts, beam_width
+        The search and its parameters, as in :func:`assign_approximate`
+        (None: the library's defaults).
+    n_threads : int, default=None
+        Threads for building the index and the default for :meth:`assign`;
+        None or -1 means OpenMP's default. Never changes a result.
+
+    Attributes
+    ----------
+    centers : ndarray of shape (n_clusters, n_features)
+        The indexed centers (read-only copy, float32 or float64).
+    n_clusters, n_features : int
+        Their shape.
+    params : dict
+        The search's parameters as given (None: default).
+    build_stats : dict
+        Cost of building the index for the centers' dtype:
+        ``index_distance_evals`` and ``index_seconds``.
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> index = vcgmm.ApproximateIndex(np.arange(10.0).reshape(-1, 1))
+    >>> index.assign([[0.2], [4.9]]).tolist(), index.assign([[8.6]]).tolist()
+    ([0, 5], [9])
+    """
+
+    def __init__(self, centers: ArrayLike, *, method: str | None = None,
+                 n_probe: int | None = None, probe_ratio: float | None = None,
+                 coarse_size: int | None = None, coarse_iter: int | None = None,
+                 graph_degree: int | None = None, n_starts: int | None = None,
+                 beam_width: int | None = None, n_threads: ThreadsLike = None):
+        self.params = {"method": method, "n_probe": n_probe, "probe_ratio": probe_ratio,
+                       "coarse_size": coarse_size, "coarse_iter": coarse_iter,
+                       "graph_degree": graph_degree, "n_starts": n_starts,
+                       "beam_width": beam_width}
+        self._core_params = approximate_params(**self.params)
+        self._threads = check_n_threads(n_threads)
+        self.n_threads = n_threads
+        dtype = np.float32 if getattr(centers, "dtype", None) == np.float32 else np.float64
+        # A copy of its own (check_centers may return the caller's array), read-only.
+        self.centers = np.array(check_centers(centers, _Width(dtype, centers)))
+        self.centers.flags.writeable = False
+        self.n_clusters, self.n_features = self.centers.shape
+        self._indexes: dict = {}
+        self.build_stats = self._index_for(self.centers.dtype)[1]
+
+    def _index_for(self, dtype):
+        """(core index, its build stats, whether this call built it) for data of
+        ``dtype``, built on first use."""
+        key = np.dtype(dtype)
+        found = self._indexes.get(key)
+        if found is not None:
+            return found + (False,)
+        centers = check_centers(self.centers, _Width(key, self.centers))
+        core_class = (_core.ApproximateIndexFloat32 if key == np.float32
+                      else _core.ApproximateIndexFloat64)
+        core = core_class(centers, self._core_params, self._threads)
+        built = core.build_stats
+        found = (core, {"index_distance_evals": int(built.index_distance_evals),
+                        "index_seconds": float(built.index_seconds)})
+        # Two threads building at once: both indexes are identical, one is kept.
+        kept = self._indexes.setdefault(key, found)
+        return kept + (kept is found,)
+
+    def _assign_validated(self, X, sample_weight, n_threads, min_d2, count_build=False):
+        """(labels, min_d2 or None, stats) of validated X (see
+        approximate_nearest_centers); the index's cost counts when it is built
+        here or ``count_build``."""
+        if X.shape[1] != self.n_features:
+            raise ValueError(f"X has {X.shape[1]} features but the index's centers have "
+                             f"{self.n_features}.")
+        core, built, built_now = self._index_for(X.dtype)
+        first_use = built_now or count_build
+        threads = self._threads if n_threads is None else check_n_threads(n_threads)
+        labels, d2, stats = core.assign(X, sample_weight, bool(min_d2), threads)
+        index_evals = built["index_distance_evals"] if first_use else 0
+        index_seconds = built["index_seconds"] if first_use else 0.0
+        search_evals = int(stats.search_distance_evals)
+        info = {
+            "objective": float(stats.objective),
+            "index_distance_evals": index_evals,
+            "search_distance_evals": search_evals,
+            "n_distance_evals": index_evals + search_evals,
+            "index_seconds": index_seconds,
+            "search_seconds": float(stats.search_seconds),
+        }
+        return labels, d2, info
+
+    def assign(self, X: ArrayLike, sample_weight: ArrayLike | None = None, *,
+               return_stats: bool = False, n_threads: ThreadsLike = None):
+        """Approximately nearest center of every row of X (as :func:`assign_approximate`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Data (one array; float32 and float64 are used as they are).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the reported quantization error.
+        return_stats : bool, default=False
+            Also return the dict of :func:`assign_approximate` (the index's
+            cost is counted only on the call that built it for X's dtype).
+        n_threads : int, default=None
+            Threads to use; None: the index's ``n_threads``.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,), dtype int32
+        stats : dict
+            Only with ``return_stats=True``.
+        """
+        return_stats = Boolean().check(return_stats, "return_stats")
+        if is_chunked_input(X):
+            raise ValueError("ApproximateIndex.assign takes X as one array, not chunked or "
+                             "Dask data.")
+        X = as_data(X)
+        w = check_sample_weight(sample_weight, X)
+        labels, _, stats = self._assign_validated(X, w, n_threads, False)
+        return (labels, stats) if return_stats else labels
+
+    def matches(self, centers):
+        """True if ``centers`` equal the indexed ones (same shape and values)."""
+        centers = np.asarray(centers)
+        return centers.shape == self.centers.shape and bool(
+            np.array_equal(centers.astype(self.centers.dtype, copy=False), self.centers))
+
+    def __getstate__(self):
+        return {"centers": self.centers, "params": self.params, "n_threads": self.n_threads}
+
+    def __setstate__(self, state):
+        self.__init__(state["centers"], n_threads=state["n_threads"], **state["params"])
+
+    def __repr__(self):
+        given = ", ".join(f"{k}={v!r}" for k, v in self.params.items() if v is not None)
+        return (f"ApproximateIndex(n_clusters={self.n_clusters}, n_features={self.n_features}"
+                f"{', ' + given if given else ''})")
 
 
 def nearest_centers(X, centers, sample_weight=None, *, n_threads=None, labels=True):
@@ -292,6 +453,19 @@ def _centers_for(source, centers):
         source.n_features = centers.shape[1]
         source.width_from = "the centers have"
     return centers
+
+
+class _Width:
+    """What check_centers needs of X (dtype and width) for an index's own
+    centers: their width (0 when not 2-D: check_centers then rejects them)."""
+
+    def __init__(self, dtype, centers):
+        self.dtype = np.dtype(dtype)
+        try:
+            shape = np.shape(centers)
+        except ValueError:  # ragged nested lists
+            shape = ()
+        self.shape = (0, shape[1] if len(shape) == 2 else 0)
 
 
 class _Like:

@@ -2,6 +2,7 @@
 // pipeline. Conversion only: shapes are checked, outputs allocated, the GIL
 // released, the C++ function called.
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "_core_bindings.hpp"
@@ -146,29 +147,75 @@ py::tuple assign_nearest(const CArray<T>& X, const OptWeights& w, const CArray<T
   return py::make_tuple(labels, min_d2, stats.objective);
 }
 
-/// (labels, min_d2 or None, stats): approximate assignment (index built here).
+/// An approximate-assignment index over fixed centers (CenterCellIndex or
+/// CenterGraphIndex, by params.method), built once and reused by assign():
+/// Python's vcgmm.ApproximateIndex keeps one per dtype, and the estimators'
+/// predict(X, exact=False) keeps theirs between calls. assign() is const and
+/// may run from several Python threads at once (the indexes' scratch is per
+/// thread).
 template <typename T>
-py::tuple assign_approximate(const CArray<T>& X, const OptWeights& w, const CArray<T>& centers,
-                             const vcgmm::ApproximateAssignmentParams& params, bool want_min_d2,
-                             int n_threads) {
-  const auto data = data_view(X, w);
-  if (centers.ndim() != 2 || centers.shape(1) != X.shape(1)) {
-    throw vcgmm::InvalidArgument("centers must have shape (n_clusters, n_features)");
+class ApproximateIndexBinding {
+ public:
+  ApproximateIndexBinding(const CArray<T>& centers, const vcgmm::ApproximateAssignmentParams& params,
+                          int n_threads) {
+    if (centers.ndim() != 2) {
+      throw vcgmm::InvalidArgument("centers must have shape (n_clusters, n_features)");
+    }
+    const T* c = centers.data();
+    const auto C = static_cast<index_t>(centers.shape(0));
+    const auto d = static_cast<index_t>(centers.shape(1));
+    without_gil([&] {
+      if (params.method == vcgmm::ApproximateMethod::graph) {
+        graph_ = std::make_unique<vcgmm::CenterGraphIndex<T>>(c, C, d, params, n_threads);
+      } else {
+        cell_ = std::make_unique<vcgmm::CenterCellIndex<T>>(c, C, d, params, n_threads);
+      }
+    });
   }
-  const index_t C = static_cast<index_t>(centers.shape(0));
-  CArray<std::int32_t> labels(data.n);
-  std::int32_t* lab = labels.mutable_data();
-  py::object min_d2 = py::none();
-  double* md = nullptr;
-  if (want_min_d2) {
-    CArray<double> a(data.n);
-    md = a.mutable_data();
-    min_d2 = a;
+
+  /// (labels, min_d2 or None, stats of the search only).
+  py::tuple assign(const CArray<T>& X, const OptWeights& w, bool want_min_d2,
+                   int n_threads) const {
+    const auto data = data_view(X, w);
+    CArray<std::int32_t> labels(data.n);
+    std::int32_t* lab = labels.mutable_data();
+    py::object min_d2 = py::none();
+    double* md = nullptr;
+    if (want_min_d2) {
+      CArray<double> a(data.n);
+      md = a.mutable_data();
+      min_d2 = a;
+    }
+    const auto stats = without_gil([&] {
+      return cell_ ? cell_->assign(data, lab, md, n_threads)
+                   : graph_->assign(data, lab, md, n_threads);
+    });
+    return py::make_tuple(labels, min_d2, stats);
   }
-  const T* c = centers.data();
-  const auto stats = without_gil(
-      [&] { return vcgmm::assign_approximate(data, c, C, params, lab, md, n_threads); });
-  return py::make_tuple(labels, min_d2, stats);
+
+  /// Cost of building (index_distance_evals, index_seconds).
+  const vcgmm::ApproximateAssignmentStats& build_stats() const {
+    return cell_ ? cell_->build_stats() : graph_->build_stats();
+  }
+  index_t n_centers() const { return cell_ ? cell_->n_centers() : graph_->n_centers(); }
+  index_t dim() const { return cell_ ? cell_->dim() : graph_->dim(); }
+
+ private:
+  std::unique_ptr<vcgmm::CenterCellIndex<T>> cell_;
+  std::unique_ptr<vcgmm::CenterGraphIndex<T>> graph_;
+};
+
+template <typename T>
+void bind_approximate_index(py::module_& m, const char* name) {
+  using Index = ApproximateIndexBinding<T>;
+  py::class_<Index>(m, name, py::module_local())
+      .def(py::init<const CArray<T>&, const vcgmm::ApproximateAssignmentParams&, int>(),
+           py::arg("centers").noconvert(), py::arg("params"), py::arg("n_threads"))
+      .def("assign", &Index::assign, py::arg("X").noconvert(),
+           py::arg("sample_weight").noconvert(), py::arg("want_min_d2"), py::arg("n_threads"))
+      .def_property_readonly("build_stats", &Index::build_stats)
+      .def_property_readonly("n_centers", &Index::n_centers)
+      .def_property_readonly("dim", &Index::dim);
 }
 
 /// (centers, result): Lloyd from a copy of init_centers.
@@ -214,9 +261,6 @@ void bind_typed(py::module_& m) {
   m.def("assign_nearest", &assign_nearest<T>, py::arg("X").noconvert(),
         py::arg("sample_weight").noconvert(), py::arg("centers").noconvert(),
         py::arg("want_labels"), py::arg("want_min_d2"), py::arg("n_threads"));
-  m.def("assign_approximate", &assign_approximate<T>, py::arg("X").noconvert(),
-        py::arg("sample_weight").noconvert(), py::arg("centers").noconvert(), py::arg("params"),
-        py::arg("want_min_d2"), py::arg("n_threads"));
   m.def("lloyd", &lloyd<T>, py::arg("X").noconvert(), py::arg("sample_weight").noconvert(),
         py::arg("init_centers").noconvert(), py::arg("params"), py::arg("run"));
   def_pipeline<T, vcgmm::KMeansParams>(m, "fit_kmeans", &vcgmm::fit_kmeans<T>);
@@ -230,6 +274,8 @@ void bind_kmeans(py::module_& m) {
         py::arg("coreset_size"), py::arg("run"));
   bind_typed<float>(m);
   bind_typed<double>(m);
+  bind_approximate_index<float>(m, "ApproximateIndexFloat32");
+  bind_approximate_index<double>(m, "ApproximateIndexFloat64");
 }
 
 }  // namespace vcgmm_python

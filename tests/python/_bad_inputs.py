@@ -151,7 +151,8 @@ BAD_FIT_WEIGHTS = {
 
 #: Entry points that take sample_weight but fit no clusters: they take
 #: weights with a single positive entry.
-NOT_FITTING_CLUSTERS = frozenset({"lwcs", "quantization_error", "assign_approximate"})
+NOT_FITTING_CLUSTERS = frozenset({"lwcs", "quantization_error", "assign_approximate",
+                                  "ApproximateIndex.assign"})
 
 
 def fits_clusters(entry):
@@ -535,6 +536,10 @@ ENTRY_POINTS = {e.name: e for e in [
         frozenset({_X, _W, _C}), centers_arg="centers",
         params=_signature_params(vcgmm.assign_approximate,
                                  dict(APPROXIMATE_PARAMS, return_stats=Boolean()))),
+    EntryPoint("ApproximateIndex.assign", lambda X, w, c, p: vcgmm.ApproximateIndex(
+        c, **_run_kw(p, n_threads=1)).assign(X, w),
+        frozenset({_X, _W, _C}), centers_arg="centers",
+        params=_signature_params(vcgmm.ApproximateIndex, APPROXIMATE_PARAMS)),
     EntryPoint("lloyd", lambda X, w, c, p: vcgmm.lloyd(
         X, c, **_run_kw(p, sample_weight=w, n_threads=1)),
         frozenset({_X, _W, _C}), centers_arg="centers", centers_start_a_fit=True,
