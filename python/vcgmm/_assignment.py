@@ -366,7 +366,8 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
     0.06-0.09% above the exact assignment's; graph is 0.3x, 0.7x and 1.3x.
     Use it for labels of many points at large C when a few near-nearest
     labels are acceptable; report objectives (``inertia_``) from the exact
-    scan.
+    scan. It builds its index on every call: to label data arriving in
+    batches against the same centers, keep an :class:`ApproximateIndex`.
 
     Parameters
     ----------
