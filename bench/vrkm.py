@@ -31,11 +31,17 @@ Usage (from the repository root):
   python -m bench.vrkm                                  # patches-sklearn, C = 100, 1000
   python -m bench.vrkm --dataset patches-all --clusters 100 1000 --seeds 5   # the issue's size
   python -m bench.vrkm --quick
+  python -m bench.vrkm ... --resume                     # go on after an interruption
+
+Every finished (C, seed) is appended to ``bench/results/<name>.runs.jsonl``;
+``--resume`` reuses those of the same data set (without it the file starts
+afresh).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 
@@ -155,6 +161,8 @@ def parse_args(argv):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--name", default=None)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--resume", action="store_true",
+                   help="reuse the (C, seed) runs recorded in bench/results/<name>.runs.jsonl")
     args = p.parse_args(argv)
     if args.quick:
         args.dataset, args.clusters, args.seeds, args.min_cap = "digits", [10], 2, 0.5
@@ -172,10 +180,33 @@ def main(argv=None):
     skip = set(filter(None, args.skip.split(",")))
     names = [a for a in algorithms(args) if a not in skip]
     rows, curves, raw, loads, target_notes = [], {}, {}, [], []
+    # Every finished (C, seed) is appended to a checkpoint as it ends (a 1 h
+    # run can be interrupted); --resume reuses those of the same data set
+    # that ran every algorithm of this run.
+    checkpoint = _harness.RESULTS_DIR / f"{args.name}.runs.jsonl"
+    done = {}
+    if args.resume and checkpoint.exists():
+        for line in checkpoint.read_text().splitlines():
+            rec = json.loads(line)
+            if rec["dataset"] == args.dataset and set(names) <= set(rec["runs"]):
+                done[(rec["C"], rec["seed"])] = rec
+    elif checkpoint.exists():
+        checkpoint.unlink()
+    n_reused = 0
     with _harness.thread_limits(args.threads):
         for C in args.clusters:
             per = {name: [] for name in ["Lloyd (vcgmm)"] + names}
             for seed in range(args.seeds):
+                rec = done.get((C, seed))
+                if rec is not None:
+                    for name in per:
+                        trace, ri = rec["runs"][name]
+                        per[name].append(([tuple(p) for p in trace], ri))
+                    loads.extend(rec["loads"])
+                    n_reused += 1
+                    print(f"C={C} seed={seed}: reused from {checkpoint.name}", flush=True)
+                    continue
+                loads_before = len(loads)
                 init, _ = vcgmm.kmeans_plusplus(X, C, random_state=seed, n_threads=args.threads)
                 with _harness.OtherCpu() as other:
                     lt, li = tr.trace_vcgmm_lloyd(X, init, args.lloyd_limit, tol=1e-4)
@@ -200,6 +231,11 @@ def main(argv=None):
                           f"to L_batch: {'-' if reached is None else f'{reached:.2f} s'}  "
                           f"final {100 * (ri['final'] - level) / level:+.3f}%  "
                           f"(other CPU {other.cores or 0:.2f})", flush=True)
+                record = {"dataset": args.dataset, "C": C, "seed": seed,
+                          "loads": loads[loads_before:],
+                          "runs": {name: rs[-1] for name, rs in per.items()}}
+                with open(checkpoint, "a") as fh:
+                    fh.write(json.dumps(_harness._jsonable(record)) + "\n")
             curves[C] = {name: [(t, i["level"]) for t, i in rs] for name, rs in per.items()}
             raw[str(C)] = {name: [{"trace": t, "info": i} for t, i in rs]
                            for name, rs in per.items()}
@@ -281,6 +317,9 @@ def main(argv=None):
         f"Other processes kept {statistics.fmean(loads):.2f} cores busy on average during "
         f"the runs (max {max(loads):.2f}); 2 cores in all.",
         f"Plot: {png.name}.",
+    ] + ([f"{n_reused} (C, seed) runs reused from {checkpoint.name} (--resume: measured by an "
+          "earlier, interrupted invocation of the same command on this machine)."]
+         if n_reused else []) + [
         "Targets (issue 9), as measured:",
     ] + [f"  {t}" for t in target_notes]
     _harness.write_results(args.name, columns, rows,
