@@ -464,6 +464,26 @@ def _jsonable(obj):
     return obj
 
 
+class RunCheckpoint:
+    """``<name>.runs.jsonl`` in RESULTS_DIR: one JSON line per finished run,
+    appended as it ends, so that a long benchmark interrupted part-way can go
+    on where it stopped. With ``resume`` the lines already there are kept and
+    returned by :attr:`records`; without, the file starts afresh."""
+
+    def __init__(self, name, resume):
+        self.path = RESULTS_DIR / f"{name}.runs.jsonl"
+        self.records = []
+        if resume and self.path.exists():
+            self.records = [json.loads(line) for line in self.path.read_text().splitlines()]
+        elif self.path.exists():
+            self.path.unlink()
+
+    def append(self, record):
+        """Writes one finished run (made JSON-able as write_results does)."""
+        with open(self.path, "a") as fh:
+            fh.write(json.dumps(_jsonable(record)) + "\n")
+
+
 def _atomic_write(path, text):
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text)

@@ -47,7 +47,6 @@ Usage (from the repository root):
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import time
@@ -282,14 +281,9 @@ def main(argv=None):
     dtype = np.float32 if args.dtype == "float32" else np.float64
     all_rows, per_set, notes_targets, loads, data_notes = [], {}, [], [], []
     start_all = time.perf_counter()
-    checkpoint = _harness.RESULTS_DIR / f"{args.name}.runs.jsonl"
-    done = {}
-    if args.resume and checkpoint.exists():
-        for line in checkpoint.read_text().splitlines():
-            rec = json.loads(line)
-            done[(rec["dataset"], rec["seed"], rec["algorithm"])] = rec["run"]
-    elif checkpoint.exists():
-        checkpoint.unlink()
+    checkpoint = _harness.RunCheckpoint(args.name, args.resume)
+    done = {(rec["dataset"], rec["seed"], rec["algorithm"]): rec["run"]
+            for rec in checkpoint.records}
     n_reused = 0
     with _harness.thread_limits(args.threads):
         for ds in args.datasets:
@@ -333,9 +327,7 @@ def main(argv=None):
                     ri.update(seed=seed, ari=ari, nmi=nmi, seconds=seconds, evals=evals,
                               other_cpu=other.cores)
                     results[name].append(ri)
-                    with open(checkpoint, "a") as fh:
-                        fh.write(json.dumps({"dataset": ds, "seed": seed, "algorithm": name,
-                                             "run": _harness._jsonable(ri)}) + "\n")
+                    checkpoint.append({"dataset": ds, "seed": seed, "algorithm": name, "run": ri})
                     print(f"  {ds} seed {seed} {name:40s} ARI {ari:.3f} NMI {nmi:.3f} "
                           f"{seconds:8.2f} s  evals {evals if evals is not None else '-'}  "
                           f"it {ri.get('n_iter')}  (other CPU {other.cores or 0:.2f}; "
@@ -386,7 +378,7 @@ def main(argv=None):
         "absolute times are inflated, ratios within one run are what counts.",
         f"Total run time {time.perf_counter() - start_all:.0f} s. Plot: {png.name} "
         "(red full, blue truncated, green untruncated mini-batch, grey peers).",
-    ] + ([f"{n_reused} runs reused from {checkpoint.name} (--resume); runs marked "
+    ] + ([f"{n_reused} runs reused from {checkpoint.path.name} (--resume); runs marked "
             "'recovered from log' there hold only what the progress log printed (ARI, NMI, "
             "time, evaluations, iterations, other CPU)."] if n_reused else []) + [
         "Targets (issue 10), as measured:",

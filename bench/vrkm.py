@@ -41,7 +41,6 @@ afresh).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 
@@ -183,15 +182,9 @@ def main(argv=None):
     # Every finished (C, seed) is appended to a checkpoint as it ends (a 1 h
     # run can be interrupted); --resume reuses those of the same data set
     # that ran every algorithm of this run.
-    checkpoint = _harness.RESULTS_DIR / f"{args.name}.runs.jsonl"
-    done = {}
-    if args.resume and checkpoint.exists():
-        for line in checkpoint.read_text().splitlines():
-            rec = json.loads(line)
-            if rec["dataset"] == args.dataset and set(names) <= set(rec["runs"]):
-                done[(rec["C"], rec["seed"])] = rec
-    elif checkpoint.exists():
-        checkpoint.unlink()
+    checkpoint = _harness.RunCheckpoint(args.name, args.resume)
+    done = {(rec["C"], rec["seed"]): rec for rec in checkpoint.records
+            if rec["dataset"] == args.dataset and set(names) <= set(rec["runs"])}
     n_reused = 0
     with _harness.thread_limits(args.threads):
         for C in args.clusters:
@@ -204,7 +197,7 @@ def main(argv=None):
                         per[name].append(([tuple(p) for p in trace], ri))
                     loads.extend(rec["loads"])
                     n_reused += 1
-                    print(f"C={C} seed={seed}: reused from {checkpoint.name}", flush=True)
+                    print(f"C={C} seed={seed}: reused from {checkpoint.path.name}", flush=True)
                     continue
                 loads_before = len(loads)
                 init, _ = vcgmm.kmeans_plusplus(X, C, random_state=seed, n_threads=args.threads)
@@ -234,8 +227,7 @@ def main(argv=None):
                 record = {"dataset": args.dataset, "C": C, "seed": seed,
                           "loads": loads[loads_before:],
                           "runs": {name: rs[-1] for name, rs in per.items()}}
-                with open(checkpoint, "a") as fh:
-                    fh.write(json.dumps(_harness._jsonable(record)) + "\n")
+                checkpoint.append(record)
             curves[C] = {name: [(t, i["level"]) for t, i in rs] for name, rs in per.items()}
             raw[str(C)] = {name: [{"trace": t, "info": i} for t, i in rs]
                            for name, rs in per.items()}
@@ -317,7 +309,7 @@ def main(argv=None):
         f"Other processes kept {statistics.fmean(loads):.2f} cores busy on average during "
         f"the runs (max {max(loads):.2f}); 2 cores in all.",
         f"Plot: {png.name}.",
-    ] + ([f"{n_reused} (C, seed) runs reused from {checkpoint.name} (--resume: measured by an "
+    ] + ([f"{n_reused} (C, seed) runs reused from {checkpoint.path.name} (--resume: measured by an "
           "earlier, interrupted invocation of the same command on this machine)."]
          if n_reused else []) + [
         "Targets (issue 9), as measured:",
