@@ -128,9 +128,10 @@ class ApproximateIndex:
         self._core_params = approximate_params(**self.params)
         self._threads = check_n_threads(n_threads)
         self.n_threads = n_threads
-        dtype = np.float32 if getattr(centers, "dtype", None) == np.float32 else np.float64
-        # A copy of its own (check_centers may return the caller's array), read-only.
-        self.centers = np.array(check_centers(centers, _Width(dtype, centers)))
+        # float32 centers stay float32, others become float64; a copy of its
+        # own (check_centers may return the caller's array), read-only.
+        self.centers = np.array(check_centers(centers, _Like(getattr(centers, "dtype", None),
+                                                             centers)))
         self.centers.flags.writeable = False
         self.n_clusters, self.n_features = self.centers.shape
         self._indexes: dict = {}
@@ -143,7 +144,7 @@ class ApproximateIndex:
         found = self._indexes.get(key)
         if found is not None:
             return found + (False,)
-        centers = check_centers(self.centers, _Width(key, self.centers))
+        centers = check_centers(self.centers, _Like(key, self.centers))
         core_class = (_core.ApproximateIndexFloat32 if key == np.float32
                       else _core.ApproximateIndexFloat64)
         core = core_class(centers, self._core_params, self._threads)
@@ -449,32 +450,25 @@ def _source(X, sample_weight=None):
 def _centers_for(source, centers):
     """Centers validated for chunked X: finite, 2-D, float64 (each chunk's
     pass converts them to its dtype); the width is checked by the chunks."""
-    centers = check_centers(centers, _Like(source, centers))
+    centers = check_centers(centers, _Like(source.dtype, centers, source.n_features))
     if source.n_features is None:
         source.n_features = centers.shape[1]
         source.width_from = "the centers have"
     return centers
 
 
-class _Width:
-    """What check_centers needs of X (dtype and width) for an index's own
-    centers: their width (0 when not 2-D: check_centers then rejects them)."""
-
-    def __init__(self, dtype, centers):
-        self.dtype = np.dtype(dtype)
-        try:
-            shape = np.shape(centers)
-        except ValueError:  # ragged nested lists
-            shape = ()
-        self.shape = (0, shape[1] if len(shape) == 2 else 0)
-
-
 class _Like:
-    """What check_centers needs of X (dtype and width) for chunked data."""
+    """What check_centers needs of X (dtype and width) where there is no X
+    array: an index's own centers, or chunked data. The width is ``width``,
+    else that of the centers (0 when they are not 2-D: check_centers then
+    rejects them)."""
 
-    def __init__(self, source, centers):
-        self.dtype = np.dtype(np.float32 if source.dtype == np.float32 else np.float64)
-        width = source.n_features
-        if width is None:  # not read yet: the chunks are checked against the centers
-            width = np.shape(centers)[-1] if np.ndim(centers) == 2 else 0
+    def __init__(self, dtype, centers, width=None):
+        self.dtype = np.dtype(np.float32 if dtype == np.float32 else np.float64)
+        if width is None:  # chunks not read yet: they are checked against the centers
+            try:
+                shape = np.shape(centers)
+            except ValueError:  # ragged nested lists
+                shape = ()
+            width = shape[1] if len(shape) == 2 else 0
         self.shape = (0, width)
