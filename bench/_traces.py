@@ -240,17 +240,21 @@ def trace_sklearn_minibatch(X, init, batch_size, seed, time_limit):
 
 # -------------------------------------------------------------------------- nmbatch
 
-def trace_nmbatch(X, C, seed, time_limit, *, rho=100.0, batch_size=5000, bounds="auto"):
-    """nmbatch from its own initialisation (= paper_init(X, C, seed)) at
-    max_iter = 1, 2, 4, ...: each run's iteration time and final energy.
+def trace_nmbatch(X, C, seed, time_limit, *, rho=100.0, batch_size=5000, bounds="auto",
+                  init=None):
+    """nmbatch from ``init`` (default: its own initialisation, paper_init(X,
+    C, seed)) at max_iter = 1, 2, 4, ...: each run's iteration time and final
+    energy.
 
     Every run is held to ``time_limit`` seconds of iterations by nmbatch's
     own ``time_budget`` (the other algorithms' limit), so the last point is
     never later than the limit plus one iteration."""
-    trace = [(0.0, energy(X, paper_init(X, C, seed)))]
+    start = paper_init(X, C, seed) if init is None else init
+    trace = [(0.0, energy(X, start))]
     m, last = 1, None
     while True:
-        r = vcgmm.fit_nmbatch(X, C, rho=rho, batch_size=batch_size, bounds=bounds, max_iter=m,
+        r = vcgmm.fit_nmbatch(X, C, init="random" if init is None else init, rho=rho,
+                              batch_size=batch_size, bounds=bounds, max_iter=m,
                               time_budget=time_limit, random_state=seed, n_threads=THREADS)
         # a longer prefix cannot take less time: timing noise of the
         # independent runs is removed by a running maximum

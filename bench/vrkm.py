@@ -76,27 +76,14 @@ def run_one(name, X, init, seed, cap, args):
         return tr.trace_vrkm(X, init, cap, tol=0.0, seed=seed, variant="vrkm++",
                              block_size=args.block, learning_rate=min(1.0, eta))
     if name == "nmbatch (growbatch)":
-        # nmbatch seeds itself ("random" = its paper's init); give it our k-means++ start
-        return _trace_nmbatch_from(X, init, seed, cap, b)
+        # nmbatch seeds itself ("random" = its paper's init); give it our k-means++
+        # start, and hold it to the cap like the others
+        return tr.trace_nmbatch(X, C, seed, cap, init=init, batch_size=max(b, C))
     if name == "mbatch":
         return tr.trace_mbatch(X, init, b, seed, cap)
     if name == "sklearn MBKM":
         return tr.trace_sklearn_minibatch(X, init, b, seed, cap)
     raise ValueError(name)
-
-
-def _trace_nmbatch_from(X, init, seed, cap, b):
-    trace = [(0.0, tr.energy(X, init))]
-    m = 1
-    while True:
-        r = vcgmm.fit_nmbatch(X, init.shape[0], init=init, rho=100.0, batch_size=max(b, len(init)),
-                              max_iter=m, random_state=seed, n_threads=tr.THREADS)
-        seconds = max(r.timings["iterations"], trace[-1][0])
-        trace.append((seconds, tr.energy(X, r.centers)))
-        if r.converged or r.n_iter < m or seconds >= cap:
-            break
-        m *= 2
-    return trace, {"n_iter": int(r.n_iter), "converged": bool(r.converged), "seconds": seconds}
 
 
 def mean_sem(values):
@@ -178,7 +165,7 @@ def main(argv=None):
     print(f"{args.dataset}: {n:,} x {X.shape[1]} {X.dtype}", flush=True)
     skip = set(filter(None, args.skip.split(",")))
     names = [a for a in algorithms(args) if a not in skip]
-    rows, curves, raw, loads, target_notes = [], {}, {}, [], []
+    rows, curves, raw, loads, target_notes, lloyd_converged = [], {}, {}, [], [], []
     # Every finished (C, seed) is appended to a checkpoint as it ends (a 1 h
     # run can be interrupted); --resume reuses those of the same data set
     # that ran every algorithm of this run.
@@ -228,6 +215,8 @@ def main(argv=None):
                           "loads": loads[loads_before:],
                           "runs": {name: rs[-1] for name, rs in per.items()}}
                 checkpoint.append(record)
+            lloyd_converged.append((C, per["Lloyd (vcgmm)"],
+                                    sum(bool(i["converged"]) for _, i in per["Lloyd (vcgmm)"])))
             curves[C] = {name: [(t, i["level"]) for t, i in rs] for name, rs in per.items()}
             raw[str(C)] = {name: [{"trace": t, "info": i} for t, i in rs]
                            for name, rs in per.items()}
@@ -294,11 +283,17 @@ def main(argv=None):
         f"{args.seeds} seeds; {args.threads} threads for every library; the same k-means++ "
         "start per seed for all (not timed).",
         "L_batch = the final loss (exact quantization error on the full data) of vcgmm's Lloyd "
-        "run to convergence (relative change of the loss < 1e-4), per seed; 'time to L_batch' "
+        "run to convergence (relative change of the loss < 1e-4) or for at most "
+        f"{args.lloyd_limit:g} s (--lloyd-limit; converged: " + ", ".join(
+            f"C={C} {conv}/{len(per_c)}" for C, per_c, conv in lloyd_converged) + "), "
+        "per seed; 'time to L_batch' "
         "= first moment an algorithm's exact loss is <= it; speedup = Lloyd's time / that "
         "time, mean ± SEM over the seeds that reached it. Others stop at "
         f"max({args.min_cap:g} s, {args.cap:g} x Lloyd's time); 'final loss' is then relative "
         "to L_batch (negative: better).",
+        "nmbatch (growbatch): fit_nmbatch(rho=100, batch_size=max(5000, C)) from the same "
+        "start, observed at max_iter = 1, 2, 4, ..., every run held to the cap by its "
+        "time_budget (its times to a level are overestimated by up to 2x).",
         "VRKM rows: the paper's defaults (eta = C/n, epoch_size = n, update_rule 'paper'), "
         "tol = 0; the loss is read at every epoch's full pass, plus the final centers.",
         "Cost breakdown: 'inner loop us/draw' = inner-loop seconds / draws (sequential: one "
