@@ -24,6 +24,11 @@ Usage (from the repository root):
   python -m bench.nmbatch                       # fashion-mnist + patches-sklearn, k = 50, 1000
   python -m bench.nmbatch --datasets patches-sklearn --clusters 50 --time-limit 10 --seeds 5
   python -m bench.nmbatch --quick               # smoke run on digits
+  python -m bench.nmbatch ... --resume          # go on after an interruption
+
+Every finished run (data set, k, seed, algorithm) is appended to
+``bench/results/<name>.runs.jsonl``; ``--resume`` reuses those with the same
+time limit (without it the file starts afresh).
 """
 
 from __future__ import annotations
@@ -197,6 +202,8 @@ def parse_args(argv):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--name", default="nmbatch_figure")
     p.add_argument("--quick", action="store_true", help="smoke run on digits")
+    p.add_argument("--resume", action="store_true",
+                   help="reuse the runs recorded in bench/results/<name>.runs.jsonl")
     args = p.parse_args(argv)
     if args.quick:
         args.datasets, args.clusters, args.time_limit, args.seeds = ["digits"], [10], [0.5], 2
@@ -214,6 +221,12 @@ def main(argv=None):
     names = [a for a in args.algorithms.split(",") if a]
     info = _harness.machine_info()
     rows, notes_targets, all_runs, loads = [], [], {}, []
+    # Every finished run is appended to a checkpoint as it ends (the 1.1 M
+    # patches take about 1.5 h); --resume reuses those of the same limit.
+    checkpoint = _harness.RunCheckpoint(args.name, args.resume)
+    done = {(rec["dataset"], rec["k"], rec["seed"], rec["algorithm"], rec["limit"]): rec
+            for rec in checkpoint.records}
+    n_reused = 0
     with _harness.thread_limits(args.threads):
         for dataset in args.datasets:
             X = load(dataset, dtype=np.float32)
@@ -222,11 +235,24 @@ def main(argv=None):
                 runs = {name: [] for name in names}
                 for seed in range(args.seeds):
                     for name in names:
+                        rec = done.get((dataset, k, seed, name, limit))
+                        if rec is not None:
+                            trace = [tuple(p) for p in rec["trace"]]
+                            run_info = rec["info"]
+                            loads.append(run_info["other_cpu"] or 0.0)
+                            runs[name].append((trace, run_info))
+                            n_reused += 1
+                            print(f"  k={k} seed={seed} {name:16s} reused from "
+                                  f"{checkpoint.path.name}", flush=True)
+                            continue
                         with _harness.OtherCpu() as other:
                             trace, run_info = run_one(name, X, k, seed, limit)
                         run_info["other_cpu"] = other.cores
                         loads.append(other.cores or 0.0)
                         runs[name].append((trace, run_info))
+                        checkpoint.append({"dataset": dataset, "k": k, "seed": seed,
+                                           "algorithm": name, "limit": limit,
+                                           "trace": trace, "info": run_info})
                         print(f"  k={k} seed={seed} {name:16s} {run_info['seconds']:7.2f} s "
                               f"{run_info['n_iter']:6d} it  best E {tr.best(trace):.6g}  "
                               f"(other CPU {other.cores or 0:.2f})", flush=True)
@@ -263,6 +289,9 @@ def main(argv=None):
         f"Other processes kept {statistics.fmean(loads):.2f} cores busy on average during "
         f"the runs (max {max(loads):.2f}); 2 cores in all.",
         f"Plot: {png.name}.",
+    ] + ([f"{n_reused} runs reused from {checkpoint.path.name} (--resume: measured by an "
+          "earlier, interrupted invocation of the same command on this machine)."]
+         if n_reused else []) + [
         "Targets (issue 9), as measured on the per-seed level 1% of E*_s (ratios per seed, "
         "a run that never reached it counts as the time limit, giving a lower bound '>='):",
     ] + [f"  {t}" for t in notes_targets]
