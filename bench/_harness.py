@@ -464,6 +464,17 @@ def _jsonable(obj):
     return obj
 
 
+def mean_sem(values):
+    """Mean and standard error of the mean of ``values``, Nones dropped:
+    (None, None) when none is left, (value, None) for a single one."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return None, None
+    if len(values) == 1:
+        return values[0], None
+    return statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
+
+
 class RunCheckpoint:
     """``<name>.runs.jsonl`` in RESULTS_DIR: one JSON line per finished run,
     appended as it ends, so that a long benchmark interrupted part-way can go
@@ -482,6 +493,13 @@ class RunCheckpoint:
         """Writes one finished run (made JSON-able as write_results does)."""
         with open(self.path, "a") as fh:
             fh.write(json.dumps(_jsonable(record)) + "\n")
+
+    def reuse_note(self, n_reused, unit="runs"):
+        """The results note saying how many ``unit`` were reused (none: [])."""
+        if not n_reused:
+            return []
+        return [f"{n_reused} {unit} reused from {self.path.name} (--resume: measured by an "
+                "earlier, interrupted invocation of the same command on this machine)."]
 
 
 def _atomic_write(path, text):

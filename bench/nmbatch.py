@@ -68,15 +68,6 @@ def run_one(name, X, k, seed, limit):
     raise ValueError(name)
 
 
-def mean_sem(values):
-    values = [v for v in values if v is not None]
-    if not values:
-        return None, None
-    if len(values) == 1:
-        return values[0], None
-    return statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
-
-
 def fmt_time(mean, sem, reached, total):
     if mean is None:
         return f"not reached (0/{total})"
@@ -101,11 +92,11 @@ def summarise(dataset, k, runs, limit):
         t2 = [tr.time_to(t, e_star * 1.02) for t, _ in rs]
         s1 = [tr.time_to(t, e * 1.01) for (t, _), e in zip(rs, e_seed)]
         times[name] = s1
-        m1, se1 = mean_sem(t1)
-        m2, se2 = mean_sem(t2)
-        ms, ses = mean_sem(s1)
+        m1, se1 = _harness.mean_sem(t1)
+        m2, se2 = _harness.mean_sem(t2)
+        ms, ses = _harness.mean_sem(s1)
         final = [(t[-1][1] - e_star) / e_star for t, _ in rs]
-        fm, fs = mean_sem(final)
+        fm, fs = _harness.mean_sem(final)
         row = {"dataset": dataset, "k": k, "algorithm": name,
                "t1": fmt_time(m1, se1, sum(v is not None for v in t1), n),
                "t2": fmt_time(m2, se2, sum(v is not None for v in t2), n),
@@ -289,9 +280,7 @@ def main(argv=None):
         f"Other processes kept {statistics.fmean(loads):.2f} cores busy on average during "
         f"the runs (max {max(loads):.2f}); 2 cores in all.",
         f"Plot: {png.name}.",
-    ] + ([f"{n_reused} runs reused from {checkpoint.path.name} (--resume: measured by an "
-          "earlier, interrupted invocation of the same command on this machine)."]
-         if n_reused else []) + [
+    ] + checkpoint.reuse_note(n_reused) + [
         "Targets (issue 9), as measured on the per-seed level 1% of E*_s (ratios per seed, "
         "a run that never reached it counts as the time limit, giving a lower bound '>='):",
     ] + [f"  {t}" for t in notes_targets]

@@ -41,7 +41,6 @@ afresh).
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 
 import numpy as np
@@ -84,15 +83,6 @@ def run_one(name, X, init, seed, cap, args):
     if name == "sklearn MBKM":
         return tr.trace_sklearn_minibatch(X, init, b, seed, cap)
     raise ValueError(name)
-
-
-def mean_sem(values):
-    values = [v for v in values if v is not None]
-    if not values:
-        return None, None
-    if len(values) == 1:
-        return values[0], None
-    return statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
 def pm(mean, sem, fmt=".3g"):
@@ -215,8 +205,8 @@ def main(argv=None):
                           "loads": loads[loads_before:],
                           "runs": {name: rs[-1] for name, rs in per.items()}}
                 checkpoint.append(record)
-            lloyd_converged.append((C, per["Lloyd (vcgmm)"],
-                                    sum(bool(i["converged"]) for _, i in per["Lloyd (vcgmm)"])))
+            lloyd_converged.append((C, sum(bool(i["converged"]) for _, i in per["Lloyd (vcgmm)"]),
+                                    len(per["Lloyd (vcgmm)"])))
             curves[C] = {name: [(t, i["level"]) for t, i in rs] for name, rs in per.items()}
             raw[str(C)] = {name: [{"trace": t, "info": i} for t, i in rs]
                            for name, rs in per.items()}
@@ -224,18 +214,18 @@ def main(argv=None):
             lloyd_pp = statistics.fmean(i["seconds_per_iter"] / n for _, i in per["Lloyd (vcgmm)"])
             for name, rs in per.items():
                 times = [i["time_to_level"] for _, i in rs]
-                m, s = mean_sem(times)
+                m, s = _harness.mean_sem(times)
                 reached = sum(t is not None for t in times)
                 speed = [lt_ / t for lt_, t in zip(lloyd_times, times) if t is not None]
-                sm, ss = mean_sem(speed)
+                sm, ss = _harness.mean_sem(speed)
                 final = [100 * (i["final"] - i["level"]) / i["level"] for _, i in rs]
-                fm, fs = mean_sem(final)
+                fm, fs = _harness.mean_sem(final)
                 row = {"C": C, "algorithm": name,
                        "time": (pm(m, s) + ("" if reached == len(rs) else f" ({reached}/{len(rs)})"))
                        if m is not None else f"not reached (0/{len(rs)})",
                        "speedup": (pm(sm, ss, ".2f") + "x") if sm is not None else "-",
                        "loss": pm(fm, fs, "+.3f"),
-                       "run": pm(*mean_sem([i["seconds"] for _, i in rs])),
+                       "run": pm(*_harness.mean_sem([i["seconds"] for _, i in rs])),
                        "iters": statistics.fmean(i["n_iter"] for _, i in rs),
                        "time_mean": m, "time_sem": s, "speedup_mean": sm, "reached": reached,
                        "infos": [i for _, i in rs]}
@@ -285,7 +275,7 @@ def main(argv=None):
         "L_batch = the final loss (exact quantization error on the full data) of vcgmm's Lloyd "
         "run to convergence (relative change of the loss < 1e-4) or for at most "
         f"{args.lloyd_limit:g} s (--lloyd-limit; converged: " + ", ".join(
-            f"C={C} {conv}/{len(per_c)}" for C, per_c, conv in lloyd_converged) + "), "
+            f"C={C} {conv}/{runs}" for C, conv, runs in lloyd_converged) + "), "
         "per seed; 'time to L_batch' "
         "= first moment an algorithm's exact loss is <= it; speedup = Lloyd's time / that "
         "time, mean ± SEM over the seeds that reached it. Others stop at "
@@ -304,9 +294,7 @@ def main(argv=None):
         f"Other processes kept {statistics.fmean(loads):.2f} cores busy on average during "
         f"the runs (max {max(loads):.2f}); 2 cores in all.",
         f"Plot: {png.name}.",
-    ] + ([f"{n_reused} (C, seed) runs reused from {checkpoint.path.name} (--resume: measured by an "
-          "earlier, interrupted invocation of the same command on this machine)."]
-         if n_reused else []) + [
+    ] + checkpoint.reuse_note(n_reused, "(C, seed) runs") + [
         "Targets (issue 9), as measured:",
     ] + [f"  {t}" for t in target_notes]
     _harness.write_results(args.name, columns, rows,
