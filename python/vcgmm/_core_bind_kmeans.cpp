@@ -197,8 +197,6 @@ class ApproximateIndexBinding {
   const vcgmm::ApproximateAssignmentStats& build_stats() const {
     return cell_ ? cell_->build_stats() : graph_->build_stats();
   }
-  index_t n_centers() const { return cell_ ? cell_->n_centers() : graph_->n_centers(); }
-  index_t dim() const { return cell_ ? cell_->dim() : graph_->dim(); }
 
  private:
   std::unique_ptr<vcgmm::CenterCellIndex<T>> cell_;
@@ -213,9 +211,7 @@ void bind_approximate_index(py::module_& m, const char* name) {
            py::arg("centers").noconvert(), py::arg("params"), py::arg("n_threads"))
       .def("assign", &Index::assign, py::arg("X").noconvert(),
            py::arg("sample_weight").noconvert(), py::arg("want_min_d2"), py::arg("n_threads"))
-      .def_property_readonly("build_stats", &Index::build_stats)
-      .def_property_readonly("n_centers", &Index::n_centers)
-      .def_property_readonly("dim", &Index::dim);
+      .def_property_readonly("build_stats", &Index::build_stats);
 }
 
 /// (centers, result): Lloyd from a copy of init_centers.
