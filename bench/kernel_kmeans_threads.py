@@ -31,6 +31,7 @@ import numpy as np
 import vcgmm
 from bench import _harness
 from bench.datasets import load
+from bench.kernel_kmeans import CLUSTERS
 
 #: (row name, KernelKMeans parameters); every row runs --iters iterations
 #: without early stopping except full batch (until no label changes).
@@ -40,9 +41,6 @@ ROWS = [
     ("minibatch b=1024", dict(algorithm="minibatch", batch_size=1024)),
     ("full", dict(algorithm="full")),
 ]
-
-#: number of classes = n_clusters
-CLUSTERS = {"digits": 10, "letter": 26}
 
 
 def main(argv=None):
