@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "detail/blocked_scan.hpp"
 #include "detail/gaussian.hpp"
@@ -79,7 +82,219 @@ struct TruncatedPosteriorHandler {
   }
 };
 
+/// Spherical components: the energy of component c at x is
+///   e_c(x) = ||x - mu_c||^2 / (2 sigma_c^2) + D/2 log(2 pi sigma_c^2) - log pi_c
+///          = -log(pi_c N(x; mu_c, sigma_c^2 I)),
+/// +infinity for pi_c = 0. scale_c = 1 / (2 sigma_c^2) and offset_c are
+/// precomputed once per call. Tiles give partial distances p = ||x - c||^2 -
+/// ||x - s||^2 (center_tiles.hpp), so a handler computes ||x - s||^2 of its
+/// row exactly at the first tile (j0 == 0) and adds it back.
+struct SphericalComponents {
+  std::vector<double> scale, offset;
+
+  SphericalComponents(const double* variances, const double* weights, index_t C, index_t d) {
+    scale.resize(C);
+    offset.resize(C);
+    for (index_t c = 0; c < C; ++c) {
+      scale[c] = 0.5 / variances[c];
+      offset[c] = weights[c] > 0.0 ? 0.5 * static_cast<double>(d) *
+                                             std::log(2.0 * detail::kPi * variances[c]) -
+                                         std::log(weights[c])
+                                   : std::numeric_limits<double>::infinity();
+    }
+  }
+  double energy(double d2, index_t c) const { return d2 * scale[c] + offset[c]; }
+};
+
+template <typename T>
+double shifted_norm2(const detail::CenterTiles<T>& tiles, const T* x) {
+  return detail::squared_distance_exact(x, tiles.shift(), tiles.dim());
+}
+
+/// log p(x) for spherical components: one pass over the tiles with an online
+/// log-sum-exp of -e_c (running minimum energy, rescaled when it drops); the
+/// energy of the most probable component is then recomputed from the exact
+/// distance for the leading term.
+template <typename T>
+struct SphericalLogLikelihoodHandler {
+  using Partial = detail::NoPartial;
+  static constexpr index_t kRows = detail::CenterTiles<T>::kMaxRowBlock;
+  struct Block {
+    double xs2[kRows] = {};
+    double emin[kRows] = {};
+    double sum[kRows] = {};
+    std::int32_t best[kRows] = {};
+  };
+  static constexpr bool kVisitsTiles = true;
+
+  const DataView<T>& data;
+  const detail::CenterTiles<T>& tiles;
+  const SphericalComponents& comp;
+  double* out;
+
+  void tile(Block& b, index_t row, index_t i, index_t j0, const T* p, index_t n, T, T) const {
+    if (j0 == 0) {
+      b.xs2[i] = shifted_norm2(tiles, data.row(row));
+      b.emin[i] = std::numeric_limits<double>::infinity();
+      b.sum[i] = 0.0;
+      b.best[i] = -1;
+    }
+    const double xs2 = b.xs2[i];
+    double emin = b.emin[i], sum = b.sum[i];
+    std::int32_t best = b.best[i];
+    for (index_t j = 0; j < n; ++j) {
+      const index_t c = j0 + j;
+      const double e = comp.energy(std::max(0.0, static_cast<double>(p[j]) + xs2), c);
+      if (e == std::numeric_limits<double>::infinity()) continue;  // pi_c = 0
+      if (e < emin) {
+        if (sum > 0.0) sum *= std::exp(e - emin);
+        emin = e;
+        best = static_cast<std::int32_t>(c);
+      }
+      sum += std::exp(emin - e);
+    }
+    b.emin[i] = emin;
+    b.sum[i] = sum;
+    b.best[i] = best;
+  }
+  void row(Block& b, Partial&, index_t row, index_t i, const std::int32_t*, const double*,
+           int) const {
+    const std::int32_t c = b.best[i];
+    const double e = comp.energy(
+        detail::squared_distance_exact(data.row(row), tiles.center(c), data.d), c);
+    out[row] = -e + std::log(b.sum[i]);
+  }
+};
+
+/// The k most probable spherical components and their posteriors
+/// renormalized over those k. During the scan a row's outputs hold its k
+/// lowest energies so far (sorted; ties: lowest index) by the tiles'
+/// distances; at the end those k energies are recomputed from exact
+/// distances, re-sorted and turned into posteriors. With k = C every
+/// component is kept in index order and sorted once at the end.
+template <typename T>
+struct SphericalPosteriorHandler {
+  using Partial = detail::NoPartial;
+  static constexpr index_t kRows = detail::CenterTiles<T>::kMaxRowBlock;
+  struct Block {
+    double xs2[kRows] = {};
+    int kept[kRows] = {};
+    std::vector<std::pair<double, std::int32_t>> ranked;
+  };
+  static constexpr bool kVisitsTiles = true;
+
+  const DataView<T>& data;
+  const detail::CenterTiles<T>& tiles;
+  const SphericalComponents& comp;
+  int k;
+  std::int32_t* indices;
+  double* responsibilities;
+
+  void tile(Block& b, index_t row, index_t i, index_t j0, const T* p, index_t n, T, T) const {
+    if (j0 == 0) {
+      b.xs2[i] = shifted_norm2(tiles, data.row(row));
+      b.kept[i] = 0;
+    }
+    const double xs2 = b.xs2[i];
+    std::int32_t* kn = indices + row * k;
+    double* en = responsibilities + row * k;
+    const index_t C = tiles.size();
+    if (k == C) {  // all of them: no selection during the scan
+      for (index_t j = 0; j < n; ++j) {
+        kn[j0 + j] = static_cast<std::int32_t>(j0 + j);
+        en[j0 + j] = comp.energy(std::max(0.0, static_cast<double>(p[j]) + xs2), j0 + j);
+      }
+      b.kept[i] += static_cast<int>(n);
+      return;
+    }
+    int kept = b.kept[i];
+    for (index_t j = 0; j < n; ++j) {
+      const index_t c = j0 + j;
+      const double e = comp.energy(std::max(0.0, static_cast<double>(p[j]) + xs2), c);
+      // Ties go to the lower index, which came first: only a strictly lower
+      // energy displaces a kept one.
+      if (kept == k && !(e < en[k - 1])) continue;
+      int pos = kept < k ? kept++ : k - 1;
+      while (pos > 0 && e < en[pos - 1]) {
+        en[pos] = en[pos - 1];
+        kn[pos] = kn[pos - 1];
+        --pos;
+      }
+      en[pos] = e;
+      kn[pos] = static_cast<std::int32_t>(c);
+    }
+    b.kept[i] = kept;
+  }
+  void row(Block& b, Partial&, index_t row, index_t, const std::int32_t*, const double*,
+           int) const {
+    std::int32_t* kn = indices + row * k;
+    double* resp = responsibilities + row * k;
+    auto& ranked = b.ranked;
+    ranked.clear();
+    for (int g = 0; g < k; ++g) {
+      const std::int32_t c = kn[g];
+      ranked.emplace_back(
+          comp.energy(detail::squared_distance_exact(data.row(row), tiles.center(c), data.d), c),
+          c);
+    }
+    std::sort(ranked.begin(), ranked.end());  // energy, then index
+    const double e0 = ranked[0].first;
+    double s = 0.0;
+    for (int g = 0; g < k; ++g) {
+      kn[g] = ranked[g].second;
+      resp[g] = std::exp(e0 - ranked[g].first);  // 0 for pi_c = 0
+      s += resp[g];
+    }
+    for (int g = 0; g < k; ++g) resp[g] /= s;
+  }
+};
+
+template <typename T>
+void require_spherical_args(const DataView<T>& data, const T* means, index_t C,
+                            const double* variances, const double* weights, const char* where) {
+  detail::require_data(data, where);
+  detail::require_centers(means, C, where);
+  const std::string w(where);
+  detail::require(variances != nullptr && weights != nullptr,
+                  w + ": variances or weights is a null pointer");
+  double total = 0.0;
+  for (index_t c = 0; c < C; ++c) {
+    detail::require(std::isfinite(variances[c]) && variances[c] > 0.0,
+                    w + ": every variance must be finite and > 0");
+    detail::require(std::isfinite(weights[c]) && weights[c] >= 0.0,
+                    w + ": every weight must be finite and >= 0");
+    total += weights[c];
+  }
+  detail::require(std::abs(total - 1.0) <= 1e-6, w + ": the weights must sum to 1");
+}
+
 }  // namespace
+
+template <typename T>
+void gmm_log_likelihood(const DataView<T>& data, const T* means, index_t C,
+                        const double* variances, const double* weights, double* out,
+                        int n_threads) {
+  require_spherical_args(data, means, C, variances, weights, "gmm_log_likelihood");
+  detail::require(out != nullptr, "gmm_log_likelihood: out is a null pointer");
+  const detail::CenterTiles<T> tiles(means, C, data.d);
+  const SphericalComponents comp(variances, weights, C, data.d);
+  const SphericalLogLikelihoodHandler<T> handler{data, tiles, comp, out};
+  detail::scan_nearest(data, tiles, 1, handler, n_threads, 2.0 * (data.d + 12));
+}
+
+template <typename T>
+void gmm_truncated_posteriors(const DataView<T>& data, const T* means, index_t C,
+                              const double* variances, const double* weights, int k,
+                              std::int32_t* indices, double* responsibilities, int n_threads) {
+  require_spherical_args(data, means, C, variances, weights, "gmm_truncated_posteriors");
+  detail::require(k >= 1 && k <= C, "gmm_truncated_posteriors: k must be in [1, n_components]");
+  detail::require(indices != nullptr && responsibilities != nullptr,
+                  "gmm_truncated_posteriors: output is a null pointer");
+  const detail::CenterTiles<T> tiles(means, C, data.d);
+  const SphericalComponents comp(variances, weights, C, data.d);
+  const SphericalPosteriorHandler<T> handler{data, tiles, comp, k, indices, responsibilities};
+  detail::scan_nearest(data, tiles, 1, handler, n_threads, 2.0 * (data.d + 12));
+}
 
 template <typename T>
 void gmm_log_likelihood(const DataView<T>& data, const T* means, index_t C, double sigma2,
@@ -113,5 +328,15 @@ template void gmm_truncated_posteriors<float>(const DataView<float>&, const floa
                                               int, std::int32_t*, double*, int);
 template void gmm_truncated_posteriors<double>(const DataView<double>&, const double*, index_t,
                                                double, int, std::int32_t*, double*, int);
+template void gmm_log_likelihood<float>(const DataView<float>&, const float*, index_t,
+                                        const double*, const double*, double*, int);
+template void gmm_log_likelihood<double>(const DataView<double>&, const double*, index_t,
+                                         const double*, const double*, double*, int);
+template void gmm_truncated_posteriors<float>(const DataView<float>&, const float*, index_t,
+                                              const double*, const double*, int, std::int32_t*,
+                                              double*, int);
+template void gmm_truncated_posteriors<double>(const DataView<double>&, const double*, index_t,
+                                               const double*, const double*, int, std::int32_t*,
+                                               double*, int);
 
 }  // namespace vcgmm

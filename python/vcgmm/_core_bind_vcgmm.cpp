@@ -50,6 +50,61 @@ py::tuple gmm_truncated_posteriors(const CArray<T>& X, const CArray<T>& means, d
   return py::make_tuple(idx, resp);
 }
 
+/// (variances, weights) of a spherical model: both (n_components,).
+inline void require_component_arrays(const CArray<double>& variances,
+                                     const CArray<double>& weights, index_t C) {
+  if (variances.ndim() != 1 || variances.shape(0) != C) {
+    throw vcgmm::InvalidArgument("variances must have shape (n_components,)");
+  }
+  if (weights.ndim() != 1 || weights.shape(0) != C) {
+    throw vcgmm::InvalidArgument("weights must have shape (n_components,)");
+  }
+}
+
+template <typename T>
+CArray<double> gmm_log_likelihood_spherical(const CArray<T>& X, const CArray<T>& means,
+                                            const CArray<double>& variances,
+                                            const CArray<double>& weights, int n_threads) {
+  const auto data = data_view(X, std::nullopt);
+  if (means.ndim() != 2 || means.shape(1) != X.shape(1)) {
+    throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
+  }
+  const index_t C = static_cast<index_t>(means.shape(0));
+  require_component_arrays(variances, weights, C);
+  CArray<double> out(data.n);
+  double* o = out.mutable_data();
+  const T* mu = means.data();
+  const double* var = variances.data();
+  const double* pi = weights.data();
+  without_gil([&] { vcgmm::gmm_log_likelihood(data, mu, C, var, pi, o, n_threads); });
+  return out;
+}
+
+template <typename T>
+py::tuple gmm_truncated_posteriors_spherical(const CArray<T>& X, const CArray<T>& means,
+                                             const CArray<double>& variances,
+                                             const CArray<double>& weights, int k,
+                                             int n_threads) {
+  const auto data = data_view(X, std::nullopt);
+  if (means.ndim() != 2 || means.shape(1) != X.shape(1)) {
+    throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
+  }
+  const index_t C = static_cast<index_t>(means.shape(0));
+  require_component_arrays(variances, weights, C);
+  if (k < 1 || k > C) throw vcgmm::InvalidArgument("k must be in [1, n_components]");
+  CArray<std::int32_t> idx({data.n, static_cast<index_t>(k)});
+  CArray<double> resp({data.n, static_cast<index_t>(k)});
+  std::int32_t* ip = idx.mutable_data();
+  double* rp = resp.mutable_data();
+  const T* mu = means.data();
+  const double* var = variances.data();
+  const double* pi = weights.data();
+  without_gil([&] {
+    vcgmm::gmm_truncated_posteriors(data, mu, C, var, pi, k, ip, rp, n_threads);
+  });
+  return py::make_tuple(idx, resp);
+}
+
 /// The step-by-step loop; keeps the arrays it points into alive.
 template <typename T>
 class VariationalLoop {
@@ -118,6 +173,13 @@ void bind_typed(py::module_& m, const char* loop_name) {
         py::arg("means").noconvert(), py::arg("sigma2"), py::arg("n_threads"));
   m.def("gmm_truncated_posteriors", &gmm_truncated_posteriors<T>, py::arg("X").noconvert(),
         py::arg("means").noconvert(), py::arg("sigma2"), py::arg("k"), py::arg("n_threads"));
+  m.def("gmm_log_likelihood_spherical", &gmm_log_likelihood_spherical<T>,
+        py::arg("X").noconvert(), py::arg("means").noconvert(),
+        py::arg("variances").noconvert(), py::arg("weights").noconvert(), py::arg("n_threads"));
+  m.def("gmm_truncated_posteriors_spherical", &gmm_truncated_posteriors_spherical<T>,
+        py::arg("X").noconvert(), py::arg("means").noconvert(),
+        py::arg("variances").noconvert(), py::arg("weights").noconvert(), py::arg("k"),
+        py::arg("n_threads"));
   // module_local: every instruction-set module registers its own copy.
   py::class_<VariationalLoop<T>>(m, loop_name, py::module_local())
       .def(py::init<CArray<T>, OptWeights, const CArray<T>&, const vcgmm::VariationalGmmParams&,

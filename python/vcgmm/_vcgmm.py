@@ -266,11 +266,12 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         3 seeds) var-GMM-S ended +30% (C = 1000) and +37% (C = 2000) above
         k-means++ with it, against +19% and +20% with "shared" (the
         likelihood favours tight components on a few near-identical points
-        and wide ones over sparse regions). Not yet available with it
-        (NotImplementedError): ``score_samples``, ``score``, ``bic``,
-        ``aic``, ``predict_proba``, ``predict_proba_sparse``, and ``n_init >
-        1`` (ValueError), which all need the exact per-component likelihood.
-        ``predict`` and ``labels_`` stay the nearest mean.
+        and wide ones over sparse regions). The likelihood-based methods
+        (``score_samples``, ``score``, ``bic``, ``aic``, ``predict_proba``,
+        ``predict_proba_sparse``) and the ranking of ``n_init`` runs use the
+        exact likelihood of the fitted model, ``sum_c weights_c N(x;
+        means_c, covariances_c I)``. ``predict`` and ``labels_`` stay the
+        nearest mean.
     variance_floor : float, default=1e-6
         With ``covariance_type="spherical"``: the smallest variance of a
         component, as a fraction of the (weighted) variance per feature of the
@@ -379,10 +380,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     With ``covariance_type="spherical"`` the model is GaussianMixture's
     "spherical" one (a variance and a weight per component, fitted by
     truncated variational EM); then ``weights_``, ``covariances_``,
-    ``precisions_``, ``precisions_cholesky_``, ``means_`` and ``sample`` have
-    GaussianMixture's meaning, the likelihood-based methods are not yet
-    available (see ``covariance_type``), and ``predict`` stays the nearest
-    mean (GaussianMixture's is the most probable component).
+    ``precisions_``, ``precisions_cholesky_``, ``means_``, ``sample`` and
+    the likelihood-based methods have GaussianMixture's meaning for it, and
+    ``predict`` stays the nearest mean (GaussianMixture's is the most
+    probable component).
 
     See Also
     --------
@@ -441,28 +442,40 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             timings=timings, refine_objective=r.refine_objective,
             variances=r.variances, mixing_weights=r.mixing_weights)
 
+    # The exact likelihood of a fitted model, shared or spherical: the one
+    # place that picks the core function for the model.
+    @staticmethod
+    def _components(variances, mixing_weights):
+        """(variances, weights) as the core takes them, or None for the shared model."""
+        if variances is None:
+            return None
+        return (np.ascontiguousarray(variances, dtype=np.float64),
+                np.ascontiguousarray(mixing_weights, dtype=np.float64))
+
+    @staticmethod
+    def _log_likelihood(X, centers, sigma2, components, n_threads):
+        if components is None:
+            return _core.gmm_log_likelihood(X, centers, float(sigma2), n_threads)
+        return _core.gmm_log_likelihood_spherical(X, centers, *components, n_threads)
+
+    @staticmethod
+    def _posteriors(X, centers, sigma2, components, k, n_threads):
+        if components is None:
+            return _core.gmm_truncated_posteriors(X, centers, float(sigma2), k, n_threads)
+        return _core.gmm_truncated_posteriors_spherical(X, centers, *components, k, n_threads)
+
+    def _fitted_components(self):
+        return self._components(getattr(self, "_variances", None),
+                                getattr(self, "_mixing_weights", None))
+
     # n_init runs are ranked by the exact log-likelihood of the full training
     # data (an O(N C D) pass per run, reported as "evaluation").
-    def _checked_params(self):
-        values = super()._checked_params()
-        if values["covariance_type"] == "spherical" and values["n_init"] > 1:
-            raise ValueError(
-                f"n_init={values['n_init']} needs covariance_type='shared': runs are ranked "
-                "by the exact log-likelihood, not yet available for covariance_type="
-                "'spherical' (use n_init=1).")
-        return values
-
-    def _require_shared(self, what):
-        """Refuses a method that needs the exact likelihood of a spherical fit."""
-        if getattr(self, "_variances", None) is not None:
-            raise NotImplementedError(
-                f"VCGMM.{what} is not yet available for covariance_type='spherical' (the exact "
-                "likelihood with per-component variances and weights is not implemented); "
-                "covariances_, weights_, means_, predict and sample are.")
-
     def _rank_run(self, X, w, run, values):
-        log_likelihood = _core.gmm_log_likelihood(
-            X, run.centers, float(run.result.sigma2), check_n_threads(values["n_threads"]))
+        r = run.result
+        components = (self._components(r.variances, r.mixing_weights)
+                      if values["covariance_type"] == "spherical" else None)
+        log_likelihood = self._log_likelihood(X, run.centers, r.sigma2, components,
+                                              check_n_threads(values["n_threads"]))
         total = float(np.sum(log_likelihood) if w is None else np.dot(w, log_likelihood))
         return -total
 
@@ -602,7 +615,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         """Exact log-likelihood of each sample under the fitted mixture.
 
         ``log p(x) = log(1/C sum_c N(x; mu_c, sigma2 I))``, over all C
-        components (blocked, O(n_samples C n_features)).
+        components (blocked, O(n_samples C n_features)); with
+        ``covariance_type="spherical"`` ``log sum_c weights_c N(x; mu_c,
+        covariances_c I)``.
 
         Parameters
         ----------
@@ -613,11 +628,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         log_likelihood : ndarray of shape (n_samples,)
         """
         check_is_fitted(self, "cluster_centers_")
-        self._require_shared("score_samples")
         X = self._validate_X(X, reset=False)
-        return _core.gmm_log_likelihood(
-            X, self._centers_like(X), self.sigma2_, check_n_threads(self.n_threads)
-        )
+        return self._log_likelihood(X, self._centers_like(X), self.sigma2_,
+                                    self._fitted_components(), check_n_threads(self.n_threads))
 
     def score(self, X, y=None, sample_weight=None):
         """Mean (weighted) log-likelihood per sample.
@@ -635,7 +648,6 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         -------
         float
         """
-        self._require_shared("score")
         log_likelihood = self.score_samples(X)
         sample_weight = check_sample_weight(sample_weight, log_likelihood[:, None])
         return float(np.average(log_likelihood, weights=sample_weight))
@@ -645,10 +657,11 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
         As ``GaussianMixture.predict_proba``: the exact responsibilities over
         all ``n_components`` components, ``p(c | x) = N(x; mu_c, sigma2 I) /
-        sum_k N(x; mu_k, sigma2 I)`` (equal weights), computed in blocks of
-        rows. The result holds n_samples x n_components doubles: at large
-        ``n_components`` use :meth:`predict_proba_sparse`, which keeps the
-        ``G_`` largest per row.
+        sum_k N(x; mu_k, sigma2 I)`` (equal weights; with
+        ``covariance_type="spherical"`` each term ``weights_c N(x; mu_c,
+        covariances_c I)``), computed in blocks of rows. The result holds
+        n_samples x n_components doubles: at large ``n_components`` use
+        :meth:`predict_proba_sparse`, which keeps the ``G_`` largest per row.
 
         Parameters
         ----------
@@ -660,17 +673,17 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             Rows sum to 1.
         """
         check_is_fitted(self, "cluster_centers_")
-        self._require_shared("predict_proba")
         X = self._validate_X(X, reset=False)
         centers = self._centers_like(X)
         C = centers.shape[0]
         n_threads = check_n_threads(self.n_threads)
+        components = self._fitted_components()
         proba = np.zeros((X.shape[0], C), dtype=np.float64)
         block = max(1, _PROBA_BLOCK_ELEMENTS // C)
         for start in range(0, X.shape[0], block):
             rows = slice(start, min(X.shape[0], start + block))
-            idx, resp = _core.gmm_truncated_posteriors(X[rows], centers, self.sigma2_, C,
-                                                       n_threads)
+            idx, resp = self._posteriors(X[rows], centers, self.sigma2_, components, C,
+                                         n_threads)
             np.put_along_axis(proba[rows], idx.astype(np.intp), resp, axis=1)
         return proba
 
@@ -678,8 +691,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         """Posterior probabilities restricted to the G most probable components (sparse).
 
         The truncated posterior of the paper (eq. 6) with K(n) = the ``G_``
-        nearest means of each sample: exact responsibilities renormalized over
-        those G components, zero elsewhere. O(n_samples n_components
+        nearest means of each sample (``covariance_type="spherical"``: the
+        ``G_`` components of largest ``weights_c N(x; mu_c, covariances_c
+        I)``): exact responsibilities renormalized over those G components,
+        zero elsewhere. O(n_samples n_components
         n_features) time like :meth:`predict_proba`, but only
         ``n_samples * G_`` values stored.
 
@@ -693,11 +708,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             ``G_`` non-zeros per row, summing to 1.
         """
         check_is_fitted(self, "cluster_centers_")
-        self._require_shared("predict_proba_sparse")
         X = self._validate_X(X, reset=False)
-        idx, resp = _core.gmm_truncated_posteriors(
-            X, self._centers_like(X), self.sigma2_, self.G_, check_n_threads(self.n_threads)
-        )
+        idx, resp = self._posteriors(X, self._centers_like(X), self.sigma2_,
+                                     self._fitted_components(), self.G_,
+                                     check_n_threads(self.n_threads))
         n, k = idx.shape
         indptr = np.arange(0, n * k + 1, k, dtype=np.int64)
         proba = sp.csr_matrix(
@@ -763,7 +777,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         ``-2 log L(X) + k log(n_samples)``, with the exact log-likelihood
         (:meth:`score_samples`) and ``k = n_components * n_features + 1`` free
         parameters (the means and the shared variance; the weights are fixed
-        at ``1 / n_components``), as ``GaussianMixture.bic`` counts its own.
+        at ``1 / n_components``), as ``GaussianMixture.bic`` counts its own
+        (``covariance_type="spherical"``: ``k = n_components * (n_features +
+        2) - 1``, the means, a variance each and the free weights).
 
         Parameters
         ----------

@@ -976,3 +976,80 @@ TEST_CASE_TEMPLATE("gmm scoring: exact ties go to the lowest index", T, float, d
                                                   resp.data(), 1),
                   InvalidArgument);
 }
+
+TEST_CASE_TEMPLATE("spherical gmm scoring against brute force and the shared model", T, float,
+                   double) {
+  const index_t n = 700, d = 5, C = 600;  // several row blocks and center tiles
+  const std::vector<T> x = blobs<T>(n, d, 10, 10.0, 2.0, 93);
+  const std::vector<T> mu = initial_means(x, d, C, 94);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  const double tol = std::is_same<T, float>::value ? 1e-4 : 1e-10;
+
+  // 1. Equal variances and weights 1/C: the shared model, same numbers.
+  const double sigma2 = 1.5;
+  std::vector<double> var(C, sigma2), pi(C, 1.0 / C);
+  std::vector<double> ll_shared(n), ll(n);
+  vcgmm::gmm_log_likelihood(data, mu.data(), C, sigma2, ll_shared.data(), 2);
+  vcgmm::gmm_log_likelihood(data, mu.data(), C, var.data(), pi.data(), ll.data(), 2);
+  for (index_t i = 0; i < n; ++i) {
+    CAPTURE(i);
+    CHECK(ll[i] == doctest::Approx(ll_shared[i]).epsilon(tol));
+  }
+
+  // 2. Own variances and weights (some 0): brute force in double.
+  TestRng rng(95);
+  double total = 0.0;
+  for (index_t c = 0; c < C; ++c) {
+    var[c] = 0.3 + 4.0 * rng.uniform();
+    pi[c] = c % 5 == 0 ? 0.0 : rng.uniform();
+    total += pi[c];
+  }
+  for (double& p : pi) p /= total;
+  vcgmm::gmm_log_likelihood(data, mu.data(), C, var.data(), pi.data(), ll.data(), 1);
+  std::vector<double> ll3(n);
+  vcgmm::gmm_log_likelihood(data, mu.data(), C, var.data(), pi.data(), ll3.data(), 3);
+  CHECK(bitwise_equal(ll, ll3));
+  const int k = 4;
+  std::vector<std::int32_t> idx(n * k);
+  std::vector<double> resp(n * k);
+  vcgmm::gmm_truncated_posteriors(data, mu.data(), C, var.data(), pi.data(), k, idx.data(),
+                                  resp.data(), 2);
+  for (index_t i = 0; i < n; ++i) {
+    CAPTURE(i);
+    std::vector<std::pair<double, std::int32_t>> lj;  // (-log joint, c) of weight > 0
+    std::vector<double> logp;
+    for (index_t c = 0; c < C; ++c) {
+      if (pi[c] == 0.0) continue;
+      const double e = naive_d2(&x[i * d], &mu[c * d], d) / (2.0 * var[c]) +
+                       0.5 * d * std::log(2.0 * kPi * var[c]) - std::log(pi[c]);
+      lj.emplace_back(e, static_cast<std::int32_t>(c));
+      logp.push_back(-e);
+    }
+    CHECK(ll[i] == doctest::Approx(logsumexp(logp)).epsilon(tol));
+    std::sort(lj.begin(), lj.end());
+    std::vector<double> lk;
+    for (int g = 0; g < k; ++g) lk.push_back(-lj[g].first);
+    const double lse = logsumexp(lk);
+    for (int g = 0; g < k; ++g) {
+      CAPTURE(g);
+      CHECK(idx[i * k + g] == lj[g].second);
+      CHECK(resp[i * k + g] == doctest::Approx(std::exp(lk[g] - lse)).epsilon(1e-12));
+    }
+  }
+
+  // Bad components.
+  std::vector<double> bad = var;
+  bad[3] = 0.0;
+  CHECK_THROWS_AS(
+      vcgmm::gmm_log_likelihood(data, mu.data(), C, bad.data(), pi.data(), ll.data(), 1),
+      InvalidArgument);
+  bad = pi;
+  bad[3] += 0.1;  // sums to 1.1
+  CHECK_THROWS_AS(
+      vcgmm::gmm_log_likelihood(data, mu.data(), C, var.data(), bad.data(), ll.data(), 1),
+      InvalidArgument);
+  bad[3] = -bad[3];
+  CHECK_THROWS_AS(vcgmm::gmm_truncated_posteriors(data, mu.data(), C, var.data(), bad.data(), k,
+                                                  idx.data(), resp.data(), 1),
+                  InvalidArgument);
+}

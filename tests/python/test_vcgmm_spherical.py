@@ -17,9 +17,14 @@ What is checked, against references computed here:
 - "shared" reports its one variance and equal weights;
 - 1, 2 and 3 threads bit-identical (several E-step blocks, several M-step
   owners);
-- the estimator: ``covariances_`` / ``weights_``, ``sample``, save/load, the
-  methods that are refused (exact likelihood not yet available) and the bad
-  value of ``covariance_type``.
+- the estimator: ``covariances_`` / ``weights_``, ``sample``, save/load and
+  the bad value of ``covariance_type``;
+- the exact likelihood of the spherical model (``score_samples``, ``score``,
+  ``bic``, ``aic``, ``predict_proba``, ``predict_proba_sparse``, the core's
+  ``gmm_log_likelihood_spherical`` / ``gmm_truncated_posteriors_spherical``)
+  against the scipy log joint above, in float64 and float32, with components
+  of weight 0, 1/2/3 threads, bad arguments; ``n_init > 1`` ranks the runs by
+  it.
 """
 
 from __future__ import annotations
@@ -302,7 +307,7 @@ def test_results_do_not_depend_on_the_thread_count(fit, patches, assert_thread_i
 # ----------------------------------------------------------------------------
 
 
-def test_estimator_attributes_and_refused_methods(tmp_path):
+def test_estimator_attributes_and_save_load(tmp_path):
     X = _uneven_blobs(2000, seed=7)[0]
     gmm = vcgmm.VCGMM(24, G=3, coreset_size=None, covariance_type="spherical", random_state=0,
                       n_threads=1).fit(X)
@@ -312,10 +317,6 @@ def test_estimator_attributes_and_refused_methods(tmp_path):
     np.testing.assert_array_equal(gmm.precisions_, 1.0 / r.variances)
     assert gmm.sigma2_ == pytest.approx(np.dot(r.mixing_weights, r.variances), rel=1e-12)
     assert gmm._n_parameters() == 24 * 4 + 24 + 23
-    for method in ("score_samples", "score", "predict_proba", "predict_proba_sparse", "bic",
-                   "aic"):
-        with pytest.raises(NotImplementedError, match="spherical"):
-            getattr(gmm, method)(X[:5])
     gmm.predict(X[:5])  # the nearest mean
     # save / load keeps the per-component parameters
     path = tmp_path / "m.npz"
@@ -323,8 +324,7 @@ def test_estimator_attributes_and_refused_methods(tmp_path):
     loaded = vcgmm.load(path)
     np.testing.assert_array_equal(loaded.covariances_, gmm.covariances_)
     np.testing.assert_array_equal(loaded.weights_, gmm.weights_)
-    with pytest.raises(NotImplementedError):
-        loaded.score(X[:5])
+    np.testing.assert_array_equal(loaded.score_samples(X[:50]), gmm.score_samples(X[:50]))
 
 
 def test_sample_uses_each_components_variance_and_weight():
@@ -351,7 +351,139 @@ def test_bad_covariance_type_and_n_init():
     for bad in (-1e-6, np.nan, np.inf):
         with pytest.raises(ValueError, match="variance_floor"):
             vcgmm.fit_vargmm(X, 4, covariance_type="spherical", variance_floor=bad)
-    with pytest.raises(ValueError, match="n_init"):
-        vcgmm.VCGMM(4, n_init=2, covariance_type="spherical").fit(X)
     with pytest.raises(ValueError, match="covariance_type"):
         vcgmm.VCGMM.from_centers(X[:4], sigma2=1.0, covariance_type="spherical")
+
+
+# ----------------------------------------------------------------------------
+# 6. The exact likelihood of the spherical model
+# ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spherical_fit():
+    X = _uneven_blobs(2000, seed=7)[0]
+    gmm = vcgmm.VCGMM(24, G=3, coreset_size=None, covariance_type="spherical", random_state=0,
+                      n_threads=1).fit(X)
+    # Test points: training points, fresh draws, and far-away points (where
+    # only the widest components keep any probability).
+    rng = np.random.default_rng(11)
+    T = np.vstack([X[:200], _uneven_blobs(200, seed=12)[0], rng.uniform(-200, 200, (20, 4))])
+    return gmm, X, T
+
+
+def test_score_samples_score_bic_aic_are_the_exact_spherical_likelihood(spherical_fit):
+    gmm, X, T = spherical_fit
+    assert np.ptp(gmm.covariances_) > 0 and np.ptp(gmm.weights_) > 0
+    ref = logsumexp(_log_joint(T, gmm.means_, gmm.covariances_, gmm.weights_), axis=1)
+    ll = gmm.score_samples(T)
+    assert ll.shape == (T.shape[0],) and ll.dtype == np.float64
+    np.testing.assert_allclose(ll, ref, rtol=1e-10, atol=1e-9)
+    w = np.random.default_rng(1).uniform(0.5, 2.0, T.shape[0])
+    assert gmm.score(T) == pytest.approx(ref.mean(), rel=1e-10)
+    assert gmm.score(T, sample_weight=w) == pytest.approx(np.dot(w, ref) / w.sum(), rel=1e-10)
+    k = 24 * (4 + 2) - 1
+    assert gmm.bic(T) == pytest.approx(-2 * ref.sum() + k * np.log(T.shape[0]), rel=1e-10)
+    assert gmm.aic(T) == pytest.approx(-2 * ref.sum() + 2 * k, rel=1e-10)
+    # The shared model's likelihood of the same means is a different number.
+    shared = logsumexp(_log_joint(T, gmm.means_, np.full(24, gmm.sigma2_), np.full(24, 1 / 24)),
+                       axis=1)
+    assert np.abs(shared - ref).max() > 1.0
+
+
+def test_predict_proba_and_sparse_are_the_exact_spherical_posteriors(spherical_fit):
+    gmm, X, T = spherical_fit
+    lj = _log_joint(T, gmm.means_, gmm.covariances_, gmm.weights_)
+    post = np.exp(lj - logsumexp(lj, axis=1)[:, None])
+    P = gmm.predict_proba(T)
+    assert P.shape == (T.shape[0], 24)
+    np.testing.assert_allclose(P, post, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-12)
+    # Sparse: the G components of largest log joint (not the G nearest
+    # means: with uneven variances these differ), renormalized.
+    G = gmm.G_
+    order = np.argsort(-lj, axis=1, kind="stable")[:, :G]
+    nearest = np.argsort(((T[:, None, :] - gmm.means_[None]) ** 2).sum(-1), axis=1)[:, :G]
+    assert np.any(np.sort(order, 1) != np.sort(nearest, 1))
+    S = gmm.predict_proba_sparse(T).toarray()
+    ref = np.zeros_like(post)
+    top = np.take_along_axis(lj, order, axis=1)
+    np.put_along_axis(ref, order, np.exp(top - logsumexp(top, axis=1)[:, None]), axis=1)
+    np.testing.assert_allclose(S, ref, rtol=0, atol=1e-10)
+    assert np.all(np.count_nonzero(S, axis=1) <= G)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_core_spherical_scoring_with_zero_weights_and_threads(dtype):
+    rng = np.random.default_rng(5)
+    C, D = 700, 6  # more than one center tile (512 columns)
+    means = rng.normal(0, 3, (C, D)).astype(dtype)
+    var = rng.uniform(0.2, 4.0, C)
+    pi = rng.uniform(0, 1, C)
+    pi[::7] = 0.0  # components that cannot generate anything
+    pi /= pi.sum()
+    X = rng.normal(0, 3, (600, D)).astype(dtype)
+    lj = _log_joint(X.astype(np.float64), means.astype(np.float64), var, pi)
+    ref = logsumexp(lj, axis=1)
+    tol = dict(rtol=1e-5, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-11, atol=1e-10)
+    outs = [vcgmm._loader.core.gmm_log_likelihood_spherical(X, means, var, pi, t)
+            for t in (1, 2, 3)]
+    np.testing.assert_allclose(outs[0], ref, **tol)
+    for o in outs[1:]:
+        np.testing.assert_array_equal(o, outs[0])
+    for k in (1, 5, C):
+        res = [vcgmm._loader.core.gmm_truncated_posteriors_spherical(X, means, var, pi, k, t)
+               for t in (1, 3)]
+        idx, resp = res[0]
+        np.testing.assert_array_equal(idx, res[1][0])
+        np.testing.assert_array_equal(resp, res[1][1])
+        assert idx.shape == resp.shape == (600, k)
+        np.testing.assert_allclose(resp.sum(axis=1), 1.0, atol=1e-12)
+        # most probable first, and every kept one at least as probable as any left out
+        top = np.take_along_axis(lj, idx.astype(np.intp), axis=1)
+        finite = np.where(np.isfinite(top), top, -1e300)  # weight 0: log joint -inf, last
+        assert np.all(np.diff(finite, axis=1) <= 1e-6)
+        if k < C:
+            rest = lj.copy()
+            np.put_along_axis(rest, idx.astype(np.intp), -np.inf, axis=1)
+            assert np.all(rest.max(axis=1) <= top[:, -1] + 1e-6)
+            assert not np.isin(idx, np.flatnonzero(pi == 0)).any()
+        else:  # all components: the exact posteriors, weight 0 -> probability 0
+            np.testing.assert_array_equal(np.sort(idx, axis=1), np.tile(np.arange(C), (600, 1)))
+            dense = np.zeros((600, C))
+            np.put_along_axis(dense, idx.astype(np.intp), resp, axis=1)
+            np.testing.assert_allclose(dense, np.exp(lj - ref[:, None]), rtol=0,
+                                       atol=1e-6 if dtype == np.float32 else 1e-11)
+            assert np.all(dense[:, pi == 0] == 0.0)
+
+
+def test_core_spherical_scoring_refuses_bad_components():
+    core = vcgmm._loader.core
+    X = np.zeros((3, 2))
+    means = np.array([[0.0, 0.0], [1.0, 1.0]])
+    good_var, good_pi = np.array([1.0, 2.0]), np.array([0.5, 0.5])
+    bad = [(np.array([1.0, 0.0]), good_pi, "variance"),
+           (np.array([1.0, np.nan]), good_pi, "variance"),
+           (np.array([1.0, np.inf]), good_pi, "variance"),
+           (good_var, np.array([1.5, -0.5]), "weight"),
+           (good_var, np.array([0.5, np.nan]), "weight"),
+           (good_var, np.array([0.5, 0.6]), "sum to 1"),
+           (np.array([1.0]), good_pi, "variances must have shape"),
+           (good_var, np.array([1.0]), "weights must have shape")]
+    for var, pi, match in bad:
+        with pytest.raises(ValueError, match=match):
+            core.gmm_log_likelihood_spherical(X, means, var, pi, 1)
+        with pytest.raises(ValueError, match=match):
+            core.gmm_truncated_posteriors_spherical(X, means, var, pi, 1, 1)
+    with pytest.raises(ValueError, match="k must be"):
+        core.gmm_truncated_posteriors_spherical(X, means, good_var, good_pi, 3, 1)
+
+
+def test_n_init_ranks_spherical_runs_by_the_exact_likelihood():
+    X = _uneven_blobs(1500, seed=9)[0]
+    kw = dict(G=3, coreset_size=None, covariance_type="spherical", max_iter=8, n_threads=1)
+    one = vcgmm.VCGMM(24, random_state=4, **kw).fit(X)
+    three = vcgmm.VCGMM(24, n_init=3, random_state=4, **kw).fit(X)
+    # Run 0 of the three is the single run; the kept one is the most likely.
+    assert three.score(X) >= one.score(X)
+    assert three.n_distance_evals_["evaluation"] >= 3 * X.shape[0] * 24
