@@ -16,17 +16,36 @@ namespace {
 
 using vcgmm::index_t;
 
+/// n_components of `means`, checked against X's width.
+template <typename T>
+index_t n_components_of(const CArray<T>& X, const CArray<T>& means) {
+  if (means.ndim() != 2 || means.shape(1) != X.shape(1)) {
+    throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
+  }
+  return static_cast<index_t>(means.shape(0));
+}
+
+/// The (n, k) outputs of a truncated-posterior call: (indices, responsibilities).
+struct PosteriorOutputs {
+  CArray<std::int32_t> idx;
+  CArray<double> resp;
+  PosteriorOutputs(index_t n, index_t C, int k)
+      : idx({n, checked_k(k, C)}), resp({n, static_cast<index_t>(k)}) {}
+  static index_t checked_k(int k, index_t C) {  // before anything is allocated
+    if (k < 1 || k > C) throw vcgmm::InvalidArgument("k must be in [1, n_components]");
+    return static_cast<index_t>(k);
+  }
+  py::tuple release() { return py::make_tuple(idx, resp); }
+};
+
 template <typename T>
 CArray<double> gmm_log_likelihood(const CArray<T>& X, const CArray<T>& means, double sigma2,
                                   int n_threads) {
   const auto data = data_view(X, std::nullopt);
-  if (means.ndim() != 2 || means.shape(1) != X.shape(1)) {
-    throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
-  }
+  const index_t C = n_components_of(X, means);
   CArray<double> out(data.n);
   double* o = out.mutable_data();
   const T* mu = means.data();
-  const index_t C = static_cast<index_t>(means.shape(0));
   without_gil([&] { vcgmm::gmm_log_likelihood(data, mu, C, sigma2, o, n_threads); });
   return out;
 }
@@ -35,19 +54,14 @@ template <typename T>
 py::tuple gmm_truncated_posteriors(const CArray<T>& X, const CArray<T>& means, double sigma2,
                                    int k, int n_threads) {
   const auto data = data_view(X, std::nullopt);
-  if (means.ndim() != 2 || means.shape(1) != X.shape(1)) {
-    throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
-  }
-  const index_t C = static_cast<index_t>(means.shape(0));
-  if (k < 1 || k > C) throw vcgmm::InvalidArgument("k must be in [1, n_components]");
-  CArray<std::int32_t> idx({data.n, static_cast<index_t>(k)});
-  CArray<double> resp({data.n, static_cast<index_t>(k)});
-  std::int32_t* ip = idx.mutable_data();
-  double* rp = resp.mutable_data();
+  const index_t C = n_components_of(X, means);
+  PosteriorOutputs out(data.n, C, k);
+  std::int32_t* ip = out.idx.mutable_data();
+  double* rp = out.resp.mutable_data();
   const T* mu = means.data();
   without_gil(
       [&] { vcgmm::gmm_truncated_posteriors(data, mu, C, sigma2, k, ip, rp, n_threads); });
-  return py::make_tuple(idx, resp);
+  return out.release();
 }
 
 /// (variances, weights) of a spherical model: both (n_components,).
@@ -66,10 +80,7 @@ CArray<double> gmm_log_likelihood_spherical(const CArray<T>& X, const CArray<T>&
                                             const CArray<double>& variances,
                                             const CArray<double>& weights, int n_threads) {
   const auto data = data_view(X, std::nullopt);
-  if (means.ndim() != 2 || means.shape(1) != X.shape(1)) {
-    throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
-  }
-  const index_t C = static_cast<index_t>(means.shape(0));
+  const index_t C = n_components_of(X, means);
   require_component_arrays(variances, weights, C);
   CArray<double> out(data.n);
   double* o = out.mutable_data();
@@ -86,23 +97,18 @@ py::tuple gmm_truncated_posteriors_spherical(const CArray<T>& X, const CArray<T>
                                              const CArray<double>& weights, int k,
                                              int n_threads) {
   const auto data = data_view(X, std::nullopt);
-  if (means.ndim() != 2 || means.shape(1) != X.shape(1)) {
-    throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
-  }
-  const index_t C = static_cast<index_t>(means.shape(0));
+  const index_t C = n_components_of(X, means);
   require_component_arrays(variances, weights, C);
-  if (k < 1 || k > C) throw vcgmm::InvalidArgument("k must be in [1, n_components]");
-  CArray<std::int32_t> idx({data.n, static_cast<index_t>(k)});
-  CArray<double> resp({data.n, static_cast<index_t>(k)});
-  std::int32_t* ip = idx.mutable_data();
-  double* rp = resp.mutable_data();
+  PosteriorOutputs out(data.n, C, k);
+  std::int32_t* ip = out.idx.mutable_data();
+  double* rp = out.resp.mutable_data();
   const T* mu = means.data();
   const double* var = variances.data();
   const double* pi = weights.data();
   without_gil([&] {
     vcgmm::gmm_truncated_posteriors(data, mu, C, var, pi, k, ip, rp, n_threads);
   });
-  return py::make_tuple(idx, resp);
+  return out.release();
 }
 
 /// The step-by-step loop; keeps the arrays it points into alive.
