@@ -104,12 +104,17 @@ struct SphericalComponents {
     }
   }
   double energy(double d2, index_t c) const { return d2 * scale[c] + offset[c]; }
+  /// From a tile's partial distance p of a row with ||x - s||^2 = xs2.
+  template <typename T>
+  double tile_energy(T p, double xs2, index_t c) const {
+    return energy(std::max(0.0, static_cast<double>(p) + xs2), c);
+  }
+  /// From the exact distance between row x and center c.
+  template <typename T>
+  double exact_energy(const T* x, const detail::CenterTiles<T>& tiles, index_t c) const {
+    return energy(detail::squared_distance_exact(x, tiles.center(c), tiles.dim()), c);
+  }
 };
-
-template <typename T>
-double shifted_norm2(const detail::CenterTiles<T>& tiles, const T* x) {
-  return detail::squared_distance_exact(x, tiles.shift(), tiles.dim());
-}
 
 /// log p(x) for spherical components: one pass over the tiles with an online
 /// log-sum-exp of -e_c (running minimum energy, rescaled when it drops); the
@@ -134,7 +139,7 @@ struct SphericalLogLikelihoodHandler {
 
   void tile(Block& b, index_t row, index_t i, index_t j0, const T* p, index_t n, T, T) const {
     if (j0 == 0) {
-      b.xs2[i] = shifted_norm2(tiles, data.row(row));
+      b.xs2[i] = tiles.row_shifted_norm2(data.row(row));
       b.emin[i] = std::numeric_limits<double>::infinity();
       b.sum[i] = 0.0;
       b.best[i] = -1;
@@ -144,7 +149,7 @@ struct SphericalLogLikelihoodHandler {
     std::int32_t best = b.best[i];
     for (index_t j = 0; j < n; ++j) {
       const index_t c = j0 + j;
-      const double e = comp.energy(std::max(0.0, static_cast<double>(p[j]) + xs2), c);
+      const double e = comp.tile_energy(p[j], xs2, c);
       if (e == std::numeric_limits<double>::infinity()) continue;  // pi_c = 0
       if (e < emin) {
         if (sum > 0.0) sum *= std::exp(e - emin);
@@ -159,10 +164,7 @@ struct SphericalLogLikelihoodHandler {
   }
   void row(Block& b, Partial&, index_t row, index_t i, const std::int32_t*, const double*,
            int) const {
-    const std::int32_t c = b.best[i];
-    const double e = comp.energy(
-        detail::squared_distance_exact(data.row(row), tiles.center(c), data.d), c);
-    out[row] = -e + std::log(b.sum[i]);
+    out[row] = -comp.exact_energy(data.row(row), tiles, b.best[i]) + std::log(b.sum[i]);
   }
 };
 
@@ -192,7 +194,7 @@ struct SphericalPosteriorHandler {
 
   void tile(Block& b, index_t row, index_t i, index_t j0, const T* p, index_t n, T, T) const {
     if (j0 == 0) {
-      b.xs2[i] = shifted_norm2(tiles, data.row(row));
+      b.xs2[i] = tiles.row_shifted_norm2(data.row(row));
       b.kept[i] = 0;
     }
     const double xs2 = b.xs2[i];
@@ -202,15 +204,14 @@ struct SphericalPosteriorHandler {
     if (k == C) {  // all of them: no selection during the scan
       for (index_t j = 0; j < n; ++j) {
         kn[j0 + j] = static_cast<std::int32_t>(j0 + j);
-        en[j0 + j] = comp.energy(std::max(0.0, static_cast<double>(p[j]) + xs2), j0 + j);
+        en[j0 + j] = comp.tile_energy(p[j], xs2, j0 + j);
       }
-      b.kept[i] += static_cast<int>(n);
       return;
     }
     int kept = b.kept[i];
     for (index_t j = 0; j < n; ++j) {
       const index_t c = j0 + j;
-      const double e = comp.energy(std::max(0.0, static_cast<double>(p[j]) + xs2), c);
+      const double e = comp.tile_energy(p[j], xs2, c);
       // Ties go to the lower index, which came first: only a strictly lower
       // energy displaces a kept one.
       if (kept == k && !(e < en[k - 1])) continue;
@@ -233,9 +234,7 @@ struct SphericalPosteriorHandler {
     ranked.clear();
     for (int g = 0; g < k; ++g) {
       const std::int32_t c = kn[g];
-      ranked.emplace_back(
-          comp.energy(detail::squared_distance_exact(data.row(row), tiles.center(c), data.d), c),
-          c);
+      ranked.emplace_back(comp.exact_energy(data.row(row), tiles, c), c);
     }
     std::sort(ranked.begin(), ranked.end());  // energy, then index
     const double e0 = ranked[0].first;

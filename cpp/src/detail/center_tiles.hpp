@@ -88,6 +88,11 @@ class CenterTiles {
   /// distances back into distances (nmbatch's bounds).
   const T* shift() const { return shift_.data(); }
   T shifted_norm2(index_t j) const { return norms_[j]; }
+  /// ||x - s||^2 of one row x (d values), accumulated in double: what a
+  /// visitor adds to a partial distance to recover ||x - c||^2.
+  double row_shifted_norm2(const T* x) const {
+    return squared_distance_exact(x, shift_.data(), d_);
+  }
 
   /// Rounding band of the partial distances of a row with ||x - s||^2 = xs2
   /// whose nearest center so far has partial distance `best`: the partial

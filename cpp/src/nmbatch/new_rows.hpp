@@ -51,7 +51,7 @@ struct NewRowsHandler {
   void tile(Block& b, index_t row, index_t i, index_t j0, const T* p, index_t n, T, T) const {
     const index_t C = tiles.size();
     if (j0 == 0) {
-      b.xs[i] = std::sqrt(squared_distance_exact(rows.row(row), tiles.shift(), rows.d));
+      b.xs[i] = std::sqrt(tiles.row_shifted_norm2(rows.row(row)));
     }
     const double xs = b.xs[i];
     if constexpr (K == Kind::elkan) {
