@@ -3,12 +3,15 @@
 Issue 13, item 1. At C >= 2000 on the image patches the papers' vc-GMM
 (G = 5) ends 0.7-1.4 points above LWCS (Lloyd on the same coreset): EM's
 fixed point (soft means, one shared variance) is not a k-means fixed point.
-``refine=k`` adds k hard steps restricted to the truncated search spaces.
-This benchmark measures, in one run and on the same coreset size N':
+``refine=k`` adds k hard steps after EM, each assigning the coreset points
+within the truncated search spaces (``refine_search="restricted"``) or over
+all means (``"approx"``: the approximate cell index; ``"exact"``: the exact
+scan). This benchmark measures, in one run and on the same coreset size N':
 
 - vc-GMM with ``refine=0`` (the papers' algorithm), and with each of
-  ``--refine`` (default 1 3 10) -- the same seed, so the same coreset, seeding
-  and EM: the rows differ only by the refinement;
+  ``--refine`` (default 1 3 10) and ``--refine-search`` -- the same seed, so
+  the same coreset, seeding and EM: the rows of one G differ only by the
+  refinement; each of ``-G`` (default 5);
 - LWCS = ``vcgmm.KMeans(C, init="afk-mc2", coreset_size=N')``;
 
 and reports the full-data quantization error (exact: the fits' evaluation phase)
@@ -17,7 +20,8 @@ seeding + iterations + refinement; the evaluation pass is not counted).
 
 Run from the repository root::
 
-    python -m bench.refine_patches --clusters 1000 2000 --coreset 14 16 --seeds 3
+    python -m bench.refine_patches --clusters 1000 2000 --coreset 14 16 --seeds 3 \
+        --refine 1 3 --refine-search restricted approx exact
 """
 
 from __future__ import annotations
@@ -46,15 +50,20 @@ def run(args):
 
     X = load(args.dataset, dtype=np.float32)
     print(f"{args.dataset}: {X.shape[0]:,} x {X.shape[1]} {X.dtype}", file=sys.stderr, flush=True)
-    variants = [0] + [k for k in args.refine if k != 0]
+    # (G, refine steps, refine_search): the papers' vc-GMM (refine=0) for each
+    # G, then every refinement setting.
+    variants = []
+    for G in args.G:
+        variants.append((G, 0, "restricted"))
+        variants += [(G, k, search) for search in args.refine_search for k in args.refine if k != 0]
     raw = []
     rows = []
     info = _harness.machine_info()
     for C in args.clusters:
         for e in args.coreset:
             n_prime = 2 ** e
-            per = {("vc", k): [] for k in variants}
-            per[("lwcs", 0)] = []
+            per = {("vc",) + v: [] for v in variants}
+            per[("lwcs", None, 0, None)] = []
             for seed in range(args.seeds):
                 t0 = time.perf_counter()
                 lw = vcgmm.KMeans(C, init="afk-mc2", coreset_size=n_prime, random_state=seed,
@@ -66,23 +75,26 @@ def run(args):
                        "Q": q_lw, "seconds": t["coreset"] + t["seeding"] + t["iterations"],
                        "n_iter": int(lw.n_iter_)}
                 raw.append(rec)
-                per[("lwcs", 0)].append(rec)
-                for k in variants:
-                    r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, random_state=seed, refine=k,
-                                        n_threads=args.threads, return_labels=True)
+                per[("lwcs", None, 0, None)].append(rec)
+                for G, k, search in variants:
+                    r = vcgmm.fit_vcgmm(X, C, G, n_prime, random_state=seed, refine=k,
+                                        refine_search=search, n_threads=args.threads,
+                                        return_labels=True)
                     q = float(r.inertia)  # exact on all rows (evaluation phase, not timed)
-                    rec = {"C": C, "n_prime": n_prime, "seed": seed, "algo": "vc-GMM", "refine": k,
+                    rec = {"C": C, "n_prime": n_prime, "seed": seed, "algo": "vc-GMM", "G": G,
+                           "refine": k, "refine_search": search,
                            "Q": q, "seconds": r.algorithm_seconds, "n_iter": int(r.n_iter),
                            "refine_seconds": r.timings["refinement"],
                            "refine_evals": int(r.n_distance_evals["refinement"]),
                            "estep_evals": int(r.n_distance_evals["iterations"]),
                            "refine_objective": [float(v) for v in r.refine_objective]}
                     raw.append(rec)
-                    per[("vc", k)].append(rec)
+                    per[("vc", G, k, search)].append(rec)
                 print(f"[C={C} N'=2^{e} seed {seed}] {time.perf_counter() - t0:.1f} s: "
-                      + ", ".join(f"refine={k} {100 * (per[('vc', k)][-1]['Q'] / q_lw - 1):+.2f}%"
-                                  for k in variants), file=sys.stderr, flush=True)
-            lw_recs = per[("lwcs", 0)]
+                      + ", ".join(f"{_label(G, k, search)} "
+                                  f"{100 * (per[('vc', G, k, search)][-1]['Q'] / q_lw - 1):+.2f}%"
+                                  for G, k, search in variants), file=sys.stderr, flush=True)
+            lw_recs = per[("lwcs", None, 0, None)]
             for key, recs in per.items():
                 rel = [100.0 * (r["Q"] / l["Q"] - 1.0) for r, l in zip(recs, lw_recs)]
                 speed = [l["seconds"] / r["seconds"] for r, l in zip(recs, lw_recs)]
@@ -91,9 +103,8 @@ def run(args):
                 m_sp, _ = _stats(speed)
                 rows.append({
                     "C": C, "n_prime": f"2^{e}",
-                    "algorithm": "LWCS" if key[0] == "lwcs" else
-                    ("vc-GMM (papers)" if key[1] == 0 else f"vc-GMM refine={key[1]}"),
-                    "G": "-" if key[0] == "lwcs" else args.G, "seeds": len(recs),
+                    "algorithm": "LWCS" if key[0] == "lwcs" else _label(*key[1:]),
+                    "G": "-" if key[0] == "lwcs" else key[1], "seeds": len(recs),
                     "Q_mean": statistics.fmean(r["Q"] for r in recs),
                     "rel_vs_lwcs": m_rel, "rel_vs_lwcs_sd": sd_rel,
                     "rel_text": f"{m_rel:+.2f}% ± {sd_rel:.2f}",
@@ -104,6 +115,12 @@ def run(args):
         # results after every C, so a cut-off run keeps what it measured
         _write(args, rows, raw, info)
     return rows
+
+
+def _label(G, k, search):
+    if k == 0:
+        return "vc-GMM (papers)"
+    return f"vc-GMM refine={k} {search}"
 
 
 def _write(args, rows, raw, info):
@@ -122,8 +139,10 @@ def _write(args, rows, raw, info):
         "they differ only by the refinement steps after EM.",
         "time = algorithm time (coreset + seeding + iterations + refinement), the final "
         "full-data evaluation excluded; 'speedup vs LWCS' = mean of LWCS time / row time per seed.",
-        f"LWCS = vcgmm.KMeans(C, init='afk-mc2', coreset_size=N'); vc-GMM = "
-        f"vcgmm.fit_vcgmm(X, C, {args.G}, N', refine=k); {args.threads} threads.",
+        "LWCS = vcgmm.KMeans(C, init='afk-mc2', coreset_size=N'); vc-GMM = "
+        "vcgmm.fit_vcgmm(X, C, G, N', refine=k, refine_search=search) ('refine=k search' "
+        "rows; 'restricted': the truncated search spaces S(n), 'approx': all means by the "
+        f"approximate cell index, 'exact': all means, exact scan); {args.threads} threads.",
     ]
     _harness.write_results(args.name, columns, rows,
                            title=f"Hard refinement after EM on {args.dataset}: vc-GMM vs LWCS",
@@ -139,7 +158,11 @@ def main(argv=None):
                         help="log2 of the coreset sizes N'")
     parser.add_argument("--refine", type=int, nargs="+", default=[1, 3, 10],
                         help="refinement steps to compare with refine=0")
-    parser.add_argument("-G", type=int, default=5)
+    parser.add_argument("--refine-search", nargs="+", default=["restricted"],
+                        choices=["restricted", "approx", "exact"],
+                        help="the refinement's assignments to compare")
+    parser.add_argument("-G", type=int, nargs="+", default=[5],
+                        help="neighbourhood sizes of vc-GMM (each with every refinement)")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=_harness.DEFAULT_THREADS)
     parser.add_argument("--name", default=NAME)

@@ -11,6 +11,7 @@
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
 #include "detail/partition.hpp"
+#include "detail/relocation.hpp"
 #include "detail/spherical.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
@@ -20,32 +21,6 @@ namespace vcgmm {
 namespace detail {
 
 namespace {
-
-/// Moves empty clusters onto the points farthest from their centers; never
-/// onto a point within rounding distance (d2_floor) of its center: that point
-/// already has a center, and moving one onto it gains nothing.
-index_t relocate_empty_clusters(const ClusterPartition& part, const double* min_d2, index_t n,
-                                index_t C, double d2_floor, std::int32_t* labels) {
-  std::vector<index_t> empty;
-  for (index_t c = 0; c < C; ++c) {
-    if (part.size(c) == 0) empty.push_back(c);
-  }
-  if (empty.empty()) return 0;
-  const index_t k = std::min<index_t>(static_cast<index_t>(empty.size()), n);
-  std::vector<index_t> far(n);
-  std::iota(far.begin(), far.end(), index_t(0));
-  std::partial_sort(far.begin(), far.begin() + k, far.end(), [&](index_t a, index_t b) {
-    return min_d2[a] > min_d2[b] || (min_d2[a] == min_d2[b] && a < b);
-  });
-  index_t moved = 0;
-  for (index_t e = 0; e < k; ++e) {
-    const index_t p = far[e];
-    if (!(min_d2[p] > d2_floor)) break;  // remaining points sit on their centers
-    labels[p] = static_cast<std::int32_t>(empty[e]);
-    ++moved;
-  }
-  return moved;
-}
 
 /// Weighted means, cluster by cluster, points in index order, in double;
 /// an empty cluster keeps its center.
@@ -81,26 +56,13 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
   std::vector<double> min_d2(n);
   ClusterPartition part;
   std::vector<T> before_update;  // spherical: the centers before the update
-  // Rounding size of a squared distance: a center is a mean rounded to T, so
-  // a point that coincides with it mathematically lies up to ~eps |x| away.
-  // Changes of Q below w_total times that are rounding noise, not progress
-  // (data with fewer distinct points than clusters would otherwise never
-  // converge: Q goes from 0 to 1e-32 and relocations fire forever).
-  // The centers are means of the points, so the largest center norm gives
-  // that magnitude without a pass over the data.
-  const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+  // Changes of Q below w_total times the rounding size of a squared distance
+  // (rounding_floor) are rounding noise, not progress (data with fewer
+  // distinct points than clusters would otherwise never converge: Q goes from
+  // 0 to 1e-32 and relocations fire forever).
   double w_total = 0.0;
   for (index_t i = 0; i < n; ++i) w_total += data.weight(i);
-  auto rounding_floor = [&] {
-    double m = 0.0;
-    for (index_t c = 0; c < C; ++c) {
-      m = std::max(m, ConstVectorMap<T>(centers + c * data.d, data.d)
-                          .template cast<double>()
-                          .squaredNorm());
-    }
-    return (8.0 * eps) * (8.0 * eps) * m;
-  };
-  double d2_floor = rounding_floor();
+  double d2_floor = rounding_floor(centers, C, data.d);
 
   for (int it = 1; it <= params.max_iter; ++it) {
     check_interrupt();
@@ -123,7 +85,7 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
     if (params.spherical) normalise_centers(C, data.d, before_update.data(), centers);
     result.n_iter = it;
     const double q_floor = d2_floor * w_total;  // d2_floor of the centers Q was measured with
-    d2_floor = rounding_floor();
+    d2_floor = rounding_floor(centers, C, data.d);
 
     const double rel_change = std::abs(previous - Q) / Q;
     const bool fixed_point = stats.n_changed == 0 && moved == 0;

@@ -9,7 +9,11 @@
 #include "detail/gaussian.hpp"
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
+#include "detail/partition.hpp"
+#include "detail/relocation.hpp"
 #include "detail/validation.hpp"
+#include "vcgmm/approximate_assignment.hpp"
+#include "vcgmm/assignment.hpp"
 #include "variational/estep_search.hpp"
 #include "variational/mstep.hpp"
 #include "variational/variational_loop.hpp"
@@ -131,21 +135,65 @@ void VariationalLoop<T>::update_components(const std::vector<double>& mass,
   per_component_ = true;
 }
 
+namespace {
+
+// Moves `label` to the front of K(n) = kn[0..G), the rest following in their
+// order (the last entry dropped when the label was not in K(n)).
+inline void move_to_front(std::int32_t* kn, int G, std::int32_t label) {
+  int pos = G - 1;
+  for (int g = 0; g < G; ++g) {
+    if (kn[g] == label) {
+      pos = g;
+      break;
+    }
+  }
+  for (int g = pos; g > 0; --g) kn[g] = kn[g - 1];
+  kn[0] = label;
+}
+
+}  // namespace
+
 template <typename T>
 double VariationalLoop<T>::refine_step() {
   require(has_sigma_, "VariationalGmm: refine_step needs a preceding e_step");
-  // Streams after those of all E-steps so far (E-steps after a refinement
-  // step are unusual but allowed; their streams then skip these indices).
-  const auto stream =
-      static_cast<std::uint64_t>(estep_evals_.size() + refine_evals_.size()) + (1ull << 30);
-  const EStepSums sums = search_pass(true, stream);  // K(n) sorted by distance, no responsibilities
-  refine_evals_.push_back(sums.evals);
-  // Hard responsibilities: all weight on K(n)'s first (the label).
-  const index_t N = data_.n;
+  const index_t N = data_.n, C = sets_.C, D = data_.d;
   const int G = sets_.G;
-  parallel_for(n_chunks(N, kEStepPointsPerTask), run_.n_threads, [&](index_t t) {
+  const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);
+  // Every point's label (K(n)'s first after the assignment) and its exact
+  // squared distance.
+  std::vector<std::int32_t> labels(N);
+  std::vector<double> d2(N);
+  EStepSums sums;
+  if (params_.refine_search == RefineSearch::restricted) {
+    // Streams after those of all E-steps so far (E-steps after a refinement
+    // step are unusual but allowed; their streams then skip these indices).
+    const auto stream =
+        static_cast<std::uint64_t>(estep_evals_.size() + refine_evals_.size()) + (1ull << 30);
+    sums = search_pass(true, stream);  // K(n) sorted by distance, no responsibilities
+    parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
+      const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
+      for (index_t n = p0; n < p1; ++n) {
+        labels[n] = sets_.k_of(n)[0];
+        d2[n] = squared_distance_exact(data_.row(n), &means_[labels[n] * D], D);
+      }
+    }, 3.0 * kEStepPointsPerTask * D);
+  } else {
+    sums = assign_over_all_means(labels.data(), d2.data());
+  }
+  refine_evals_.push_back(sums.evals);
+  // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp).
+  ClusterPartition part;
+  part.build(labels.data(), N, C);
+  const index_t moved = relocate_empty_clusters(part, d2.data(), N, C,
+                                                rounding_floor(means_.data(), C, D),
+                                                labels.data());
+  refine_relocated_.push_back(moved);
+  // Hard responsibilities: all weight on K(n)'s first (the label).
+  parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
     const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
     for (index_t n = p0; n < p1; ++n) {
+      std::int32_t* kn = sets_.k_of(n);
+      if (kn[0] != labels[n]) move_to_front(kn, G, labels[n]);
       double* rn = sets_.resp_of(n);
       rn[0] = 1.0;
       for (int g = 1; g < G; ++g) rn[g] = 0.0;
@@ -154,6 +202,55 @@ double VariationalLoop<T>::refine_step() {
   has_resp_ = true;
   detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data());  // sigma^2 stays EM's
   return sums.min_sum;
+}
+
+// The refinement's assignment over all C means (RefineSearch::approximate or
+// exact): every point's label moves to the front of K(n). approximate keeps
+// the previous label (K(n)'s first) when it is nearer than the one found, so
+// the weighted error of the labels never exceeds that of the previous ones.
+// Fills labels and d2 (exact squared distances); returns the labels' weighted
+// error (min_sum) and the distance evaluations.
+template <typename T>
+EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double* d2) {
+  const index_t N = data_.n, C = sets_.C, D = data_.d;
+  const int G = sets_.G;
+  EStepSums sums;
+  const bool approximate = params_.refine_search == RefineSearch::approximate;
+  if (approximate) {
+    const CenterCellIndex<T> index(means_.data(), C, D, ApproximateAssignmentParams{},
+                                   run_.n_threads);
+    const ApproximateAssignmentStats found = index.assign(data_, labels, d2, run_.n_threads);
+    sums.evals = index.build_stats().index_distance_evals + found.search_distance_evals;
+  } else {
+    assign_nearest(data_, means_.data(), C, labels, d2, run_.n_threads);
+    sums.evals = N * C;
+  }
+  const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);
+  std::vector<double> part(tasks_total, 0.0);
+  std::vector<std::int64_t> previous_evals(tasks_total, 0);
+  parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
+    const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
+    double s = 0.0;
+    for (index_t n = p0; n < p1; ++n) {
+      std::int32_t* kn = sets_.k_of(n);
+      if (approximate && kn[0] != labels[n]) {
+        const double previous = squared_distance_exact(data_.row(n), &means_[kn[0] * D], D);
+        ++previous_evals[t];
+        if (previous < d2[n] || (previous == d2[n] && kn[0] < labels[n])) {
+          labels[n] = kn[0];
+          d2[n] = previous;
+        }
+      }
+      move_to_front(kn, G, labels[n]);
+      s += data_.weight(n) * d2[n];
+    }
+    part[t] = s;
+  }, 2.0 * kEStepPointsPerTask * G);
+  for (index_t t = 0; t < tasks_total; ++t) {
+    sums.min_sum += part[t];
+    sums.evals += previous_evals[t];  // the previous label's distance (approximate)
+  }
+  return sums;
 }
 
 // Responsibilities of every point once sigma^2 is known (the first E-step
@@ -294,9 +391,12 @@ VariationalGmmResult VariationalLoop<T>::fit() {
   for (int k = 0; k < params_.refine; ++k) {
     check_interrupt();
     result.refine_objective.push_back(refine_step());
-    log_line(run_.log, "vc-gmm refine %2d  quantization error %.10g  distances %lld  (%.2f s)",
+    result.refine_relocated.push_back(refine_relocated_.back());
+    log_line(run_.log,
+             "vc-gmm refine %2d  quantization error %.10g  distances %lld  relocated %lld  "
+             "(%.2f s)",
              k + 1, result.refine_objective.back(), static_cast<long long>(refine_evals_.back()),
-             refine_clock.seconds());
+             static_cast<long long>(refine_relocated_.back()), refine_clock.seconds());
     std::int64_t refine_evals = 0;
     for (std::int64_t e : refine_evals_) refine_evals += e;
     if (report_progress(run_, "vc-gmm", "refinement", k + 1, result.refine_objective.back(),
@@ -305,6 +405,8 @@ VariationalGmmResult VariationalLoop<T>::fit() {
     }
   }
   result.timings.refinement = params_.refine > 0 ? refine_clock.seconds() : 0.0;
+  result.final_free_energy = result.refine_objective.empty() ? result.free_energy.back()
+                                                             : free_energy();
   for (std::int64_t e : refine_evals_) result.n_distance_evals.refinement += e;
   result.G = sets_.G;
   result.sigma2 = sigma2_;

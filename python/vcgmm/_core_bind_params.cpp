@@ -72,6 +72,14 @@ const std::pair<const char*, vcgmm::CovarianceType> kCovarianceTypes[] = {
     {"spherical", vcgmm::CovarianceType::spherical},
 };
 
+// The refinement's assignments by name ("approx": the library's word for the
+// approximate search, as in labels="approx").
+const std::pair<const char*, vcgmm::RefineSearch> kRefineSearches[] = {
+    {"restricted", vcgmm::RefineSearch::restricted},
+    {"approx", vcgmm::RefineSearch::approximate},
+    {"exact", vcgmm::RefineSearch::exact},
+};
+
 // The approximate assignment's methods by name.
 const std::pair<const char*, vcgmm::ApproximateMethod> kApproximateMethods[] = {
     {"gemm", vcgmm::ApproximateMethod::gemm},
@@ -228,6 +236,14 @@ void bind_parameter_classes(py::module_& m) {
           },
           [](vcgmm::VariationalGmmParams& p, const std::string& name) {
             p.covariance_type = value_of(kCovarianceTypes, name, "covariance_type");
+          })
+      .def_property(
+          "refine_search",
+          [](const vcgmm::VariationalGmmParams& p) {
+            return name_of(kRefineSearches, p.refine_search);
+          },
+          [](vcgmm::VariationalGmmParams& p, const std::string& name) {
+            p.refine_search = value_of(kRefineSearches, name, "refine_search");
           });
   params_class<vcgmm::PipelineParams>(m, "PipelineParams")
       .def_readwrite("n_clusters", &vcgmm::PipelineParams::n_clusters)
@@ -394,6 +410,10 @@ void bind_result_classes(py::module_& m) {
       .def_property_readonly("refine_objective", [](const vcgmm::VariationalGmmResult& r) {
         return to_numpy(r.refine_objective);
       })
+      .def_readonly("final_free_energy", &vcgmm::VariationalGmmResult::final_free_energy)
+      .def_property_readonly("refine_relocated", [](const vcgmm::VariationalGmmResult& r) {
+        return to_numpy(r.refine_relocated);
+      })
       .def_property_readonly("variances", [](const vcgmm::VariationalGmmResult& r) {
         return to_numpy(r.variances);
       })
@@ -450,6 +470,8 @@ void bind_params(py::module_& m) {
         "Names of the approximate assignment's methods (ApproximateAssignmentParams.method).");
   m.def("stop_rules", [] { return names_of(kStopRules); },
         "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
+  m.def("refine_searches", [] { return names_of(kRefineSearches); },
+        "Names of the refinement's assignments (VariationalGmmParams.refine_search).");
   m.def("covariance_types", [] { return names_of(kCovarianceTypes); },
         "Names of the variational loop's covariance models (VariationalGmmParams.covariance_type).");
   m.def("nmbatch_bounds", [] { return names_of(kNmbatchBounds); },

@@ -39,7 +39,7 @@ class VariationalLoop:
         rows first, as :func:`fit_vargmm` does.
     **params
         The loop's parameters of :class:`VCGMM`, by keyword: ``plus1``,
-        ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``, ``refine``,
+        ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``, ``refine``, ``refine_search``,
         ``covariance_type``, ``variance_floor``, ``random_state``, ``n_threads``, ``verbose``.
 
     Examples
@@ -83,8 +83,8 @@ class VariationalLoop:
         self._loop.m_step()
 
     def refine_step(self):
-        """One hard refinement step (restricted assignment, then weighted
-        means); returns the weighted quantization error of the assignment with
+        """One hard refinement step (the assignment of ``refine_search``,
+        empty clusters onto far points, then weighted means); returns the weighted quantization error of the assignment with
         the means before the update. The labels are ``truncation_sets[:, 0]``."""
         return self._loop.refine_step()
 
@@ -96,13 +96,14 @@ class VariationalLoop:
         """Run the loop to convergence; returns a dict (``free_energy`` trace,
         ``n_iter``, ``converged``, ``sigma2``, ``variances``, ``mixing_weights``,
         ``G``, ``estep_distance_evals``,
-        ``n_distance_evals``, ``timings``)."""
+        ``n_distance_evals``, ``timings``, ``refine_objective``, ``refine_relocated``)."""
         r = self._loop.fit()
         return {
             "free_energy": r.free_energy, "n_iter": int(r.n_iter), "converged": bool(r.converged),
             "sigma2": float(r.sigma2), "G": int(r.G), "estep_distance_evals": r.estep_distance_evals,
             "n_distance_evals": r.n_distance_evals, "timings": r.timings,
-            "refine_objective": r.refine_objective, "variances": r.variances,
+            "refine_objective": r.refine_objective, "refine_relocated": r.refine_relocated,
+            "variances": r.variances,
             "mixing_weights": r.mixing_weights,
         }
 

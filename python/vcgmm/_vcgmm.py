@@ -64,6 +64,10 @@ VCGMM_PARAMS = ParamTable(
               "hard refinement steps after EM, each a Lloyd step restricted to the "
               "truncated search spaces (0: the papers' vc-GMM)",
               target="em.refine", cli="--refine"),
+        Param("refine_search", Options(tuple(_core.refine_searches())), CORE,
+              "the refinement's assignment: 'restricted' (the truncated search spaces), "
+              "'approx' (all means, approximate cell index) or 'exact' (all means, exact scan)",
+              target="em.refine_search", cli="--refine-search"),
         Param("covariance_type", Options(tuple(_core.covariance_types())), CORE,
               "'shared': one variance and equal weights (the papers' model); 'spherical': "
               "a variance and a mixing weight per component",
@@ -124,7 +128,11 @@ class VCGMMResult:
         ``sum_n |S(n)|`` of every E-step.
     refine_objective : ndarray of shape (refine,)
         Weighted quantization error, on the coreset (or the data), of every
-        refinement step's restricted assignment; non-increasing.
+        refinement step's assignment (with the means before that step);
+        non-increasing.
+    refine_relocated : ndarray of shape (refine,)
+        Clusters that no point chose in each refinement step, moved onto the
+        points farthest from their means.
     timings : dict
         Wall time in seconds per phase (same keys).
 
@@ -151,6 +159,7 @@ class VCGMMResult:
     estep_distance_evals: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     timings: dict = field(default_factory=dict)
     refine_objective: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
+    refine_relocated: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     variances: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     mixing_weights: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
 
@@ -230,22 +239,44 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         unchanged: an isotropic Gaussian approximation of a von Mises-Fisher
         mixture. Means are not renormalised; ``predict``, ``score_samples``
         and ``inertia_`` are Euclidean on the normalised rows.
-    refine : int, default=0
-        Hard refinement steps after EM (not in the papers; 0 is the papers'
-        vc-GMM). Each step assigns every coreset point to its nearest mean
-        within its truncated search space S(n) (the G neighbourhoods of its
-        G nearest means: no full scan, O(coreset_size G^2 n_features)) and
-        moves every mean to the weighted mean of its points. EM's fixed point
-        (soft means with one shared variance) is not a k-means fixed point;
-        these steps lower the quantization error and never raise it on the
-        coreset. ``sigma2_``, ``free_energy_`` and ``lower_bound_`` stay
-        those of EM, so with ``refine > 0`` they describe EM's means, not
-        the returned ones. Measured on the image patches at C = 1000 (3
-        seeds, bench/results/refine_patches.md): 3 steps lowered the
-        full-data error by 0.05-0.08 points for 10-12% more distance
-        evaluations; too little, and not yet measured at larger C, to change
-        the papers' default. Use it when the quantization error is what you
-        judge the codebook by.
+    refine : int, default=3
+        Hard (Lloyd) steps after EM, not in the papers: ``refine=0`` is the
+        papers' vc-GMM. Each step labels every coreset point (see
+        ``refine_search``), moves every cluster that no point chose onto the
+        points farthest from their means (as :func:`lloyd` does), then every
+        mean to the weighted mean of its points; the quantization error on the
+        coreset never rises. Why: EM's fixed point (soft means, one shared
+        variance) is not a k-means fixed point, its truncated search misses
+        the nearest mean of many points at large C, and it leaves means that
+        no point is nearest to (often duplicates of another mean).
+        ``sigma2_`` (``covariances_``, ``weights_``) and ``free_energy_`` stay
+        those of EM; ``lower_bound_`` is recomputed for the returned means.
+        The default was chosen by measurement (image patches, 5 seeds,
+        ``bench/results/refine_search_patches.md``; full-data error relative
+        to LWCS, i.e. Lloyd on the same coreset size, at N' = 2^14 / 2^16):
+        the papers' vc-GMM is -0.08 / -0.40% at C = 1000, +1.02 / +0.63% at
+        C = 2000 and +1.78 / +2.11% at C = 4000; with 3 approximate steps
+        -1.19 / -1.24%, -0.27 / -0.55% and +0.48 / +0.31%, for 10-22% more
+        time (still 1.5-3.6x faster than LWCS). One step is better than three
+        only with very few coreset points per cluster (4 at C = 4000, N' =
+        2^14: +0.21% vs +0.48%). The held-out log-likelihood rose too
+        (C = 1000 and 2000: by 0.4-1.0 nats per point). Set ``refine=0`` for
+        the papers' algorithm or when the means must be EM's.
+    refine_search : {"approx", "exact", "restricted"}, default="approx"
+        How a refinement step labels a point. "approx": the nearest mean over
+        all C by the approximate cell index of :func:`assign_approximate`
+        (built on the current means each step; about ``sqrt(C)`` times
+        (1 + probes) distance evaluations per point at matrix-product speed;
+        the previous label is kept when it is nearer). "exact": the exact
+        nearest of all C, O(coreset_size C n_features) per step: each step is
+        one :func:`lloyd` iteration. "restricted": the nearest within the
+        point's truncated search space S(n) (the G neighbourhoods of its G
+        nearest means, O(coreset_size G^2 n_features)). Measured (same
+        benchmark): "approx" and "exact" end at the same error (within 0.01
+        points), the whole fit with 3 "approx" steps 1.15-1.6x faster at
+        C >= 2000; "restricted"
+        gains a third to a half as much, since the points whose nearest mean
+        lies outside S(n) cannot move there.
     covariance_type : {"shared", "spherical"}, default="shared"
         "shared": the papers' model, one variance ``sigma2_`` for all
         components and equal weights ``1 / n_components``. "spherical" (not
@@ -341,7 +372,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     free_energy_ : ndarray of shape (n_iter,)
         Free energy (eq. 10; summed over the weighted coreset or data) of every E-step.
     lower_bound_ : float
-        Final free energy per unit of training weight, comparable to ``score``.
+        A lower bound of the fitted model's log-likelihood per unit of
+        training weight (on the coreset with a coreset), comparable to
+        ``score``: the final free energy, recomputed for the returned means
+        after ``refine`` steps (then it is not ``free_energy_[-1]``).
     n_iter_ : int
         EM iterations run.
     converged_ : bool
@@ -440,6 +474,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             labels=labels, inertia=inertia,
             n_distance_evals=n_distance_evals, estep_distance_evals=r.estep_distance_evals,
             timings=timings, refine_objective=r.refine_objective,
+            refine_relocated=r.refine_relocated,
             variances=r.variances, mixing_weights=r.mixing_weights)
 
     # The exact likelihood of a fitted model, shared or spherical: the one
@@ -532,7 +567,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             fit_weight = float(np.sum(run.coreset_weights))
         else:
             fit_weight = float(X.shape[0] if w is None else np.sum(w))
-        self.lower_bound_ = float(r.free_energy[-1] / fit_weight)
+        self.lower_bound_ = float(r.final_free_energy / fit_weight)
         self.n_iter_ = int(r.n_iter)
         self.converged_ = bool(r.converged)
         self.coreset_indices_ = run.coreset_indices
@@ -928,8 +963,8 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
         Every other parameter of :class:`VCGMM`, by keyword, with the same
         meaning and default: ``plus1``, ``init``, ``chain_length``,
         ``n_local_trials``, ``n_init_estep``, ``tol``, ``stop_rule``,
-        ``max_iter``, ``refine``, ``covariance_type``, ``variance_floor``, ``n_threads``,
-        ``random_state``, ``verbose``.
+        ``max_iter``, ``refine``, ``refine_search``, ``covariance_type``,
+        ``variance_floor``, ``n_threads``, ``random_state``, ``verbose``.
 
     Returns
     -------

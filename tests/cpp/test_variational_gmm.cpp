@@ -379,6 +379,7 @@ TEST_CASE_TEMPLATE("fit: the free-energy trace is non-decreasing and stops by to
       p.G = 3;
       p.plus1 = plus1;
       p.tol = 1e-5;
+      p.refine = 0;  // EM's trace alone (refinement: its own test case)
       vcgmm::VariationalGmm<T> em(vcgmm::DataView<T>{x.data(), n, d, nullptr}, C, mu0.data(), p,
                                   run_options(seed, 0));
       const vcgmm::VariationalGmmResult r = em.fit();
@@ -404,6 +405,64 @@ TEST_CASE_TEMPLATE("fit: the free-energy trace is non-decreasing and stops by to
       CHECK(r.timings.iterations >= 0.0);
     }
   }
+}
+
+TEST_CASE_TEMPLATE("refinement over all means: exact is one Lloyd step, approx never raises Q",
+                   T, float, double) {
+  // G = 3 of C = 60 on overlapping blobs: the truncated search misses nearest means.
+  const index_t n = 4000, d = 5, C = 60;
+  const std::vector<T> x = blobs<T>(n, d, 40, 20.0, 2.0, 41);
+  const std::vector<T> mu0 = initial_means(x, d, C, 3);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  vcgmm::VariationalGmmParams p;
+  p.G = 3;
+  p.refine = 0;
+  vcgmm::VariationalGmm<T> em(data, C, mu0.data(), p, run_options(1, 0));
+  const vcgmm::VariationalGmmResult papers = em.fit();
+  CHECK(papers.final_free_energy == papers.free_energy.back());
+  std::vector<T> centers(em.means(), em.means() + C * d);
+
+  p.refine = 1;
+  p.refine_search = vcgmm::RefineSearch::exact;
+  vcgmm::VariationalGmm<T> ex(data, C, mu0.data(), p, run_options(1, 0));
+  const vcgmm::VariationalGmmResult r = ex.fit();
+  vcgmm::LloydParams lp;
+  lp.max_iter = 1;
+  lp.tol = 0.0;
+  const vcgmm::LloydResult lr = vcgmm::lloyd(data, C, lp, run_options(1, 0), centers.data());
+  REQUIRE(r.refine_objective.size() == 1);
+  REQUIRE(r.refine_relocated.size() == 1);
+  CHECK(r.refine_objective[0] == doctest::Approx(lr.objective[0]).epsilon(1e-9));
+  CHECK(r.refine_relocated[0] == lr.n_relocated);
+  CHECK(r.n_distance_evals.refinement == n * C);
+  const double eps = std::is_same<T, float>::value ? 1e-5 : 1e-10;
+  for (index_t i = 0; i < C * d; ++i) {
+    CHECK(static_cast<double>(ex.means()[i]) ==
+          doctest::Approx(static_cast<double>(centers[i])).epsilon(eps).scale(1.0));
+  }
+  CHECK(r.free_energy == papers.free_energy);  // EM's trace is unchanged
+  CHECK(r.final_free_energy == doctest::Approx(ex.free_energy()).epsilon(1e-12));
+
+  p.refine = 5;
+  p.refine_search = vcgmm::RefineSearch::approximate;
+  vcgmm::VariationalGmm<T> ap(data, C, mu0.data(), p, run_options(1, 0));
+  const vcgmm::VariationalGmmResult a = ap.fit();
+  REQUIRE(a.refine_objective.size() == 5);
+  CHECK(a.refine_objective[0] >= r.refine_objective[0] * (1.0 - 1e-12));  // near-nearest
+  CHECK(a.refine_objective[0] <= r.refine_objective[0] * 1.01);
+  for (size_t t = 1; t < a.refine_objective.size(); ++t) {
+    CHECK(a.refine_objective[t] <= a.refine_objective[t - 1] * (1.0 + 1e-12));
+  }
+  CHECK(a.n_distance_evals.refinement > 0);
+  // K(n) keeps G distinct clusters, the label first
+  const std::int32_t* K = ap.truncation_sets();
+  for (index_t i = 0; i < n; ++i) {
+    const std::set<std::int32_t> distinct(K + i * 3, K + i * 3 + 3);
+    CHECK(distinct.size() == 3);
+  }
+  p.refine_search = static_cast<vcgmm::RefineSearch>(7);
+  CHECK_THROWS_AS(vcgmm::VariationalGmm<T>(data, C, mu0.data(), p, run_options(1, 0)),
+                  InvalidArgument);
 }
 
 TEST_CASE_TEMPLATE("K(n) is sorted by distance, G_c starts with c, counts are |S(n)|", T, float,

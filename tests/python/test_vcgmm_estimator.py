@@ -13,6 +13,8 @@ import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 from scipy.special import logsumexp
 
+from sklearn.base import clone
+
 import vcgmm
 
 
@@ -140,7 +142,7 @@ def test_inertia_is_the_quantization_error(fitted, train):
 def test_weighted_fit_attributes(train):
     w = np.random.default_rng(4).uniform(0.5, 3.0, train.shape[0])
     for coreset_size in CORESET_SIZES:
-        gmm = vcgmm.VCGMM(20, coreset_size=coreset_size, random_state=0,
+        gmm = vcgmm.VCGMM(20, coreset_size=coreset_size, refine=0, random_state=0,
                           n_threads=1).fit(train, sample_weight=w)
         assert gmm.inertia_ == pytest.approx(
             vcgmm.quantization_error(train, gmm.cluster_centers_, w, n_threads=1), rel=1e-12
@@ -154,7 +156,14 @@ def test_lower_bound_is_final_free_energy_per_fit_weight(fitted, train):
         weight = train.shape[0]
     else:
         weight = fitted.coreset_weights_.sum()
-    assert fitted.lower_bound_ == pytest.approx(fitted.free_energy_[-1] / weight, rel=1e-14)
+    # without refinement: EM's last free energy; after refinement steps (the
+    # default) F recomputed for the moved means, with the final K(n)
+    papers = clone(fitted).set_params(refine=0).fit(train)
+    np.testing.assert_array_equal(papers.free_energy_, fitted.free_energy_)
+    assert papers.lower_bound_ == pytest.approx(papers.free_energy_[-1] / weight, rel=1e-14)
+    assert fitted.refine > 0 and fitted.lower_bound_ != papers.lower_bound_
+    if fitted.coreset_size is None:  # a bound of the data's log-likelihood (with a coreset: its own)
+        assert fitted.lower_bound_ <= fitted.score(train) + 1e-12 * abs(fitted.score(train))
 
 
 @pytest.mark.parametrize("G", [2, 3, 20])
@@ -163,12 +172,18 @@ def test_free_energy_lower_bounds_the_log_likelihood(train, G):
     # K (the truncated sum leaves out positive terms), and the final M-step
     # only raises F(K, .), so the last recorded F is at most the
     # log-likelihood of the returned model; with G = C they nearly coincide.
-    gmm = vcgmm.VCGMM(20, G=G, coreset_size=None, random_state=0, n_threads=1).fit(train)
+    gmm = vcgmm.VCGMM(20, G=G, coreset_size=None, refine=0, random_state=0,
+                      n_threads=1).fit(train)
     ll = gmm.score_samples(train).sum()
     assert gmm.free_energy_[-1] <= ll + 1e-10 * abs(ll)
     assert gmm.lower_bound_ <= gmm.score(train) + 1e-10 * abs(ll)
     if G == 20:
         assert gmm.free_energy_[-1] == pytest.approx(ll, rel=1e-3)
+    # after refinement steps (the default) the means have moved since EM's
+    # last E-step: lower_bound_ is F recomputed for them, still a lower bound
+    refined = vcgmm.VCGMM(20, G=G, coreset_size=None, random_state=0, n_threads=1).fit(train)
+    ll = refined.score_samples(train).sum()
+    assert refined.lower_bound_ * train.shape[0] <= ll + 1e-10 * abs(ll)
 
 
 def test_attributes(fitted, train):

@@ -69,18 +69,46 @@
 //   points (dozens at the floor) and wide ones over sparse regions, and some
 //   components lose all their mass.
 //
-// Hard refinement (`refine` = k > 0, not in the papers; 0 = the papers'
-// algorithm): after EM has stopped, k hard (Lloyd) steps restricted to the
-// truncated search: each point's search space S(n) as in the E-step (no full
-// scan), new K(n) = its G nearest there, the point's label = the nearest
-// (K(n)'s first), then every mean = the weighted mean of its points (a mean
-// with no point stays). The neighbourhoods are updated as after an E-step.
+// Hard refinement (`refine` = k > 0, not in the papers; refine = 0 is the
+// papers' algorithm): after EM has stopped, k hard (Lloyd) steps. Each step
+// gives every point a label, moves every cluster that no point chose onto one
+// of the points farthest from their means (as Lloyd's loop does, lloyd.hpp;
+// counted in `refine_relocated`), then every mean to the weighted mean of its
+// points. `refine_search` chooses how a label is found:
+//   restricted: the nearest mean within the point's search space S(n), as in
+//     the E-step (new K(n) = its G nearest there; neighbourhoods updated as
+//     after an E-step). O(N G^2 D), no full scan.
+//   approximate (the default): the nearest mean over all C by the cell index
+//     of approximate_assignment.hpp at its defaults, built on the current
+//     means every step (about sqrt(C) (1 + probes) evaluations per point at
+//     matrix-product speed); the previous label is kept when it is nearer
+//     than the one found.
+//   exact: the nearest over all C by the exact blocked scan, O(N C D): the
+//     step is then one step of lloyd() with relocation.
+// With approximate / exact, K(n) becomes the label followed by the rest of
+// the previous K(n) (its last entry dropped when the label is new) and the
+// neighbourhoods stay. The label of the previous step is always a candidate
+// and a relocated cluster's mean becomes its point, so the weighted
+// quantization error of the assignments never increases (`refine_objective`).
+// sigma^2, sigma_c^2, pi_c and the free-energy trace stay those of EM;
+// `final_free_energy` is F(K, Theta) recomputed for the refined means (a lower
+// bound of their log-likelihood). The evaluations of the search (and of the
+// approximate index) and the time are the `refinement` phase's.
 // Why: EM's fixed point (soft means, one shared sigma^2) is not a k-means
-// fixed point; a few hard steps lower the quantization error that vc-GMM is
-// judged by. The label of the previous step is always in S(n) (G_c holds c),
-// so the weighted quantization error of the assignments never increases
-// (`refine_objective`). sigma^2 and the free-energy trace stay those of EM.
-// Cost O(N G^2 D) per step, its own phase (`refinement`) in the costs.
+// fixed point; its truncated sets K(n) miss the nearest mean of many points
+// at large C (image patches, C = 2000, N' = 2^14: the restricted assignment's
+// error on the coreset is 5.8% above the exact one), and EM leaves means that
+// no point is nearest to (74 of 2000 there, most of them duplicates of
+// another mean). Default k = 3, approximate, chosen by measurement
+// (bench/results/refine_search_patches.md; image patches, 5 seeds, full-data
+// error relative to LWCS of the same seed): the papers' vc-GMM -0.08/-0.40%,
+// +1.02/+0.63%, +1.78/+2.11% at C = 1000/2000/4000 and N' = 2^14/2^16; with
+// 3 approximate steps -1.19/-1.24%, -0.27/-0.55%, +0.48/+0.31% for 10-22%
+// more time; approximate and exact steps give the same error to 0.01 points,
+// restricted steps gain a third to a half of that; 1 step is better than 3
+// only at C = 4000, N' = 2^14 (4 coreset points per cluster: +0.21%). The
+// held-out log-likelihood also rises (patches, C = 1000/2000, N' = 2^14, 2
+// seeds: by 0.4-1.0 nats per point).
 //
 // Cost per iteration: O(N G^2 D) (|S(n)| <= G^2 + 1 distances per point);
 // memory O(C D + N G + C G) plus the neighbourhood statistics (one entry per
@@ -118,6 +146,13 @@ enum class CovarianceType {
   spherical,  ///< a variance sigma_c^2 and a mixing weight pi_c per component
 };
 
+/// How a hard refinement step after EM assigns each point (see the header comment).
+enum class RefineSearch {
+  restricted,   ///< nearest mean within the truncated search space S(n): O(N G^2 D)
+  approximate,  ///< nearest mean over all C by the cell index (CenterCellIndex, defaults)
+  exact,        ///< nearest mean over all C by the exact blocked scan: O(N C D)
+};
+
 /// Default floor of a component's variance with CovarianceType::spherical,
 /// relative to the data's (weighted) variance per feature.
 constexpr double kComponentVarianceFloor = 1e-6;
@@ -130,7 +165,8 @@ struct VariationalGmmParams {
   double tol = 2e-4;       ///< convergence threshold of stop_rule (0: run to max_iter)
   StopRule stop_rule = StopRule::gain;  ///< how tol is applied
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
-  int refine = 0;          ///< hard refinement steps after EM (>= 0; 0: the papers' algorithm)
+  int refine = 3;          ///< hard refinement steps after EM (>= 0; 0: the papers' algorithm)
+  RefineSearch refine_search = RefineSearch::approximate;  ///< the refinement's assignment
   CovarianceType covariance_type = CovarianceType::shared;  ///< shared: the papers' model
   /// spherical: floor of sigma_c^2 relative to the data's variance per feature (>= 0, finite)
   double variance_floor = kComponentVarianceFloor;
@@ -145,10 +181,17 @@ struct VariationalGmmResult : IterationResult {
   /// (C,) final mixing weights (shared: all 1/C, fixed by the model).
   std::vector<double> mixing_weights;
   std::vector<double> free_energy;       ///< F of every iteration's E-step (eq. 10)
+  /// A lower bound of the returned parameters' log-likelihood: without
+  /// refinement free_energy.back() (the final M-step only raises it); after
+  /// refinement steps F(K, Theta) of the final K(n), means, variances and
+  /// weights (the means have moved since the last E-step).
+  double final_free_energy = 0.0;
   std::vector<std::int64_t> estep_distance_evals;  ///< sum_n |S(n)| of every E-step (initial ones first)
   /// Weighted quantization error of every refinement step's (restricted)
   /// assignment, with the means before that step's update; non-increasing.
   std::vector<double> refine_objective;
+  /// Empty clusters moved onto far points in every refinement step.
+  std::vector<index_t> refine_relocated;
 };
 
 /// The var-GMM-S loop as an object, for step-by-step use and inspection

@@ -79,6 +79,10 @@ inline void require_variational_params(const VariationalGmmParams& p, const char
   require(p.n_init_estep >= 0, w + ": n_init_estep must be >= 0");
   require(p.max_iter >= 1, w + ": max_iter must be >= 1");
   require(p.refine >= 0, w + ": refine must be >= 0");
+  require(p.refine_search == RefineSearch::restricted ||
+              p.refine_search == RefineSearch::approximate ||
+              p.refine_search == RefineSearch::exact,
+          w + ": refine_search must be restricted, approximate or exact");
   require(p.tol >= 0.0 && std::isfinite(p.tol), w + ": tol must be >= 0");
   require(p.covariance_type == CovarianceType::shared ||
               p.covariance_type == CovarianceType::spherical,

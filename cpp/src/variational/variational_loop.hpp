@@ -48,6 +48,9 @@ class VariationalLoop {
   // One search over all points (E-step and refinement): new K(n), winners,
   // neighbourhood update; `stream_index` keys the "+1" streams.
   EStepSums search_pass(bool defer_resp, std::uint64_t stream_index);
+  // The refinement's assignment over all C means (refine_search approximate
+  // or exact): labels to the front of K(n); returns their weighted error.
+  EStepSums assign_over_all_means(std::int32_t* labels, double* d2);
   double log_normaliser() const;
   double deferred_responsibilities();
   // Every component back to the shared sigma^2 and weight 1/C.
@@ -76,6 +79,7 @@ class VariationalLoop {
   std::int64_t n_evals_ = 0;
   std::vector<std::int64_t> estep_evals_;  // one entry per E-step (also keys the "+1" streams)
   std::vector<std::int64_t> refine_evals_;  // one entry per refinement step
+  std::vector<index_t> refine_relocated_;   // empty clusters moved, per refinement step
 };
 
 extern template class VariationalLoop<float>;
