@@ -33,7 +33,9 @@ the papers' rule on these data, :func:`papers_kmeans_tol`).
 
 vc-GMM rows: "vc-GMM" is the papers' algorithm (``refine=0``); rows
 "vc-GMM refine=k" (``default_rows(..., vc_refine=(k,))``) add k hard
-refinement steps after EM, so the table shows both.
+refinement steps after EM (the library's default ``refine_search``), so the
+table shows both; ``vcgmm demo`` adds them with the library's default k
+(``DEFAULT_REFINE``).
 """
 
 from __future__ import annotations
@@ -46,10 +48,12 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from ._loader import core as _core
+
 __all__ = ["Row", "Setting", "Measurement", "RowResult", "default_rows", "measure_fit",
            "measurement", "measure", "run_rows", "summarize", "table_cells", "format_table",
            "stop_rules", "papers_kmeans_tol", "kmeans_bound", "lloyd_bound_stop", "format_n_prime", "format_speedup",
-           "DEMO_COLUMNS", "DEFAULT_CORESET_SIZES", "CHAIN_LENGTH"]
+           "DEMO_COLUMNS", "DEFAULT_CORESET_SIZES", "CHAIN_LENGTH", "DEFAULT_REFINE"]
 
 # ------------------------------------------------------------------ rows
 # Coreset sizes N' of the LWCS and vc-GMM rows (``vcgmm demo``'s default).
@@ -59,6 +63,9 @@ DEFAULT_CORESET_SIZES = (2**14, 2**16)
 CHAIN_LENGTH = 20
 # vc-GMM rows per coreset size, (G, plus1): the paper's G=5 and G=3+1.
 DEFAULT_VC_G = ((5, False), (3, True))
+# The library's default number of refinement steps (VCGMM().refine), for the
+# demo's "vc-GMM refine=k" rows.
+DEFAULT_REFINE = int(_core.VcgmmParams().em.refine)
 # The papers' threshold on the relative change of the objective (Suppl. F).
 PAPERS_TOL = 1e-4
 # Stopping rules of the k-means++ baseline (Setting.kmeans_stop).
