@@ -13,7 +13,8 @@ onto each other. This benchmark measures, in one run, per C and seed:
   ``vcgmm.KMeans(C, init="afk-mc2", coreset_size=N')`` (Lloyd on a coreset of
   the same size);
 
-each also with ``refine=k`` hard steps after EM (``--refine``), and reports the full-data quantization error (exact, the fits' evaluation
+each also with ``refine=k`` hard steps after EM (``--refine``, with each
+``--refine-search``), and reports the full-data quantization error (exact, the fits' evaluation
 phase) relative to the baseline of the same seed, the number of means that
 are nobody's nearest ("unused"), and the algorithm time (the evaluation pass
 not counted).
@@ -44,11 +45,16 @@ def _stats(values):
     return mean, sd
 
 
-def _label(family, cov, refine, variance_floor=None):
+def _label(family, cov, refine, variance_floor=None, search=None):
     if cov == "shared" and refine == 0:
         return f"{family} shared (papers)"
-    return (f"{family} {cov}" + (f" refine={refine}" if refine else "")
+    return (f"{family} {cov}" + (f" refine={refine} {search}" if refine else "")
             + (f" variance_floor={variance_floor:g}" if variance_floor is not None else ""))
+
+
+def _settings(args):
+    """(refine, refine_search) of the rows: no refinement, then every pair."""
+    return [(0, "restricted")] + [(k, s) for k in args.refine if k for s in args.refine_search]
 
 
 def _kmeans_rec(km, C, n_prime, seed, algo):
@@ -86,8 +92,8 @@ def run(args):
                   "LWCS": ("LWCS", [])}  # algorithm -> (baseline, records)
         for fam, base in (("var-GMM-S", "k-means++ (all points)"), ("vc-GMM", "LWCS")):
             for cov in ("shared", "spherical"):
-                for k in [0] + args.refine:
-                    groups[_label(fam, cov, k)] = (base, [])
+                for k, search in _settings(args):
+                    groups[_label(fam, cov, k, search=search)] = (base, [])
             for f in args.variance_floors:
                 groups[_label(fam, "spherical", 0, f)] = (base, [])
         for seed in range(args.seeds):
@@ -99,22 +105,22 @@ def run(args):
             lw = vcgmm.KMeans(C, init="afk-mc2", coreset_size=n_prime, **kw).fit(X)
             groups["LWCS"][1].append(_kmeans_rec(lw, C, n_prime, seed, "LWCS"))
             for cov in ("shared", "spherical"):
-                for k in [0] + args.refine:
-                    label = _label("var-GMM-S", cov, k)
+                for k, search in _settings(args):
+                    label = _label("var-GMM-S", cov, k, search=search)
                     r = vcgmm.fit_vargmm(X, C, args.G, covariance_type=cov, refine=k,
-                                         return_labels=True, **kw)
+                                         refine_search=search, return_labels=True, **kw)
                     groups[label][1].append(_vcgmm_rec(r, C, None, seed, label))
-                    label = _label("vc-GMM", cov, k)
+                    label = _label("vc-GMM", cov, k, search=search)
                     r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type=cov, refine=k,
-                                        return_labels=True, **kw)
+                                        refine_search=search, return_labels=True, **kw)
                     groups[label][1].append(_vcgmm_rec(r, C, n_prime, seed, label))
             for f in args.variance_floors:
                 label = _label("var-GMM-S", "spherical", 0, f)
-                r = vcgmm.fit_vargmm(X, C, args.G, covariance_type="spherical",
+                r = vcgmm.fit_vargmm(X, C, args.G, covariance_type="spherical", refine=0,
                                      variance_floor=f, return_labels=True, **kw)
                 groups[label][1].append(_vcgmm_rec(r, C, None, seed, label))
                 label = _label("vc-GMM", "spherical", 0, f)
-                r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type="spherical",
+                r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type="spherical", refine=0,
                                     variance_floor=f, return_labels=True, **kw)
                 groups[label][1].append(_vcgmm_rec(r, C, n_prime, seed, label))
             q = {k: v[1][-1]["Q"] for k, v in groups.items()}
@@ -161,8 +167,9 @@ def _write(args, rows, raw, info, shape):
         f"vcgmm.KMeans(C, init='afk-mc2', coreset_size=N'); var-GMM-S = "
         f"vcgmm.fit_vargmm(X, C, {args.G}, covariance_type=...); vc-GMM = "
         f"vcgmm.fit_vcgmm(X, C, {args.G}, N', covariance_type=...); defaults otherwise "
-        f"(AFK-MC^2 seeding, tol, stop rule); rows 'refine=k' add k hard steps after EM "
-        f"(same seed: same coreset, seeding and EM as the row without); {args.threads} threads.",
+        f"(AFK-MC^2 seeding, tol, stop rule); rows 'refine=k search' add k hard steps after EM "
+        f"with refine_search=search (same seed: same coreset, seeding and EM as the row "
+        f"without); {args.threads} threads.",
         "spherical = covariance_type='spherical' (a variance and a mixing weight per "
         "component; variance_floor 1e-6 of the data variance per feature unless the row "
         "says otherwise); shared = the papers' model (one variance, equal weights).",
@@ -187,6 +194,9 @@ def main(argv=None):
     parser.add_argument("-G", type=int, default=5)
     parser.add_argument("--refine", type=int, nargs="*", default=[3],
                         help="also run every vc-GMM / var-GMM-S row with these refine values")
+    parser.add_argument("--refine-search", nargs="+", default=["approx"],
+                        choices=["restricted", "approx", "exact"],
+                        help="the refinement's assignments of those rows")
     parser.add_argument("--variance-floors", type=float, nargs="*", default=[],
                         help="also run spherical (refine=0) with these variance_floor values "
                              "(default floor: 1e-6)")

@@ -266,7 +266,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         time (still 1.5-3.6x faster than LWCS). One step is better than three
         only with very few coreset points per cluster (4 at C = 4000, N' =
         2^14: +0.21% vs +0.48%). The held-out log-likelihood rose too
-        (C = 1000 and 2000: by 0.4-1.0 nats per point). Set ``refine=0`` for
+        (C = 1000 and 2000: by 0.5-1.1 nats per point). Set ``refine=0`` for
         the papers' algorithm or when the means must be EM's.
     refine_search : {"approx", "exact", "restricted"}, default="approx"
         How a refinement step labels a point. "approx": the nearest mean over

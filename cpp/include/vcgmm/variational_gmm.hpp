@@ -108,7 +108,7 @@
 // restricted steps gain a third to a half of that; 1 step is better than 3
 // only at C = 4000, N' = 2^14 (4 coreset points per cluster: +0.21%). The
 // held-out log-likelihood also rises (patches, C = 1000/2000, N' = 2^14, 2
-// seeds: by 0.4-1.0 nats per point).
+// seeds: by 0.5-1.1 nats per point).
 //
 // Cost per iteration: O(N G^2 D) (|S(n)| <= G^2 + 1 distances per point);
 // memory O(C D + N G + C G) plus the neighbourhood statistics (one entry per
