@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #if defined(__GLIBCXX__) || defined(_LIBCPP_VERSION)
@@ -147,18 +148,44 @@ CArray<V> to_numpy(const std::vector<V>& v) {
 
 /// Runs f() with the GIL released; turns vcgmm::Interrupted into the
 /// KeyboardInterrupt that the interrupt callback left pending (or raises one
-/// when the call was cancelled by cancel_all()).
+/// when the call was cancelled by cancel_all()). A call that was running when
+/// cancel_all() was called raises KeyboardInterrupt even if it returned
+/// before its next interrupt check (the end of a call is not checked every
+/// 100 ms: a cancellation landing there would otherwise be lost, and a loop of
+/// calls in the cancelled thread would go on).
 /// cancel_all() increments this; a call started before stops at its next
 /// interrupt check (the value at the call's start is kept per thread).
 extern std::atomic<std::uint64_t> g_cancel_generation;
 extern thread_local std::uint64_t t_call_generation;
 
+/// Raises KeyboardInterrupt when cancel_all() was called since `generation`
+/// (call with the GIL held).
+inline void raise_if_cancelled_since(std::uint64_t generation) {
+  if (g_cancel_generation.load() != generation) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+}
+
 template <typename F>
 auto without_gil(F&& f) -> decltype(f()) {
-  t_call_generation = g_cancel_generation.load();
+  const std::uint64_t generation = g_cancel_generation.load();
+  t_call_generation = generation;
   try {
-    py::gil_scoped_release release;
-    return f();
+    if constexpr (std::is_void_v<decltype(f())>) {
+      {
+        py::gil_scoped_release release;
+        f();
+      }
+      raise_if_cancelled_since(generation);
+    } else {
+      auto result = [&] {
+        py::gil_scoped_release release;
+        return f();
+      }();
+      raise_if_cancelled_since(generation);
+      return result;
+    }
   } catch (const vcgmm::Interrupted&) {
     if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw py::error_already_set();

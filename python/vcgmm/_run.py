@@ -208,7 +208,9 @@ def cancel_all() -> None:
     Python delivers signals to the main thread only; call this function
     there instead (e.g. in the main thread's ``except KeyboardInterrupt:``).
     Each running computation stops within about a second and raises
-    KeyboardInterrupt in its own thread; computations started afterwards run
+    KeyboardInterrupt in its own thread (also one that returned in the
+    meantime, before its next check: its result is dropped, so a loop of
+    calls in that thread stops too); computations started afterwards run
     normally.
 
     Examples
