@@ -280,9 +280,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         nearest means, O(coreset_size G^2 n_features)). Measured (same
         benchmark): "approx" and "exact" end at the same error (within 0.01
         points), the whole fit with 3 "approx" steps 1.15-1.6x faster at
-        C >= 2000; "restricted"
-        gains a third to a half as much, since the points whose nearest mean
-        lies outside S(n) cannot move there.
+        C >= 2000; "restricted" gains 10-90% as much (least at N' = 2^16),
+        since the points whose nearest mean lies outside S(n) cannot move
+        there.
     covariance_type : {"shared", "spherical"}, default="shared"
         "shared": the papers' model, one variance ``sigma2_`` for all
         components and equal weights ``1 / n_components``. "spherical" (not

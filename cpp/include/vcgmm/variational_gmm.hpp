@@ -105,7 +105,7 @@
 // +1.02/+0.63%, +1.78/+2.11% at C = 1000/2000/4000 and N' = 2^14/2^16; with
 // 3 approximate steps -1.19/-1.24%, -0.27/-0.55%, +0.48/+0.31% for 10-22%
 // more time; approximate and exact steps give the same error to 0.01 points,
-// restricted steps gain a third to a half of that; 1 step is better than 3
+// restricted steps gain 10-90% as much (least at 2^16); 1 step beats 3
 // only at C = 4000, N' = 2^14 (4 coreset points per cluster: +0.21%). The
 // held-out log-likelihood also rises (patches, C = 1000/2000, N' = 2^14, 2
 // seeds: by 0.5-1.1 nats per point).
