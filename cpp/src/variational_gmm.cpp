@@ -159,10 +159,11 @@ double VariationalLoop<T>::refine_step() {
   const index_t N = data_.n, C = sets_.C, D = data_.d;
   const int G = sets_.G;
   const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);
-  // Every point's label (K(n)'s first after the assignment) and its exact
-  // squared distance.
+  // Every point's label (K(n)'s first after the assignment) and the exact
+  // squared distance to it: the searches over all means give it; the
+  // restricted search's is computed only when a cluster is empty, its one use.
   std::vector<std::int32_t> labels(N);
-  std::vector<double> d2(N);
+  std::vector<double> d2;
   EStepSums sums;
   if (params_.refine_search == RefineSearch::restricted) {
     // Streams after those of all E-steps so far (E-steps after a refinement
@@ -170,23 +171,29 @@ double VariationalLoop<T>::refine_step() {
     const auto stream =
         static_cast<std::uint64_t>(estep_evals_.size() + refine_evals_.size()) + (1ull << 30);
     sums = search_pass(true, stream);  // K(n) sorted by distance, no responsibilities
-    parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
-      const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
-      for (index_t n = p0; n < p1; ++n) {
-        labels[n] = sets_.k_of(n)[0];
-        d2[n] = squared_distance_exact(data_.row(n), &means_[labels[n] * D], D);
-      }
-    }, 3.0 * kEStepPointsPerTask * D);
+    for (index_t n = 0; n < N; ++n) labels[n] = sets_.k_of(n)[0];
   } else {
+    d2.resize(N);
     sums = assign_over_all_means(labels.data(), d2.data());
   }
   refine_evals_.push_back(sums.evals);
   // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp).
   ClusterPartition part;
   part.build(labels.data(), N, C);
-  const index_t moved = relocate_empty_clusters(part, d2.data(), N, C,
-                                                rounding_floor(means_.data(), C, D),
-                                                labels.data());
+  index_t moved = 0;
+  if (has_empty_cluster(part, C)) {
+    if (d2.empty()) {
+      d2.resize(N);
+      parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
+        const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
+        for (index_t n = p0; n < p1; ++n) {
+          d2[n] = squared_distance_exact(data_.row(n), &means_[labels[n] * D], D);
+        }
+      }, 3.0 * kEStepPointsPerTask * D);
+    }
+    moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
+                                    labels.data());
+  }
   refine_relocated_.push_back(moved);
   // Hard responsibilities: all weight on K(n)'s first (the label).
   parallel_for(tasks_total, run_.n_threads, [&](index_t t) {

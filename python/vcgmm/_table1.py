@@ -48,7 +48,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ._loader import core as _core
+from ._vcgmm import VCGMM_PARAMS
 
 __all__ = ["Row", "Setting", "Measurement", "RowResult", "default_rows", "measure_fit",
            "measurement", "measure", "run_rows", "summarize", "table_cells", "format_table",
@@ -65,7 +65,7 @@ CHAIN_LENGTH = 20
 DEFAULT_VC_G = ((5, False), (3, True))
 # The library's default number of refinement steps (VCGMM().refine), for the
 # demo's "vc-GMM refine=k" rows.
-DEFAULT_REFINE = int(_core.VcgmmParams().em.refine)
+DEFAULT_REFINE = int(VCGMM_PARAMS.defaults["refine"])
 # The papers' threshold on the relative change of the objective (Suppl. F).
 PAPERS_TOL = 1e-4
 # Stopping rules of the k-means++ baseline (Setting.kmeans_stop).

@@ -17,6 +17,14 @@
 namespace vcgmm {
 namespace detail {
 
+/// Whether some cluster of `part` has no point.
+inline bool has_empty_cluster(const ClusterPartition& part, index_t C) {
+  for (index_t c = 0; c < C; ++c) {
+    if (part.size(c) == 0) return true;
+  }
+  return false;
+}
+
 /// Moves every empty cluster of `part` onto one of the points farthest from
 /// their centers (largest min_d2 first, ties: lower index) by setting that
 /// point's label; never onto a point within rounding distance (d2_floor) of
