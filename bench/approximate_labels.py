@@ -14,7 +14,11 @@ centers of a vc-GMM fit (coreset, so the fit is quick):
 
 - exact: ``vcgmm.assign(X, centers)`` (the blocked GEMM scan);
 - vcgmm gemm: ``vcgmm.assign_approximate(method="gemm")`` at the defaults and
-  at the settings of ``--gemm-settings`` (n_probe/probe_ratio/coarse_size),
+  at the settings of ``--gemm-settings`` (n_probe/probe_ratio/coarse_size
+  and optionally screen_dims: with screening, the default, a probed center is
+  measured only when its distance in the centers' leading principal subspace,
+  an exact lower bound, does not rule it out; 0 scores every probed cell by
+  matrix products),
   timed *including* building the index (the index time is also given on its
   own);
 - vcgmm graph: ``method="graph"`` at its defaults and at the settings of
@@ -82,15 +86,17 @@ def _parse_setting(text):
 
 
 def _parse_gemm(text):
-    p, r, m = text.split("/")
-    return {"method": "gemm", "n_probe": int(p), "probe_ratio": float(r), "coarse_size": int(m)}
+    p, r, m, *k = text.split("/")
+    return {"method": "gemm", "n_probe": int(p), "probe_ratio": float(r), "coarse_size": int(m),
+            "screen_dims": int(k[0]) if k else -1}
 
 
 def _key(s):
     if s["method"] == "graph":
         return "vcgmm graph g{graph_degree}/b{beam_width}/s{n_starts}".format(**s)
     m = "auto" if s["coarse_size"] == 0 else s["coarse_size"]
-    return f"vcgmm gemm p{s['n_probe']}/r{s['probe_ratio']:g}/m{m}"
+    k = "auto" if s["screen_dims"] == -1 else s["screen_dims"]
+    return f"vcgmm gemm p{s['n_probe']}/r{s['probe_ratio']:g}/m{m}/k{k}"
 
 
 def run(args):
@@ -111,7 +117,7 @@ def run(args):
 
     assert approximate_default("method") == "gemm"
     gemm_default = {"method": "gemm", **{k: approximate_default(k) for k in (
-        "n_probe", "probe_ratio", "coarse_size")}}
+        "n_probe", "probe_ratio", "coarse_size", "screen_dims")}}
     graph_default = {"method": "graph", **{k: approximate_default(k) for k in (
         "graph_degree", "beam_width", "n_starts")}}
     gemm = [s for s in (_parse_gemm(t) for t in args.gemm_settings) if s != gemm_default]
@@ -202,9 +208,10 @@ def run(args):
                 params=vars(args), info=info, extra=extra,
                 notes=[
                     "exact = vcgmm.assign (blocked GEMM scan over all C centers); vcgmm gemm "
-                    "pP/rR/mM = vcgmm.assign_approximate(method='gemm', n_probe=P, "
-                    "probe_ratio=R, coarse_size=M) (auto: the default size); the first gemm row "
-                    "is the library default; vcgmm graph gD/bB/sS = "
+                    "pP/rR/mM/kK = vcgmm.assign_approximate(method='gemm', n_probe=P, "
+                    "probe_ratio=R, coarse_size=M, screen_dims=K) (auto: the default; k0: no "
+                    "principal-subspace screening, every probed cell scored by matrix "
+                    "products); the first gemm row is the library default; vcgmm graph gD/bB/sS = "
                     "vcgmm.assign_approximate(method='graph', graph_degree=D, beam_width=B, "
                     "n_starts=S), its first row the method's defaults. vcgmm times INCLUDE "
                     "building the index (gemm: Lloyd over the centers for the coarse cells; "
@@ -231,8 +238,9 @@ def main(argv=None):
     p.add_argument("--n", type=int, default=200_000, help="rows labelled (a subsample)")
     p.add_argument("--coreset", type=int, default=14, help="log2 of the fit's coreset size")
     p.add_argument("--gemm-settings", nargs="*",
-                   default=["12/1.75/0", "12/3/0", "2/inf/0", "4/inf/0"],
-                   help="n_probe/probe_ratio/coarse_size of the extra vcgmm gemm rows")
+                   default=["12/2/0/0", "12/1.75/0", "12/3/0", "12/1.75/0/0"],
+                   help="n_probe/probe_ratio/coarse_size[/screen_dims] of the extra vcgmm gemm "
+                        "rows (screen_dims -1, the default: automatic; 0: no screening)")
     p.add_argument("--settings", nargs="*", default=["16/8/4"],
                    help="graph_degree/beam_width/n_starts of the extra vcgmm graph rows")
     p.add_argument("--ivf-nprobe", type=int, nargs="*", default=[4, 8])

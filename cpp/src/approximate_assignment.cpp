@@ -6,12 +6,14 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "detail/assign.hpp"
 #include "detail/blocked_scan.hpp"
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
+#include "detail/subspace_screen.hpp"
 #include "detail/validation.hpp"
 
 namespace vcgmm {
@@ -152,6 +154,8 @@ void check_params(const ApproximateAssignmentParams& params, const char* where) 
   detail::require(params.probe_ratio >= 1.0,  // NaN fails too
                   std::string(where) + ": probe_ratio must be >= 1 (or infinity)");
   detail::require(params.coarse_iter >= 0, std::string(where) + ": coarse_iter must be >= 0");
+  detail::require(params.screen_dims >= -1,
+                  std::string(where) + ": screen_dims must be >= -1 (-1: automatic, 0: off)");
 }
 
 /// Checks the centers, then keeps one copy of each distinct row: `ids`
@@ -416,6 +420,15 @@ template <typename T>
 struct CenterCellIndex<T>::Tiles {
   std::unique_ptr<detail::CenterTiles<T>> coarse;  // the coarse centers
   std::vector<detail::CenterTiles<T>> cells;       // one per cell: its centers
+  // Principal-subspace screening (screen_dims > 0): the axes, and every
+  // cell's projected centers packed dimension-major (cell a's at
+  // packed[offset[a]], width[a] columns).
+  detail::SubspaceScreen<T> screen;
+  std::vector<T> packed;
+  std::vector<index_t> offset, width;
+  std::vector<T> coarse_packed, coarse_residual;  // the coarse centers' projections
+  index_t coarse_width = 0;
+  index_t max_width = 0;  // the widest cell's width
 };
 
 template <typename T>
@@ -500,16 +513,207 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
   n_probe_ = static_cast<int>(std::min<index_t>(params.n_probe, m));
   probe_ratio_ = params.probe_ratio;
   tiles_ = std::make_unique<Tiles>();
-  tiles_->coarse = std::make_unique<detail::CenterTiles<T>>(coarse_.data(), m, d_);
-  tiles_->cells.reserve(m);
-  for (index_t a = 0; a < m; ++a) {
-    tiles_->cells.emplace_back(centers_.data(), member_offsets_[a + 1] - member_offsets_[a], d_,
-                               members_.data() + member_offsets_[a]);
+  index_t ks = 0;
+  if (params.screen_dims != 0 && params.screen_dims < d_) {
+    tiles_->screen = detail::SubspaceScreen<T>(centers_.data(), u_, d_, params.screen_dims);
+    ks = tiles_->screen.dims();
+  }
+  if (ks == 0) {  // the matrix-product route's tiles
+    tiles_->coarse = std::make_unique<detail::CenterTiles<T>>(coarse_.data(), m, d_);
+    tiles_->cells.reserve(m);
+    for (index_t a = 0; a < m; ++a) {
+      tiles_->cells.emplace_back(centers_.data(), member_offsets_[a + 1] - member_offsets_[a], d_,
+                                 members_.data() + member_offsets_[a]);
+    }
+  } else {  // the screen's axes and packed projections
+    const detail::SubspaceScreen<T>& screen = tiles_->screen;
+    std::vector<T> proj(static_cast<std::size_t>(u_ * ks));
+    {
+      constexpr index_t kRows = 256;
+      std::vector<T> scratch(static_cast<std::size_t>(kRows * d_));
+      for (index_t i0 = 0; i0 < u_; i0 += kRows) {
+        screen.project(centers_.data() + i0 * d_, std::min(kRows, u_ - i0), scratch.data(),
+                       proj.data() + i0 * ks);
+      }
+    }
+    tiles_->offset.resize(m);
+    tiles_->width.resize(m);
+    for (index_t a = 0; a < m; ++a) {
+      tiles_->offset[a] = static_cast<index_t>(tiles_->packed.size());
+      tiles_->width[a] = screen.pack(proj.data(), members_.data() + member_offsets_[a],
+                                     member_offsets_[a + 1] - member_offsets_[a], tiles_->packed);
+      tiles_->max_width = std::max(tiles_->max_width, tiles_->width[a]);
+    }
+    // The coarse centers' projections (packed like a cell) and residuals.
+    std::vector<T> cproj(static_cast<std::size_t>(m * ks));
+    {
+      std::vector<T> scratch(static_cast<std::size_t>(m * d_));
+      screen.project(coarse_.data(), m, scratch.data(), cproj.data());
+    }
+    std::vector<std::int32_t> all(m);
+    for (index_t a = 0; a < m; ++a) all[a] = static_cast<std::int32_t>(a);
+    tiles_->coarse_width = screen.pack(cproj.data(), all.data(), m, tiles_->coarse_packed);
+    tiles_->coarse_residual.resize(m);
+    for (index_t a = 0; a < m; ++a) {
+      double p2 = 0.0;
+      for (index_t j = 0; j < ks; ++j) {
+        p2 += static_cast<double>(cproj[a * ks + j]) * static_cast<double>(cproj[a * ks + j]);
+      }
+      tiles_->coarse_residual[a] = static_cast<T>(
+          std::max(0.0, screen.squared_norm_about_mean(coarse_.data() + a * d_) - p2));
+    }
+    screen_dims_ = ks;
   }
   build_.index_distance_evals = evals;
   build_.index_seconds = clock.seconds();
   build_.n_distance_evals.evaluation = evals;
   build_.timings.evaluation = build_.index_seconds;
+}
+
+template <typename T>
+std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index_t q0, index_t nb,
+                                                  std::int32_t* probes, int k,
+                                                  std::int32_t* labels, double* out_d2) const {
+  // 1. Per point: its projection onto the screen's axes and the cells it
+  // probes (as the matrix-product route, but ranked by an estimate of the
+  // squared distance to each coarse center: the subspace distance plus both
+  // residuals, the parts of ||x - mean||^2 and ||q - mean||^2 outside the
+  // subspace; their cross term is dropped).
+  // 2. The (point, cell) entries grouped by cell, first probes apart from
+  // the others; cell by cell (its packed projections stay in L1 while its
+  // points are screened), every entry's subspace bounds to the cell's
+  // centers, then the full distance (double) of the centers whose bound
+  // does not rule them out against the point's best so far. A first probe
+  // starts from its smallest bound. Every point's result is the lexicographic
+  // minimum of (distance, index) over the centers measured, and a center not
+  // measured is provably farther than the result: the exact nearest among
+  // the probed cells (ties: the lowest index), as the matrix-product route's,
+  // whatever the order of the cells.
+  const detail::SubspaceScreen<T>& screen = tiles_->screen;
+  const index_t ks = screen_dims_;
+  const index_t d = d_;
+  const index_t m = n_cells();
+  const index_t wq = tiles_->coarse_width;
+  constexpr index_t kRows = 256;
+  T* px = detail::scratch_buffer<T, 3>(nb * ks);
+  T* ys = detail::scratch_buffer<T, 4>(kRows * d);
+  for (index_t r0 = 0; r0 < nb; r0 += kRows) {
+    screen.project(data.row(q0 + r0), std::min(kRows, nb - r0), ys, px + r0 * ks);
+  }
+  thread_local std::vector<T> bound;
+  thread_local std::vector<std::int32_t> survivors, win, entry_point;
+  thread_local std::vector<double> best, xnorm;
+  thread_local std::vector<index_t> start, pos;
+  thread_local std::vector<std::int32_t> near;
+  near.resize(std::max(wq, tiles_->max_width));
+  survivors.resize(tiles_->max_width);
+  const double float_lower_factor =
+      1.0 - static_cast<double>(d + 8) * static_cast<double>(std::numeric_limits<float>::epsilon());
+  win.assign(nb, -1);
+  best.assign(nb, std::numeric_limits<double>::infinity());
+  xnorm.resize(nb);
+  std::int64_t exact_evals = 0, coords = nb * m * ks;
+  for (index_t i = 0; i < nb; ++i) {
+    const T* p = px + i * ks;
+    const double xn2 = screen.squared_norm_about_mean(data.row(q0 + i));
+    xnorm[i] = std::sqrt(xn2);
+    if (static_cast<index_t>(bound.size()) < wq) bound.resize(wq);
+    double p2 = 0.0;
+    for (index_t j = 0; j < ks; ++j) p2 += static_cast<double>(p[j]) * static_cast<double>(p[j]);
+    screen.bounds(tiles_->coarse_packed.data(), wq, p, bound.data());
+    const T rx = static_cast<T>(std::max(0.0, xn2 - p2));
+    const T* rq = tiles_->coarse_residual.data();
+    for (index_t a = 0; a < m; ++a) bound[a] += rx + rq[a];
+    const T lo = detail::SubspaceScreen<T>::smallest(bound.data(), wq);  // padding: +inf
+    const T limit = std::isinf(probe_ratio_)
+                        ? std::numeric_limits<T>::infinity()
+                        : std::max(lo, static_cast<T>(std::max(0.0, static_cast<double>(lo)) *
+                                                      probe_ratio_));
+    const index_t found = detail::SubspaceScreen<T>::at_most(bound.data(), m, limit, near.data());
+    // The k nearest of them (by estimate, ties: the lower cell), nearest first:
+    // an insertion sort (a few candidates).
+    std::int32_t* out = probes + i * k;
+    int kept = 0;
+    for (index_t f = 0; f < found; ++f) {
+      const std::int32_t a = near[f];
+      int at = kept;
+      while (at > 0 && bound[a] < bound[out[at - 1]]) --at;  // stable: ties stay in cell order
+      if (at >= k) continue;
+      for (int q = std::min(kept, k - 1); q > at; --q) out[q] = out[q - 1];
+      out[at] = a;
+      kept = std::min(kept + 1, k);
+    }
+  }
+  // Entries keyed (pass, cell): pass 0 the first probes, pass 1 the others.
+  start.assign(2 * m + 1, 0);
+  for (index_t i = 0; i < nb; ++i) {
+    for (int j = 0; j < k && probes[i * k + j] >= 0; ++j) {
+      ++start[(j == 0 ? 0 : m) + probes[i * k + j] + 1];
+    }
+  }
+  for (index_t key = 0; key < 2 * m; ++key) start[key + 1] += start[key];
+  entry_point.resize(start[2 * m]);
+  pos.assign(start.begin(), start.end() - 1);
+  for (index_t i = 0; i < nb; ++i) {
+    for (int j = 0; j < k && probes[i * k + j] >= 0; ++j) {
+      entry_point[pos[(j == 0 ? 0 : m) + probes[i * k + j]]++] = static_cast<std::int32_t>(i);
+    }
+  }
+  for (index_t key = 0; key < 2 * m; ++key) {
+    const index_t a = key % m;
+    const index_t w = tiles_->width[a];
+    const T* packed = tiles_->packed.data() + tiles_->offset[a];
+    const std::int32_t* member = members_.data() + member_offsets_[a];
+    const index_t s = member_offsets_[a + 1] - member_offsets_[a];
+    if (static_cast<index_t>(bound.size()) < w) bound.resize(w);
+    coords += (start[key + 1] - start[key]) * s * ks;
+    for (index_t e = start[key]; e < start[key + 1]; ++e) {
+      const index_t i = entry_point[e];
+      const T* x = data.row(q0 + i);
+      T* own = bound.data();
+      screen.bounds(packed, w, px + i * ks, own);
+      if (win[i] < 0) {  // a first probe: the smallest bound is measured first
+        index_t t0 = 0;
+        const T lo = detail::SubspaceScreen<T>::smallest(own, w);  // padding: +inf
+        while (own[t0] != lo) ++t0;
+        win[i] = member[t0];
+        best[i] = detail::squared_distance_exact(x, centers_.data() + member[t0] * d, d);
+        ++exact_evals;
+      }
+      T limit = screen.threshold(best[i], xnorm[i]);
+      const index_t n_surv =
+          detail::SubspaceScreen<T>::at_most(own, s, limit, survivors.data());
+      for (index_t f = 0; f < n_surv; ++f) {
+        const std::int32_t t = survivors[f];
+        const std::int32_t c = member[t];
+        if (c == win[i] || !(own[t] <= limit)) continue;  // (the limit may have dropped)
+        const T* center = centers_.data() + c * d;
+        if constexpr (std::is_same_v<T, float>) {
+          // The distance in float first (its relative error is below
+          // (d + 8) eps): measured in double only when it may beat or tie.
+          const double lower = static_cast<double>(detail::squared_distance(x, center, d)) *
+                               float_lower_factor;
+          ++exact_evals;
+          if (lower > best[i]) continue;
+        }
+        const double dist = detail::squared_distance_exact(x, center, d);
+        ++exact_evals;
+        if (dist < best[i] || (dist == best[i] && c < win[i])) {
+          best[i] = dist;
+          win[i] = c;
+          limit = screen.threshold(dist, xnorm[i]);
+        }
+      }
+    }
+  }
+  for (index_t i = 0; i < nb; ++i) {
+    if (labels) labels[q0 + i] = ids_[win[i]];
+    out_d2[q0 + i] = best[i];
+  }
+  // Cost in distance evaluations: the projection (ks per point), the bounds
+  // (ks / d of an evaluation each; the coarse estimates included) and the
+  // full distances (float and double ones each count).
+  return nb * ks + coords / d + exact_evals;
 }
 
 template <typename T>
@@ -523,20 +727,38 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
   const index_t d = d_;
   const int k = n_probe_;
   const double ratio = probe_ratio_;
-  const detail::CenterTiles<T>& coarse = *tiles_->coarse;
-  const index_t block = coarse.row_block();  // the cells' tiles have the same (it depends on d)
   std::vector<double> local_d2;
   double* out_d2 = min_d2;
   if (!out_d2) {
     local_d2.resize(n);
     out_d2 = local_d2.data();
   }
+  const index_t n_tasks = detail::n_chunks(n, kQueryBlock);
+  std::vector<std::int64_t> task_evals(n_tasks, 0);
+  const auto finish = [&]() {
+    std::int64_t evals = 0;
+    for (const std::int64_t e : task_evals) evals += e;
+    double objective = 0.0;
+    for (index_t i = 0; i < n; ++i) objective += data.weight(i) * out_d2[i];  // point order
+    return search_stats(objective, evals, clock.seconds());
+  };
+  if (screen_dims_ > 0) {  // principal-subspace screening, one task per kQueryBlock points
+    detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
+      const index_t q0 = task * kQueryBlock;
+      const index_t nb = std::min(kQueryBlock, n - q0);
+      thread_local std::vector<std::int32_t> probes;
+      probes.assign(static_cast<std::size_t>(nb) * k, -1);
+      task_evals[task] = screened_nearest(data, q0, nb, probes.data(), k, labels, out_d2);
+    }, 2.0 * static_cast<double>(kQueryBlock) * static_cast<double>(screen_dims_) *
+           (static_cast<double>(d) + 4.0 * static_cast<double>(tiles_->max_width)));
+    return finish();
+  }
+  const detail::CenterTiles<T>& coarse = *tiles_->coarse;
+  const index_t block = coarse.row_block();  // the cells' tiles have the same (it depends on d)
   // One task per kQueryBlock consecutive points, self-contained (its points
   // stay in cache): the cells each point probes, its (point, cell) entries
   // grouped by cell, one matrix product per (cell, block of entries), each
   // point's nearest among its cells. Task boundaries depend on n only.
-  const index_t n_tasks = detail::n_chunks(n, kQueryBlock);
-  std::vector<std::int64_t> task_evals(n_tasks, 0);
   const double mean_cell = static_cast<double>(u_) / static_cast<double>(m);
   detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
     constexpr index_t kMaxRowBlock = detail::CenterTiles<T>::kMaxRowBlock;
@@ -661,12 +883,7 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
     task_evals[task] = evals;
   }, 2.0 * static_cast<double>(d) * static_cast<double>(kQueryBlock) *
          (static_cast<double>(m) + 3.0 * mean_cell));
-  std::int64_t evals = 0;
-  for (const std::int64_t e : task_evals) evals += e;
-
-  double objective = 0.0;
-  for (index_t i = 0; i < n; ++i) objective += data.weight(i) * out_d2[i];  // point order
-  return search_stats(objective, evals, clock.seconds());
+  return finish();
 }
 
 namespace {

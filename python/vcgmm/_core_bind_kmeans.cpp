@@ -193,6 +193,9 @@ class ApproximateIndexBinding {
     return py::make_tuple(labels, min_d2, stats);
   }
 
+  /// Dimensions of the subspace screening in use (0: off or the graph).
+  long long screen_dims() const { return cell_ ? cell_->screen_dims() : 0; }
+
   /// Cost of building (index_distance_evals, index_seconds).
   const vcgmm::ApproximateAssignmentStats& build_stats() const {
     return cell_ ? cell_->build_stats() : graph_->build_stats();
@@ -211,7 +214,8 @@ void bind_approximate_index(py::module_& m, const char* name) {
            py::arg("centers").noconvert(), py::arg("params"), py::arg("n_threads"))
       .def("assign", &Index::assign, py::arg("X").noconvert(),
            py::arg("sample_weight").noconvert(), py::arg("want_min_d2"), py::arg("n_threads"))
-      .def_property_readonly("build_stats", &Index::build_stats);
+      .def_property_readonly("build_stats", &Index::build_stats)
+      .def_property_readonly("screen_dims", &Index::screen_dims);
 }
 
 /// (centers, result): Lloyd from a copy of init_centers.

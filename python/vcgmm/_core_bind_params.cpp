@@ -206,6 +206,7 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("n_probe", &vcgmm::ApproximateAssignmentParams::n_probe)
       .def_readwrite("probe_ratio", &vcgmm::ApproximateAssignmentParams::probe_ratio)
       .def_readwrite("coarse_iter", &vcgmm::ApproximateAssignmentParams::coarse_iter)
+      .def_readwrite("screen_dims", &vcgmm::ApproximateAssignmentParams::screen_dims)
       .def_readwrite("graph_degree", &vcgmm::ApproximateAssignmentParams::graph_degree)
       .def_readwrite("n_starts", &vcgmm::ApproximateAssignmentParams::n_starts)
       .def_readwrite("coarse_size", &vcgmm::ApproximateAssignmentParams::coarse_size)

@@ -291,3 +291,139 @@ TEST_CASE("the cell index: cells, candidate lists, duplicates") {
   CHECK(label == 15);
   CHECK(d2 == 0.0);
 }
+
+namespace {
+
+/// Rows with a decaying spectrum (like image patches): z A + noise, z ~ N(0,
+/// I_r) scaled 1/(1 + a), plus `offset` added to every coordinate.
+template <typename T>
+std::vector<T> low_rank(index_t n, index_t d, index_t r, std::uint64_t seed, double offset = 0.0) {
+  const std::vector<double> a = gaussian<double>(r, d, seed);
+  const std::vector<double> z = gaussian<double>(n, r, seed + 1);
+  const std::vector<double> e = gaussian<double>(n, d, seed + 2, 0.05);
+  std::vector<T> x(static_cast<size_t>(n * d));
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j = 0; j < d; ++j) {
+      double v = offset + e[i * d + j];
+      for (index_t q = 0; q < r; ++q) v += z[i * r + q] / (1.0 + q) * a[q * d + j];
+      x[i * d + j] = static_cast<T>(v);
+    }
+  }
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("subspace screening: all cells probed is the exact scan, also far from 0", T,
+                   float, double) {
+  const index_t n = 2500, d = 40, c = 500;
+  for (const double offset : {0.0, 1000.0}) {
+    const std::vector<T> x = low_rank<T>(n, d, 12, 71, offset);
+    const std::vector<T> centers = low_rank<T>(c, d, 12, 74, offset);
+    const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+    std::vector<std::int32_t> exact(n);
+    std::vector<double> exact_d2(n);
+    vcgmm::assign_nearest(data, centers.data(), c, exact.data(), exact_d2.data(), 2);
+    for (const index_t dims : {index_t(-1), index_t(4), index_t(8), index_t(20)}) {
+      CAPTURE(offset);
+      CAPTURE(dims);
+      vcgmm::ApproximateAssignmentParams all;
+      all.n_probe = static_cast<int>(c);
+      all.probe_ratio = std::numeric_limits<double>::infinity();
+      all.screen_dims = dims;
+      const vcgmm::CenterCellIndex<T> index(centers.data(), c, d, all, 2);
+      CHECK(index.screen_dims() == (dims < 0 ? 8 : dims));  // 12 axes, decaying: 8 hold 97%
+      const Run<T> r = run(data, centers, c, all, 2);
+      CHECK(r.labels == exact);
+      CHECK(r.d2 == exact_d2);  // the same exact double distances
+      // Subspace bounds cost dims / d of an evaluation: below n C even here.
+      CHECK(r.stats.search_distance_evals < n * c);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("subspace screening: the exact nearest of the probed cell, ties lowest", T, float,
+                   double) {
+  // n_probe = 1: a point probes one cell, the label's; the label must be the
+  // nearest member of that cell (brute force), ties to the lowest index.
+  const index_t n = 3000, d = 32, c = 800;
+  std::vector<T> centers = low_rank<T>(c, d, 10, 81);
+  // centers 700..709 copy 600..609: the copies never win (lowest index)
+  for (index_t k = 0; k < 10; ++k) {
+    for (index_t j = 0; j < d; ++j) {
+      centers[(700 + k) * d + j] = centers[(600 + k) * d + j];  // duplicates: lowest index
+    }
+  }
+  std::vector<T> x = low_rank<T>(n, d, 10, 84);
+  for (index_t k = 0; k < 10; ++k) {  // points exactly on the duplicated centers
+    std::copy(centers.begin() + (600 + k) * d, centers.begin() + (601 + k) * d, x.begin() + k * d);
+  }
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  vcgmm::ApproximateAssignmentParams one;
+  one.n_probe = 1;
+  const vcgmm::CenterCellIndex<T> index(centers.data(), c, d, one, 2);
+  REQUIRE(index.screen_dims() > 0);
+  std::vector<std::int32_t> labels(n);
+  std::vector<double> d2(n);
+  index.assign(data, labels.data(), d2.data(), 2);
+  const auto& ids = index.distinct_ids();
+  std::vector<index_t> slot(c, -1);  // original index -> distinct index
+  for (std::size_t k = 0; k < ids.size(); ++k) slot[ids[k]] = static_cast<index_t>(k);
+  for (index_t i = 0; i < n; ++i) {
+    REQUIRE(slot[labels[i]] >= 0);
+    const index_t a = index.cell_of()[slot[labels[i]]];
+    double best = std::numeric_limits<double>::infinity();
+    std::int32_t want = -1;
+    for (index_t e = index.member_offsets()[a]; e < index.member_offsets()[a + 1]; ++e) {
+      const std::int32_t id = ids[index.members()[e]];
+      const double v = naive_d2(x.data() + i * d, centers.data() + id * d, d);
+      if (v < best || (v == best && id < want)) {
+        best = v;
+        want = id;
+      }
+    }
+    CHECK(labels[i] == want);
+    CHECK(d2[i] == doctest::Approx(best).epsilon(tol<T>()));
+  }
+  for (index_t k = 0; k < 10; ++k) {
+    CHECK(labels[k] == 600 + k);
+    CHECK(d2[k] == 0.0);
+  }
+}
+
+TEST_CASE("subspace screening: thread-independent, automatic choice, cheaper, checked") {
+  const index_t n = 5000, d = 48, c = 1000;
+  const std::vector<float> x = low_rank<float>(n, d, 16, 91);
+  const std::vector<float> centers = low_rank<float>(c, d, 16, 94);
+  const vcgmm::DataView<float> data{x.data(), n, d, nullptr};
+  vcgmm::ApproximateAssignmentParams p;  // defaults: automatic screening
+  const Run<float> one = run(data, centers, c, p, 1);
+  for (const int threads : {2, 3}) {
+    const Run<float> more = run(data, centers, c, p, threads);
+    CHECK(more.labels == one.labels);
+    CHECK(bitwise_equal(more.d2, one.d2));
+    CHECK(more.stats.search_distance_evals == one.stats.search_distance_evals);
+    CHECK(bitwise_equal(more.stats.objective, one.stats.objective));
+  }
+  vcgmm::ApproximateAssignmentParams off = p;
+  off.screen_dims = 0;
+  const vcgmm::CenterCellIndex<float> screened(centers.data(), c, d, p, 2);
+  const vcgmm::CenterCellIndex<float> unscreened(centers.data(), c, d, off, 2);
+  CHECK(screened.screen_dims() % 8 == 0);
+  CHECK(screened.screen_dims() > 0);
+  CHECK(screened.screen_dims() <= d / 2);
+  CHECK(unscreened.screen_dims() == 0);
+  const Run<float> plain = run(data, centers, c, off, 2);
+  CHECK(one.stats.search_distance_evals < plain.stats.search_distance_evals / 2);
+  // Isotropic centers: no subspace holds 97% of their variance: off.
+  const std::vector<float> iso = gaussian<float>(c, d, 97);
+  const vcgmm::CenterCellIndex<float> flat(iso.data(), c, d, p, 2);
+  CHECK(flat.screen_dims() == 0);
+  // Fewer than 16 features: off.
+  const std::vector<float> narrow = low_rank<float>(c, 12, 3, 98);
+  CHECK(vcgmm::CenterCellIndex<float>(narrow.data(), c, 12, p, 1).screen_dims() == 0);
+  vcgmm::ApproximateAssignmentParams bad = p;
+  bad.screen_dims = -2;
+  CHECK_THROWS_AS(vcgmm::CenterCellIndex<float>(centers.data(), c, d, bad, 1),
+                  vcgmm::InvalidArgument);
+}

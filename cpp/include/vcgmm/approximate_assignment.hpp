@@ -28,6 +28,19 @@
 //    cells' winners (ties: the lowest index).
 //  - Cost per point: m + (centers of the probed cells) evaluations at matrix
 //    product speed, about sqrt(C) (1 + probes) instead of C.
+//  - Principal-subspace screening (`screen_dims`, automatic by default): the
+//    index also keeps the k leading principal axes V of the centers (k the
+//    smallest multiple of 8 holding 97% of their variance; off when that is
+//    more than d / 2 or d < 16) and every center's projection. A point's
+//    probes are then ranked by the subspace distance to each coarse center
+//    plus both residuals (no full-dimension coarse scan), and within a probed
+//    cell ||V (x - c)||^2 <= ||x - c||^2 is an exact lower bound: only the
+//    centers whose bound does not exceed the point's best distance so far
+//    (a rounding margin included, detail/subspace_screen.hpp) are measured in
+//    full. The cells are visited cell by cell (the cell's packed projections
+//    stay in L1), first probes before the others. Same result as scoring the
+//    probed cells in full; cost per point about k (projection) + k/D
+//    (m + centers of the probed cells) + a few full distances.
 //  - Exact (up to ties within rounding) with n_probe >= m and probe_ratio =
 //    infinity; otherwise a label is wrong when the nearest center lies in a
 //    cell the point did not probe.
@@ -141,6 +154,13 @@ struct ApproximateAssignmentParams {
   /// graph ceil(2 sqrt(C)); capped at C; graph: raised to n_starts; gemm:
   /// coarse centers left without a fine center are dropped).
   index_t coarse_size = 0;
+  /// gemm: dimensions of the principal subspace of the centers whose
+  /// distances (exact lower bounds of the full ones) screen the probed cells'
+  /// centers; only the centers they do not rule out are measured in full.
+  /// -1 (default): the smallest multiple of 8 holding 97% of the centers'
+  /// variance, off when that is more than d / 2 or d < 16; 0 or >= d: off
+  /// (every probed cell scored by matrix products).
+  index_t screen_dims = -1;
   /// graph: best centers kept by the search (>= 1; HNSW's ef). Larger: more exact
   /// labels, more evaluations.
   int beam_width = 16;
@@ -251,6 +271,9 @@ class CenterCellIndex {
   /// Original indices of the distinct centers the index holds (ascending;
   /// of identical centers only the lowest index).
   const std::vector<std::int32_t>& distinct_ids() const { return ids_; }
+  /// Dimensions of the principal subspace that screens the centers (0: off;
+  /// see ApproximateAssignmentParams::screen_dims).
+  index_t screen_dims() const { return screen_dims_; }
   /// Number of coarse cells (coarse centers that own at least one center).
   index_t n_cells() const { return static_cast<index_t>(member_offsets_.size()) - 1; }
   /// Coarse centers, (n_cells(), d) row-major.
@@ -275,7 +298,13 @@ class CenterCellIndex {
   std::vector<std::int32_t> members_;    // (u,)
   int n_probe_ = 1;
   double probe_ratio_ = 1.0;
+  index_t screen_dims_ = 0;       // subspace screening's dimensions (0: off)
   std::unique_ptr<Tiles> tiles_;  // the coarse centers' and every cell's prepared tiles
+  // Nearest center among each point's probed cells by subspace screening,
+  // for the task's points q0 .. q0 + nb; returns the distance evaluations.
+  std::int64_t screened_nearest(const DataView<T>& data, index_t q0, index_t nb,
+                                std::int32_t* probes, int k, std::int32_t* labels,
+                                double* out_d2) const;
   ApproximateAssignmentStats build_;
 };
 

@@ -1,0 +1,303 @@
+// Internal: exact lower bounds of squared distances from a projection onto
+// the centers' principal axes ("principal-subspace screening").
+//
+// For rows V (k, d) with orthonormal rows, ||V (x - c)||^2 <= ||x - c||^2 for
+// every x and c: the distance in the k-dimensional subspace never exceeds the
+// full one. With V the k leading principal axes of the centers, the subspace
+// holds most of the spread (image patches, D = 108: 24 axes hold 97% of the
+// centers' variance), so the bound is tight: a center whose bound exceeds the
+// best full distance found so far cannot be nearer and is skipped without
+// touching its D coordinates. Only the survivors are measured in full (in
+// double). This is the partial-distance search of vector quantization
+// (Bei & Gray, "An improvement of the minimum distortion encoding algorithm
+// for vector quantization", IEEE Trans. Commun. 1985) with the coordinates
+// ordered by a principal component transform first, as in faiss' PCA
+// pre-transform; here the bound is kept exact, rounding included.
+//
+// Rounding: the projections are computed in T (a matrix product). For
+// y = x - mean, each computed coordinate is off by at most
+// (d + 3) eps ||y|| (a dot product with a unit row: Cauchy-Schwarz), so the
+// computed difference vector of x and c is off by at most
+// E = sqrt(k) (d + 3) eps (||x - mean|| + ||c - mean||). threshold(u, ...)
+// returns a value t such that ||x - c||^2 <= u implies the computed bound is
+// <= t: (sqrt(u) + E)^2 (1 + (k + 8) eps), rounded up. So a skipped center
+// is provably farther than u; screening never changes a result, only how
+// many full distances it takes.
+#pragma once
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "detail/distance_kernels.hpp"
+
+namespace vcgmm {
+namespace detail {
+
+template <typename T>
+class SubspaceScreen {
+ public:
+  /// Centers per panel of the packed layout: the kernel keeps four 64-byte
+  /// vectors of accumulators per panel (64 floats or 32 doubles).
+  static constexpr index_t kLanes = 64 / static_cast<index_t>(sizeof(T));
+  /// Centers the axes are computed from, at most.
+  static constexpr index_t kAxesSample = 2048;
+
+  SubspaceScreen() = default;
+
+  /// Fraction of the centers' variance the automatic choice keeps.
+  static constexpr double kAutoVariance = 0.97;
+
+  /// The k leading principal axes of the u centers (rows of `centers`,
+  /// (u, d) row-major) about their mean, and the largest ||c - mean|| over
+  /// them. k in [1, d); k < 0 chooses: the smallest multiple of 8 whose axes
+  /// hold kAutoVariance of the centers' variance, and none (dims() == 0:
+  /// screening does not pay) when that is more than d / 2 or d < 16.
+  SubspaceScreen(const T* centers, index_t u, index_t d, index_t k) : d_(d), k_(k) {
+    // The axes from at most kAxesSample evenly strided centers (the mean and
+    // the radius from all of them).
+    const index_t step = (u + kAxesSample - 1) / kAxesSample;
+    Eigen::VectorXd mean = Eigen::VectorXd::Zero(d);
+    for (index_t i = 0; i < u; ++i) {
+      for (index_t j = 0; j < d; ++j) mean[j] += static_cast<double>(centers[i * d + j]);
+    }
+    mean /= static_cast<double>(u);
+    Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(d, d);
+    {
+      Eigen::MatrixXd y((u + step - 1) / step, d);
+      for (index_t i = 0; i < y.rows(); ++i) {
+        for (index_t j = 0; j < d; ++j) {
+          y(i, j) = static_cast<double>(centers[i * step * d + j]) - mean[j];
+        }
+      }
+      cov.noalias() = y.transpose() * y;
+    }
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(cov);
+    if (k < 0) {
+      k = 0;
+      if (d >= 16) {
+        // Eigenvalues ascending: the leading axes are the last ones.
+        double total = 0.0;
+        for (index_t a = 0; a < d; ++a) total += std::max(0.0, eig.eigenvalues()[a]);
+        double kept = 0.0;
+        for (index_t a = 0; a < d / 2; ++a) {
+          kept += std::max(0.0, eig.eigenvalues()[d - 1 - a]);
+          if ((a + 1) % 8 == 0 && kept >= kAutoVariance * total) {
+            k = a + 1;
+            break;
+          }
+        }
+      }
+      k_ = k;
+      if (k == 0) return;
+    }
+    // Eigenvalues ascending: the leading axes are the last columns.
+    axes_.resize(k * d);
+    for (index_t a = 0; a < k; ++a) {
+      for (index_t j = 0; j < d; ++j) {
+        axes_[a * d + j] = static_cast<T>(eig.eigenvectors()(j, d - 1 - a));
+      }
+    }
+    double total = 0.0, kept = 0.0;
+    for (index_t a = 0; a < d; ++a) {
+      const double v = std::max(0.0, eig.eigenvalues()[a]);
+      total += v;
+      if (a >= d - k) kept += v;
+    }
+    explained_ = total > 0.0 ? kept / total : 1.0;
+    mean_.resize(d);
+    for (index_t j = 0; j < d; ++j) mean_[j] = static_cast<T>(mean[j]);
+    for (index_t i = 0; i < u; ++i) {
+      radius_ = std::max(radius_, std::sqrt(squared_distance_exact(centers + i * d, mean_.data(), d)));
+    }
+    const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+    error_per_norm_ = std::sqrt(static_cast<double>(k)) * static_cast<double>(d + 3) * eps;
+    sum_factor_ = 1.0 + static_cast<double>(k + 8) * eps;
+  }
+
+  index_t dims() const { return k_; }
+  /// Fraction of the centers' variance in the k axes.
+  double explained() const { return explained_; }
+
+  /// out (nrows, k) = (x - mean) V^T for the rows x (nrows, d), in T; the
+  /// same arithmetic for points and centers. `scratch` holds nrows * d.
+  void project(const T* x, index_t nrows, T* scratch, T* out) const {
+    RowMap<T> y(scratch, nrows, d_);
+    y = ConstRowMap<T>(x, nrows, d_).rowwise() -
+        Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>>(mean_.data(), d_);
+    RowMap<T>(out, nrows, k_).noalias() = y * ConstRowMap<T>(axes_.data(), k_, d_).transpose();
+  }
+
+  /// ||x - mean||^2 in double (its root is the row's share of the rounding margin).
+  double squared_norm_about_mean(const T* x) const {
+    return squared_distance_exact(x, mean_.data(), d_);
+  }
+
+  /// The largest computed bound that can belong to a center at squared
+  /// distance <= u from a row with ||x - mean|| = xn (see the file comment).
+  T threshold(double u, double xn) const {
+    if (!(u < std::numeric_limits<double>::infinity())) return std::numeric_limits<T>::infinity();
+    const double e = error_per_norm_ * (xn + radius_);
+    const double t = (std::sqrt(u) + e) * (std::sqrt(u) + e) * sum_factor_ * (1.0 + 1e-9) +
+                     std::numeric_limits<double>::min();
+    const T tt = static_cast<T>(t);
+    return static_cast<double>(tt) >= t ? tt
+                                        : std::nextafter(tt, std::numeric_limits<T>::infinity());
+  }
+
+  /// Packs the projections p (rows given by `rows`, count n, each k values)
+  /// dimension-major in panels of width w = n rounded up to kLanes:
+  /// out[j * w + t] = p[rows[t]][j]; padding centers get coordinates whose
+  /// squares overflow (their bounds are +infinity). Returns w.
+  index_t pack(const T* p, const std::int32_t* rows, index_t n, std::vector<T>& out) const {
+    const index_t w = (n + kLanes - 1) / kLanes * kLanes;
+    const std::size_t base = out.size();
+    out.resize(base + static_cast<std::size_t>(w * k_), std::numeric_limits<T>::max());
+    for (index_t j = 0; j < k_; ++j) {
+      for (index_t t = 0; t < n; ++t) out[base + j * w + t] = p[rows[t] * k_ + j];
+    }
+    return w;
+  }
+
+  /// bound[t] = sum_j (packed[j * w + t] - px[j])^2 for t < w (w a multiple
+  /// of kLanes; padding gives +infinity), four panels at a time (independent
+  /// accumulator chains), then the rest.
+  void bounds(const T* packed, index_t w, const T* px, T* bound) const {
+    const T* pxs[1] = {px};
+    T* out[1] = {bound};
+    bounds_of<1>(packed, w, pxs, out);
+  }
+
+  /// bounds() of two rows at once (each center's coordinates loaded once).
+  void bounds(const T* packed, index_t w, const T* px0, const T* px1, T* bound0,
+              T* bound1) const {
+    const T* pxs[2] = {px0, px1};
+    T* out[2] = {bound0, bound1};
+    bounds_of<2>(packed, w, pxs, out);
+  }
+
+  /// The smallest of bound[0..w) (w a multiple of kLanes).
+  static T smallest(const T* bound, index_t w) {
+#if defined(__GNUC__) || defined(__clang__)
+    using V = typename Lanes<T>::V;
+    V lo;
+    __builtin_memcpy(&lo, bound, sizeof(V));
+    for (index_t t = kLanes; t < w; t += kLanes) {
+      V c;
+      __builtin_memcpy(&c, bound + t, sizeof(V));
+      lo = c < lo ? c : lo;
+    }
+    return min_lanes(lo);
+#else
+    return *std::min_element(bound, bound + w);
+#endif
+  }
+
+  /// Writes the positions t < n with bound[t] <= limit to out (ascending;
+  /// room for n) and returns their number; bound holds n rounded up to
+  /// kLanes values. Groups of four panels whose smallest value exceeds the
+  /// limit (the common case) are skipped at once.
+  static index_t at_most(const T* bound, index_t n, T limit, std::int32_t* out) {
+    index_t count = 0;
+    for (index_t c0 = 0; c0 < n; c0 += 4 * kLanes) {
+      const index_t c1 = std::min(n, c0 + 4 * kLanes);
+      if (smallest(bound + c0, (c1 - c0 + kLanes - 1) / kLanes * kLanes) > limit) continue;
+      for (index_t p0 = c0; p0 < c1; p0 += kLanes) {
+        if (smallest(bound + p0, kLanes) > limit) continue;
+        const index_t p1 = std::min(c1, p0 + kLanes);
+        for (index_t t = p0; t < p1; ++t) {
+          out[count] = static_cast<std::int32_t>(t);
+          count += bound[t] <= limit;
+        }
+      }
+    }
+    return count;
+  }
+
+ private:
+#if defined(__GNUC__) || defined(__clang__)
+  /// The smallest lane, by halving in registers.
+  static float min_lanes(Lanes<float>::V v) {
+    typedef float V8 __attribute__((vector_size(32)));
+    typedef float V4 __attribute__((vector_size(16)));
+    const V8 a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
+    const V8 b = __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+    const V8 m8 = a < b ? a : b;
+    const V4 c = __builtin_shufflevector(m8, m8, 0, 1, 2, 3);
+    const V4 e = __builtin_shufflevector(m8, m8, 4, 5, 6, 7);
+    const V4 m4 = c < e ? c : e;
+    const float x = std::min(m4[0], m4[1]), y = std::min(m4[2], m4[3]);
+    return std::min(x, y);
+  }
+  static double min_lanes(Lanes<double>::V v) {
+    typedef double V4 __attribute__((vector_size(32)));
+    const V4 a = __builtin_shufflevector(v, v, 0, 1, 2, 3);
+    const V4 b = __builtin_shufflevector(v, v, 4, 5, 6, 7);
+    const V4 m4 = a < b ? a : b;
+    const double x = std::min(m4[0], m4[1]), y = std::min(m4[2], m4[3]);
+    return std::min(x, y);
+  }
+  template <int R>
+  void bounds_of(const T* packed, index_t w, const T* const* px, T* const* bound) const {
+    index_t t0 = 0;
+    for (; t0 + 4 * kLanes <= w; t0 += 4 * kLanes) panels<R, 4>(packed, w, t0, px, bound);
+    switch ((w - t0) / kLanes) {  // the rest in one pass (0-3 panels)
+      case 3: panels<R, 3>(packed, w, t0, px, bound); break;
+      case 2: panels<R, 2>(packed, w, t0, px, bound); break;
+      case 1: panels<R, 1>(packed, w, t0, px, bound); break;
+      default: break;
+    }
+  }
+
+  /// Panels t0 .. t0 + P kLanes of the bounds of R rows.
+  template <int R, int P>
+  void panels(const T* packed, index_t w, index_t t0, const T* const* px, T* const* bound) const {
+    using V = typename Lanes<T>::V;
+    V acc[R][P] = {};
+    for (index_t j = 0; j < k_; ++j) {
+      const T* row = packed + j * w + t0;
+      V v[R];
+      for (int r = 0; r < R; ++r) v[r] = V{} + px[r][j];
+      for (int q = 0; q < P; ++q) {
+        V c;
+        __builtin_memcpy(&c, row + q * kLanes, sizeof(V));
+        for (int r = 0; r < R; ++r) {
+          const V diff = c - v[r];
+          acc[r][q] += diff * diff;
+        }
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      for (int q = 0; q < P; ++q) __builtin_memcpy(bound[r] + t0 + q * kLanes, &acc[r][q], sizeof(V));
+    }
+  }
+#else
+  template <int R>
+  void bounds_of(const T* packed, index_t w, const T* const* px, T* const* bound) const {
+    for (int r = 0; r < R; ++r) {
+      std::fill(bound[r], bound[r] + w, T(0));
+      for (index_t j = 0; j < k_; ++j) {
+        const T* row = packed + j * w;
+        for (index_t t = 0; t < w; ++t) {
+          const T diff = row[t] - px[r][j];
+          bound[r][t] += diff * diff;
+        }
+      }
+    }
+  }
+#endif
+
+  index_t d_ = 0, k_ = 0;
+  std::vector<T> axes_;  // (k, d)
+  std::vector<T> mean_;  // (d,)
+  double radius_ = 0.0;
+  double explained_ = 1.0;
+  double error_per_norm_ = 0.0;
+  double sum_factor_ = 1.0;
+};
+
+}  // namespace detail
+}  // namespace vcgmm
