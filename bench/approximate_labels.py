@@ -202,7 +202,7 @@ def run(args):
                        ("frac_exact", "labels exact", ".4f"), ("q_rel", "Q vs exact", "+.4%"),
                        ("evals_per_point", "dist. evals / point", ".1f")]
             _harness.write_results(
-                NAME, columns, rows,
+                args.name, columns, rows,
                 title=f"Approximate labelling vs exact scan vs faiss ({args.dataset}, "
                       f"{X.shape[0]:,} rows, float32, {args.threads} threads)",
                 params=vars(args), info=info, extra=extra,
@@ -249,6 +249,7 @@ def main(argv=None):
     p.add_argument("--ef", type=int, nargs="*", default=[16, 64])
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--threads", type=int, default=_harness.DEFAULT_THREADS)
+    p.add_argument("--name", default=NAME, help="results file stem under bench/results/")
     run(p.parse_args(argv))
 
 

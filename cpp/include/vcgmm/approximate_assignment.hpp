@@ -81,18 +81,19 @@
 // graph <= 2 C graph_degree int32 + m D + the n n_starts starts.
 //
 // Measured (bench/results/approximate_labels.md: image patches, D = 108,
-// float32, 200,000 points, centers of a vc-GMM fit, 2 threads on a shared
-// machine, index build included). gemm at the defaults: 2.0x faster than the
-// exact scan at C = 1000, 4.9x at C = 4000, 8.9x at C = 16,384, with 99.7%
-// of the labels exact and the quantization error +0.06% to +0.09% above the
-// exact assignment's (probe_ratio 1.75: 2.6x / 5.2x / 10.3x, 99.3%, +0.16%
-// to +0.19%); faiss IndexIVFFlat with as many cells and nprobe 8 in the same
-// run: 0.8x / 2.1x / 3.9x at 99.1-99.9%. The target (10x at C = 4000
-// with >= 99% exact and <= 0.2% error) is reached only at C = 16,384: at C =
-// 4000 the cells hold ~64 centers, and these small matrix products plus the
-// per-entry bookkeeping run at about half the exact scan's speed per
-// evaluation (~317 evaluations per point instead of 4000). graph at its
-// defaults: 0.3x / 0.7x / 1.3x (10-80x fewer evaluations, one at a time).
+// float32, 200,000 points, centers of a vc-GMM fit, 2 threads, index build
+// included; one run per table, the unscreened search beside it). gemm at the
+// defaults (screening on, 24 of 108 axes): 3.5x faster than the exact scan at
+// C = 1000, 6.7x at C = 4000, 15.2x at C = 16,384, with 99.7% of the labels
+// exact and the quantization error +0.10% to +0.12% above the exact
+// assignment's; without screening (screen_dims = 0) 2.1x / 4.3x / 8.9x with
+// the same exactness, 135 / 332 / 847 instead of 59 / 112 / 277 evaluations
+// per point. Labelling all 535,940 patches at C = 4000
+// (approximate_labels_full.md): 8.2x (99.67%, +0.10%), probe_ratio 1.75 9.0x
+// (99.27%, +0.23%), unscreened 5.3x; faiss IndexIVFFlat (127 cells, nprobe 8,
+// build excluded) 1.8x at 99.6%. The target (10x at C = 4000 with >=
+// 99% exact and <= 0.2% error) is met at C = 16,384 only. graph at its
+// defaults: 0.7-1.4x.
 // Use when: labels of many points at C in the thousands and more, a small
 // fraction of near-nearest labels acceptable (gemm; the gain grows with C;
 // graph only when evaluations themselves are the cost). Do not use for: the
