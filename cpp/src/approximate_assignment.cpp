@@ -643,6 +643,7 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
       out[at] = a;
       kept = std::min(kept + 1, k);
     }
+    if (kept == 0) out[0] = 0;  // (only for non-finite rows: some cell is always probed)
   }
   // Entries keyed (pass, cell): pass 0 the first probes, pass 1 the others.
   start.assign(2 * m + 1, 0);
@@ -675,7 +676,7 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
       if (win[i] < 0) {  // a first probe: the smallest bound is measured first
         index_t t0 = 0;
         const T lo = detail::SubspaceScreen<T>::smallest(own, w);  // padding: +inf
-        while (own[t0] != lo) ++t0;
+        while (t0 + 1 < s && !(own[t0] == lo)) ++t0;  // (bounded for non-finite rows)
         win[i] = member[t0];
         best[i] = detail::squared_distance_exact(x, centers_.data() + member[t0] * d, d);
         ++exact_evals;
