@@ -46,7 +46,8 @@ EXPLANATION = (
     "O(N' G^2 D) instead of O(N' C D); var-GMM-S = that EM on all points. 'vc-GMM "
     "refine={refine}' (not in the paper; the library's default, VCGMM() and fit_vcgmm) = "
     "vc-GMM followed by {refine} hard Lloyd steps on the coreset, each labelling every "
-    "coreset point among all C means by an approximate search. {repeat_note} "
+    "coreset point among all C means by an approximate search (their time is in the row's; "
+    "'iterations' counts the EM iterations before them). {repeat_note} "
     "{stop_rules}"
 )
 
