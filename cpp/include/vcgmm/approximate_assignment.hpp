@@ -29,18 +29,21 @@
 //  - Cost per point: m + (centers of the probed cells) evaluations at matrix
 //    product speed, about sqrt(C) (1 + probes) instead of C.
 //  - Principal-subspace screening (`screen_dims`, automatic by default): the
-//    index also keeps the k leading principal axes V of the centers (k the
-//    smallest multiple of 8 holding 97% of their variance; off when that is
-//    more than d / 2 or d < 16) and every center's projection. A point's
+//    index also keeps about the k leading principal axes V of the centers
+//    (a few subspace iterations; k the smallest multiple of 8 up to 32
+//    holding 97% of their variance, else 32 if those hold 80%, else off; off
+//    for d < 16) and every center's projection. A point's
 //    probes are then ranked by the subspace distance to each coarse center
 //    plus both residuals (no full-dimension coarse scan), and within a probed
 //    cell ||V (x - c)||^2 <= ||x - c||^2 is an exact lower bound: only the
 //    centers whose bound does not exceed the point's best distance so far
 //    (a rounding margin included, detail/subspace_screen.hpp) are measured in
 //    full. The cells are visited cell by cell (the cell's packed projections
-//    stay in L1), first probes before the others. Same result as scoring the
-//    probed cells in full; cost per point about k (projection) + k/D
-//    (m + centers of the probed cells) + a few full distances.
+//    stay in L1), first probes before the others. Each label is the exact
+//    nearest center of the probed cells, as without screening (the probed
+//    cells themselves, chosen from the estimates, can differ for a few
+//    points); cost per point about k (projection) + k/D (m + centers of the
+//    probed cells) + a few full distances.
 //  - Exact (up to ties within rounding) with n_probe >= m and probe_ratio =
 //    infinity; otherwise a label is wrong when the nearest center lies in a
 //    cell the point did not probe.
@@ -158,9 +161,10 @@ struct ApproximateAssignmentParams {
   /// gemm: dimensions of the principal subspace of the centers whose
   /// distances (exact lower bounds of the full ones) screen the probed cells'
   /// centers; only the centers they do not rule out are measured in full.
-  /// -1 (default): the smallest multiple of 8 holding 97% of the centers'
-  /// variance, off when that is more than d / 2 or d < 16; 0 or >= d: off
-  /// (every probed cell scored by matrix products). Pays when the points lie
+  /// -1 (default): the smallest multiple of 8 up to 32 holding 97% of the
+  /// centers' variance, else 32 if those hold 80%, else off (and off for d <
+  /// 16); 0 or >= d: off (every probed cell scored by matrix products).
+  /// Pays when the points lie
   /// near their centers (labelling a fit's data); points as far from every
   /// center as the centers are from each other leave most probed centers
   /// unscreened (synthetic low-rank data: measured 10-20% slower than off).

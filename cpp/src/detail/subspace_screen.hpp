@@ -26,6 +26,7 @@
 #pragma once
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -48,66 +49,96 @@ class SubspaceScreen {
 
   SubspaceScreen() = default;
 
-  /// Fraction of the centers' variance the automatic choice keeps.
+  /// The automatic choice: the smallest multiple of 8 up to kMaxAutoDims
+  /// whose axes hold kAutoVariance of the centers' variance; else
+  /// kMaxAutoDims if they hold kMinAutoVariance; else none. Measured (2
+  /// threads, an index kept): image patches (D = 108) 24 axes hold 97%,
+  /// screening 1.5x faster than without; Fashion-MNIST (D = 784) 32 axes hold
+  /// 84-91%, 1.8x faster at 32 axes, 1.1-1.5x at 96-216 (the 97% rule); on
+  /// isotropic centers no small subspace helps.
   static constexpr double kAutoVariance = 0.97;
+  static constexpr double kMinAutoVariance = 0.8;
+  static constexpr index_t kMaxAutoDims = 32;
+  /// Subspace iterations of the axes' computation.
+  static constexpr int kIterations = 4;
 
-  /// The k leading principal axes of the u centers (rows of `centers`,
-  /// (u, d) row-major) about their mean, and the largest ||c - mean|| over
-  /// them. k in [1, d); k < 0 chooses: the smallest multiple of 8 whose axes
-  /// hold kAutoVariance of the centers' variance, and none (dims() == 0:
-  /// screening does not pay) when that is more than d / 2 or d < 16.
+  /// About the k leading principal axes of the u centers (rows of `centers`,
+  /// (u, d) row-major; a few subspace iterations on a strided sample of
+  /// them, then Rayleigh-Ritz: any orthonormal axes give exact bounds, better
+  /// ones tighter bounds) about their mean, and the largest ||c - mean||
+  /// over all of them. k in [1, d); k < 0 chooses (see kAutoVariance; none,
+  /// dims() == 0, also when d < 16 or the choice exceeds d / 2).
   SubspaceScreen(const T* centers, index_t u, index_t d, index_t k) : d_(d), k_(k) {
-    // The axes from at most kAxesSample evenly strided centers (the mean and
-    // the radius from all of them).
-    const index_t step = (u + kAxesSample - 1) / kAxesSample;
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(d);
     for (index_t i = 0; i < u; ++i) {
       for (index_t j = 0; j < d; ++j) mean[j] += static_cast<double>(centers[i * d + j]);
     }
     mean /= static_cast<double>(u);
-    Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(d, d);
-    {
-      Eigen::MatrixXd y((u + step - 1) / step, d);
-      for (index_t i = 0; i < y.rows(); ++i) {
-        for (index_t j = 0; j < d; ++j) {
-          y(i, j) = static_cast<double>(centers[i * step * d + j]) - mean[j];
-        }
-      }
-      cov.noalias() = y.transpose() * y;
+    if (k < 0 && d < 16) {
+      k_ = 0;
+      return;
     }
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(cov);
+    // A: the centered sample (float products: the axes need not be exact).
+    using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>;
+    const index_t cap = std::max<index_t>(512, (index_t(1) << 21) / d);
+    const index_t s = std::min<index_t>(u, std::min(kAxesSample, cap));
+    MatrixF a(s, d);
+    double total = 0.0;
+    for (index_t i = 0; i < s; ++i) {
+      const T* c = centers + ((i * u) / s) * d;
+      for (index_t j = 0; j < d; ++j) {
+        const double v = static_cast<double>(c[j]) - mean[j];
+        a(i, j) = static_cast<float>(v);
+        total += v * v;
+      }
+    }
+    const index_t r = std::min<index_t>(d, (k > 0 ? k : kMaxAutoDims) + 8);
+    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(d, r);
+    for (index_t c = 0; c < r; ++c) {  // start: strided sample rows (unit vectors beyond s)
+      if (c < s) {
+        q.col(c) = a.row((c * s) / r).transpose().cast<double>();
+      } else {
+        q(c, c) = 1.0;
+      }
+    }
+    const auto orthonormalize = [&]() {
+      const Eigen::HouseholderQR<Eigen::MatrixXd> qr(q);
+      q = qr.householderQ() * Eigen::MatrixXd::Identity(d, r);
+    };
+    orthonormalize();
+    for (int it = 0; it < kIterations; ++it) {
+      const MatrixF aq = a * q.cast<float>();
+      q = (a.transpose() * aq).cast<double>();
+      orthonormalize();
+    }
+    const MatrixF aq = a * q.cast<float>();
+    const Eigen::MatrixXd gram = (aq.transpose() * aq).cast<double>();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram);
+    // Ritz values ascending: the leading axes are the last ones.
+    const auto value = [&](index_t a_) { return std::max(0.0, eig.eigenvalues()[r - 1 - a_]); };
     if (k < 0) {
       k = 0;
-      if (d >= 16) {
-        // Eigenvalues ascending: the leading axes are the last ones.
-        double total = 0.0;
-        for (index_t a = 0; a < d; ++a) total += std::max(0.0, eig.eigenvalues()[a]);
-        double kept = 0.0;
-        for (index_t a = 0; a < d / 2; ++a) {
-          kept += std::max(0.0, eig.eigenvalues()[d - 1 - a]);
-          if ((a + 1) % 8 == 0 && kept >= kAutoVariance * total) {
-            k = a + 1;
-            break;
-          }
+      double kept = 0.0;
+      for (index_t a_ = 0; a_ < std::min(r, kMaxAutoDims); ++a_) {
+        kept += value(a_);
+        if ((a_ + 1) % 8 == 0 && kept >= kAutoVariance * total) {
+          k = a_ + 1;
+          break;
         }
       }
+      if (k == 0 && r >= kMaxAutoDims && kept >= kMinAutoVariance * total) k = kMaxAutoDims;
+      if (k > d / 2) k = 0;
       k_ = k;
       if (k == 0) return;
     }
-    // Eigenvalues ascending: the leading axes are the last columns.
+    const Eigen::MatrixXd v = q * eig.eigenvectors();  // orthonormal columns
     axes_.resize(k * d);
-    for (index_t a = 0; a < k; ++a) {
-      for (index_t j = 0; j < d; ++j) {
-        axes_[a * d + j] = static_cast<T>(eig.eigenvectors()(j, d - 1 - a));
-      }
+    double kept = 0.0;
+    for (index_t a_ = 0; a_ < k; ++a_) {
+      kept += value(a_);
+      for (index_t j = 0; j < d; ++j) axes_[a_ * d + j] = static_cast<T>(v(j, r - 1 - a_));
     }
-    double total = 0.0, kept = 0.0;
-    for (index_t a = 0; a < d; ++a) {
-      const double v = std::max(0.0, eig.eigenvalues()[a]);
-      total += v;
-      if (a >= d - k) kept += v;
-    }
-    explained_ = total > 0.0 ? kept / total : 1.0;
+    explained_ = total > 0.0 ? std::min(1.0, kept / total) : 1.0;
     mean_.resize(d);
     for (index_t j = 0; j < d; ++j) mean_[j] = static_cast<T>(mean[j]);
     for (index_t i = 0; i < u; ++i) {
