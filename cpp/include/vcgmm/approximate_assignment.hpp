@@ -86,17 +86,19 @@
 // Measured (bench/results/approximate_labels.md: image patches, D = 108,
 // float32, 200,000 points, centers of a vc-GMM fit, 2 threads, index build
 // included; one run per table, the unscreened search beside it). gemm at the
-// defaults (screening on, 24 of 108 axes): 3.5x faster than the exact scan at
-// C = 1000, 6.7x at C = 4000, 15.2x at C = 16,384, with 99.7% of the labels
+// defaults (screening on, 24 of 108 axes): 2.8x faster than the exact scan at
+// C = 1000, 6.8x at C = 4000, 15.6x at C = 16,384, with 99.7% of the labels
 // exact and the quantization error +0.10% to +0.12% above the exact
-// assignment's; without screening (screen_dims = 0) 2.1x / 4.3x / 8.9x with
+// assignment's; without screening (screen_dims = 0) 2.1x / 3.6x / 8.8x with
 // the same exactness, 135 / 332 / 847 instead of 59 / 112 / 277 evaluations
 // per point. Labelling all 535,940 patches at C = 4000
-// (approximate_labels_full.md): 8.2x (99.67%, +0.10%), probe_ratio 1.75 9.0x
-// (99.27%, +0.23%), unscreened 5.3x; faiss IndexIVFFlat (127 cells, nprobe 8,
-// build excluded) 1.8x at 99.6%. The target (10x at C = 4000 with >=
-// 99% exact and <= 0.2% error) is met at C = 16,384 only. graph at its
-// defaults: 0.7-1.4x.
+// (approximate_labels_full.md): 8.4x (99.66%, +0.10%), probe_ratio 1.75 8.6x
+// (99.28%, +0.23%), unscreened 5.3x; faiss IndexIVFFlat (127 cells, nprobe 8,
+// build excluded) 1.8x at 99.6%. Fashion-MNIST (70,000 x 784,
+// approximate_labels_fashion-mnist.md; 32 axes): 3.6x / 5.7x at C = 1000 /
+// 4000, unscreened 2.3x / 4.2x, 99.9-100% exact. The target (10x at
+// C = 4000 with >= 99% exact and <= 0.2% error) is met at C = 16,384 only.
+// graph at its defaults: 0.3-1.4x.
 // Use when: labels of many points at C in the thousands and more, a small
 // fraction of near-nearest labels acceptable (gemm; the gain grows with C;
 // graph only when evaluations themselves are the cost). Do not use for: the
