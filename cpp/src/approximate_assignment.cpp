@@ -605,7 +605,7 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
   thread_local std::vector<double> best, xnorm;
   thread_local std::vector<index_t> start, pos;
   thread_local std::vector<std::int32_t> near;
-  near.resize(std::max(wq, tiles_->max_width));
+  near.resize(m);
   survivors.resize(tiles_->max_width);
   const double float_lower_factor =
       1.0 - static_cast<double>(d + 8) * static_cast<double>(std::numeric_limits<float>::epsilon());

@@ -126,8 +126,8 @@ class ApproximateIndex:
                  beam_width: int | None = None, n_threads: ThreadsLike = None):
         self.params = {"method": method, "n_probe": n_probe, "probe_ratio": probe_ratio,
                        "coarse_size": coarse_size, "coarse_iter": coarse_iter,
-                       "screen_dims": screen_dims, "graph_degree": graph_degree, "n_starts": n_starts,
-                       "beam_width": beam_width}
+                       "screen_dims": screen_dims, "graph_degree": graph_degree,
+                       "n_starts": n_starts, "beam_width": beam_width}
         self._core_params = approximate_params(**self.params)
         self._threads = check_n_threads(n_threads)
         self.n_threads = n_threads
@@ -353,9 +353,9 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
     only the probed centers that a lower bound from the centers' leading
     principal axes does not rule out are measured in full). ``"graph"``
     builds the exact k-nearest-neighbour graph of the centers
-    (``n_clusters**2`` evaluations) and a coarse level, and searches it best-first from every point's nearest
-    coarse centers (Malkov & Yashunin's HNSW search, two levels), one
-    distance at a time.
+    (``n_clusters**2`` evaluations) and a coarse level, and searches it
+    best-first from every point's nearest coarse centers (Malkov & Yashunin's
+    HNSW search, two levels), one distance at a time.
 
     Either way every label's distance is that of a real center, reported
     exactly (double precision), so it is never below the exact nearest
@@ -459,7 +459,8 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
     labels, _, stats = approximate_nearest_centers(
         X, centers, w, n_threads=n_threads, method=method, n_probe=n_probe,
         probe_ratio=probe_ratio, coarse_size=coarse_size, coarse_iter=coarse_iter,
-        screen_dims=screen_dims, graph_degree=graph_degree, n_starts=n_starts, beam_width=beam_width)
+        screen_dims=screen_dims, graph_degree=graph_degree, n_starts=n_starts,
+        beam_width=beam_width)
     return (labels, stats) if return_stats else labels
 
 

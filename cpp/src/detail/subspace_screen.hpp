@@ -133,16 +133,14 @@ class SubspaceScreen {
     }
     const Eigen::MatrixXd v = q * eig.eigenvectors();  // orthonormal columns
     axes_.resize(k * d);
-    double kept = 0.0;
     for (index_t a_ = 0; a_ < k; ++a_) {
-      kept += value(a_);
       for (index_t j = 0; j < d; ++j) axes_[a_ * d + j] = static_cast<T>(v(j, r - 1 - a_));
     }
-    explained_ = total > 0.0 ? std::min(1.0, kept / total) : 1.0;
     mean_.resize(d);
     for (index_t j = 0; j < d; ++j) mean_[j] = static_cast<T>(mean[j]);
     for (index_t i = 0; i < u; ++i) {
-      radius_ = std::max(radius_, std::sqrt(squared_distance_exact(centers + i * d, mean_.data(), d)));
+      radius_ = std::max(radius_,
+                         std::sqrt(squared_distance_exact(centers + i * d, mean_.data(), d)));
     }
     const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
     error_per_norm_ = std::sqrt(static_cast<double>(k)) * static_cast<double>(d + 3) * eps;
@@ -150,8 +148,6 @@ class SubspaceScreen {
   }
 
   index_t dims() const { return k_; }
-  /// Fraction of the centers' variance in the k axes.
-  double explained() const { return explained_; }
 
   /// out (nrows, k) = (x - mean) V^T for the rows x (nrows, d), in T; the
   /// same arithmetic for points and centers. `scratch` holds nrows * d.
@@ -197,17 +193,14 @@ class SubspaceScreen {
   /// of kLanes; padding gives +infinity), four panels at a time (independent
   /// accumulator chains), then the rest.
   void bounds(const T* packed, index_t w, const T* px, T* bound) const {
-    const T* pxs[1] = {px};
-    T* out[1] = {bound};
-    bounds_of<1>(packed, w, pxs, out);
-  }
-
-  /// bounds() of two rows at once (each center's coordinates loaded once).
-  void bounds(const T* packed, index_t w, const T* px0, const T* px1, T* bound0,
-              T* bound1) const {
-    const T* pxs[2] = {px0, px1};
-    T* out[2] = {bound0, bound1};
-    bounds_of<2>(packed, w, pxs, out);
+    index_t t0 = 0;
+    for (; t0 + 4 * kLanes <= w; t0 += 4 * kLanes) panels<4>(packed, w, t0, px, bound);
+    switch ((w - t0) / kLanes) {  // the rest in one pass (0-3 panels)
+      case 3: panels<3>(packed, w, t0, px, bound); break;
+      case 2: panels<2>(packed, w, t0, px, bound); break;
+      case 1: panels<1>(packed, w, t0, px, bound); break;
+      default: break;
+    }
   }
 
   /// The smallest of bound[0..w) (w a multiple of kLanes).
@@ -271,52 +264,33 @@ class SubspaceScreen {
     const double x = std::min(m4[0], m4[1]), y = std::min(m4[2], m4[3]);
     return std::min(x, y);
   }
-  template <int R>
-  void bounds_of(const T* packed, index_t w, const T* const* px, T* const* bound) const {
-    index_t t0 = 0;
-    for (; t0 + 4 * kLanes <= w; t0 += 4 * kLanes) panels<R, 4>(packed, w, t0, px, bound);
-    switch ((w - t0) / kLanes) {  // the rest in one pass (0-3 panels)
-      case 3: panels<R, 3>(packed, w, t0, px, bound); break;
-      case 2: panels<R, 2>(packed, w, t0, px, bound); break;
-      case 1: panels<R, 1>(packed, w, t0, px, bound); break;
-      default: break;
-    }
-  }
-
-  /// Panels t0 .. t0 + P kLanes of the bounds of R rows.
-  template <int R, int P>
-  void panels(const T* packed, index_t w, index_t t0, const T* const* px, T* const* bound) const {
+  /// Panels t0 .. t0 + P kLanes of the bounds.
+  template <int P>
+  void panels(const T* packed, index_t w, index_t t0, const T* px, T* bound) const {
     using V = typename Lanes<T>::V;
-    V acc[R][P] = {};
+    V acc[P] = {};
     for (index_t j = 0; j < k_; ++j) {
       const T* row = packed + j * w + t0;
-      V v[R];
-      for (int r = 0; r < R; ++r) v[r] = V{} + px[r][j];
+      const V v = V{} + px[j];
       for (int q = 0; q < P; ++q) {
         V c;
         __builtin_memcpy(&c, row + q * kLanes, sizeof(V));
-        for (int r = 0; r < R; ++r) {
-          const V diff = c - v[r];
-          acc[r][q] += diff * diff;
-        }
+        const V diff = c - v;
+        acc[q] += diff * diff;
       }
     }
-    for (int r = 0; r < R; ++r) {
-      for (int q = 0; q < P; ++q) __builtin_memcpy(bound[r] + t0 + q * kLanes, &acc[r][q], sizeof(V));
-    }
+    for (int q = 0; q < P; ++q) __builtin_memcpy(bound + t0 + q * kLanes, &acc[q], sizeof(V));
   }
 #else
-  template <int R>
-  void bounds_of(const T* packed, index_t w, const T* const* px, T* const* bound) const {
-    for (int r = 0; r < R; ++r) {
-      std::fill(bound[r], bound[r] + w, T(0));
+  template <int P>
+  void panels(const T* packed, index_t w, index_t t0, const T* px, T* bound) const {
+    for (index_t t = t0; t < t0 + P * kLanes; ++t) {
+      T sum = T(0);
       for (index_t j = 0; j < k_; ++j) {
-        const T* row = packed + j * w;
-        for (index_t t = 0; t < w; ++t) {
-          const T diff = row[t] - px[r][j];
-          bound[r][t] += diff * diff;
-        }
+        const T diff = packed[j * w + t] - px[j];
+        sum += diff * diff;
       }
+      bound[t] = sum;
     }
   }
 #endif
@@ -325,7 +299,6 @@ class SubspaceScreen {
   std::vector<T> axes_;  // (k, d)
   std::vector<T> mean_;  // (d,)
   double radius_ = 0.0;
-  double explained_ = 1.0;
   double error_per_norm_ = 0.0;
   double sum_factor_ = 1.0;
 };
