@@ -38,6 +38,17 @@ py::dict cpu_features() {
   return features;
 }
 
+// count_outside over a contiguous float32/float64 array of any shape (no
+// copy: other dtypes and layouts do not match and raise TypeError).
+template <typename T>
+std::int64_t count_outside_array(
+    const py::array_t<T, py::array::c_style>& x, double limit) {
+  const T* data = x.data();
+  const vcgmm::index_t n = static_cast<vcgmm::index_t>(x.size());
+  return static_cast<std::int64_t>(
+      without_gil([&] { return vcgmm::count_outside(data, n, limit, 0); }));
+}
+
 }  // namespace
 
 void bind_all(py::module_& m) {
@@ -58,6 +69,12 @@ void bind_all(py::module_& m) {
   m.def("cpu_features", &cpu_features, "Instruction sets the running CPU (and OS) support.");
   m.def("default_threads", &vcgmm::default_threads,
         "Threads n_threads=None stands for (OpenMP's default).");
+  m.def("count_outside", &count_outside_array<float>, py::arg("x").noconvert(),
+        py::arg("limit"),
+        "Values of a C-contiguous float32 array outside [-limit, limit] (NaN counts).");
+  m.def("count_outside", &count_outside_array<double>, py::arg("x").noconvert(),
+        py::arg("limit"),
+        "Values of a C-contiguous float64 array outside [-limit, limit] (NaN counts).");
   m.def("cancel_all", [] { ++g_cancel_generation; },
         "Stop every computation running in any thread at its next interrupt check.");
   m.def("single_threaded_after_fork", &vcgmm::single_threaded_after_fork,

@@ -32,6 +32,7 @@ import numbers
 import numpy as np
 from sklearn.utils import check_array
 
+from ._loader import core as _core
 from ._params import INT32_MAX, Integer
 
 __all__ = [
@@ -79,9 +80,13 @@ _OVERFLOW_MARGIN = 1e3
 def check_finite_magnitude(X, name="X", dtype=None):
     """Refuse NaN/inf and values whose squared distances would overflow.
 
-    Two streaming reductions (min and max; NaN propagates through both, so
-    they also find non-finite values) and no copy, also for memory maps.
-    ``dtype`` is the type the values will be computed in (default X's).
+    No copy, also for memory maps: float32/float64 arrays in C or Fortran
+    order are scanned once by the compiled core on its own threads (a BLAS
+    call here would wake the BLAS library's thread pool, whose threads keep
+    spinning and slow the core's next parallel region); other arrays, and
+    data that fail the test (to say where), by two numpy reductions (min and
+    max; NaN propagates through both). ``dtype`` is the type the values will
+    be computed in (default X's).
     """
     dtype = np.dtype(X.dtype if dtype is None else dtype)
     if X.size == 0:
@@ -90,13 +95,9 @@ def check_finite_magnitude(X, name="X", dtype=None):
     # |x| <= sqrt(max / (margin 4 d)): in the root domain, so the test itself
     # cannot overflow.
     limit = float(np.sqrt(float(np.finfo(dtype).max) / (_OVERFLOW_MARGIN * 4.0 * d)))
-    if X.flags.c_contiguous or X.flags.f_contiguous:
-        # Fast path, one BLAS pass: a finite sum of squares below limit^2
-        # proves every value finite and within range.
+    if (X.flags.c_contiguous or X.flags.f_contiguous) and X.dtype in (np.float32, np.float64):
         flat = X.reshape(-1, order="C" if X.flags.c_contiguous else "F")  # a view
-        with np.errstate(over="ignore", invalid="ignore"):
-            sum_squares = float(np.dot(flat, flat))
-        if sum_squares <= limit * limit:
+        if _core.count_outside(flat, limit) == 0:
             return X
     lo, hi = X.min(), X.max()
     if not (np.isfinite(lo) and np.isfinite(hi)):

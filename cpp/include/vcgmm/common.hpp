@@ -166,6 +166,15 @@ bool single_threaded_after_fork();
 /// without OpenMP.
 int default_threads();
 
+/// The number of the n values x[0..n) outside [-limit, limit] (NaN and
+/// infinities count), one pass on n_threads threads (<= 0: the default). The
+/// data check of callers that validate values before computing with them:
+/// the Python layer's finiteness and magnitude test of X and the centers,
+/// without a copy and without waking a BLAS library's threads. Defined for
+/// float and double.
+template <typename T>
+index_t count_outside(const T* x, index_t n, double limit, int n_threads = 0);
+
 /// Library version "major.minor.patch" (from CMakeLists.txt).
 const char* version();
 
