@@ -426,9 +426,13 @@ struct CenterCellIndex<T>::Tiles {
   detail::SubspaceScreen<T> screen;
   std::vector<T> packed;
   std::vector<index_t> offset, width;
-  std::vector<T> coarse_packed, coarse_residual;  // the coarse centers' projections
-  index_t coarse_width = 0;
+  // The coarse centers' projections (m, k) and squared norms about the mean.
+  std::vector<T> coarse_proj, coarse_norm2;
   index_t max_width = 0;  // the widest cell's width
+  // The centers' rows in member order (cell a's from row member_offsets_[a]):
+  // a cell's rows stay in cache while its points are measured (4% faster at
+  // C = 4000 than reading them from centers_).
+  std::vector<T> member_rows;
 };
 
 template <typename T>
@@ -536,6 +540,15 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
                        proj.data() + i0 * ks);
       }
     }
+    // Each cell's members ordered along the leading axis (ties: the lower
+    // index): a panel of the packed layout then holds nearby centers, whose
+    // bounds tend to pass or fail the limit together (measured 2% faster at
+    // C = 4000 on the patches). Labels do not depend on this order.
+    for (index_t a = 0; a < m; ++a) {
+      std::stable_sort(members_.begin() + member_offsets_[a],
+                       members_.begin() + member_offsets_[a + 1],
+                       [&](std::int32_t x, std::int32_t y) { return proj[x * ks] < proj[y * ks]; });
+    }
     tiles_->offset.resize(m);
     tiles_->width.resize(m);
     for (index_t a = 0; a < m; ++a) {
@@ -550,17 +563,16 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
       std::vector<T> scratch(static_cast<std::size_t>(m * d_));
       screen.project(coarse_.data(), m, scratch.data(), cproj.data());
     }
-    std::vector<std::int32_t> all(m);
-    for (index_t a = 0; a < m; ++a) all[a] = static_cast<std::int32_t>(a);
-    tiles_->coarse_width = screen.pack(cproj.data(), all.data(), m, tiles_->coarse_packed);
-    tiles_->coarse_residual.resize(m);
+    tiles_->coarse_norm2.resize(m);
     for (index_t a = 0; a < m; ++a) {
-      double p2 = 0.0;
-      for (index_t j = 0; j < ks; ++j) {
-        p2 += static_cast<double>(cproj[a * ks + j]) * static_cast<double>(cproj[a * ks + j]);
-      }
-      tiles_->coarse_residual[a] = static_cast<T>(
-          std::max(0.0, screen.squared_norm_about_mean(coarse_.data() + a * d_) - p2));
+      tiles_->coarse_norm2[a] =
+          static_cast<T>(screen.squared_norm_about_mean(coarse_.data() + a * d_));
+    }
+    tiles_->coarse_proj = std::move(cproj);
+    tiles_->member_rows.resize(static_cast<std::size_t>(u_ * d_));
+    for (index_t r = 0; r < u_; ++r) {
+      std::copy(centers_.data() + members_[r] * d_, centers_.data() + (members_[r] + 1) * d_,
+                tiles_->member_rows.data() + r * d_);
     }
     screen_dims_ = ks;
   }
@@ -574,11 +586,13 @@ template <typename T>
 std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index_t q0, index_t nb,
                                                   std::int32_t* probes, int k,
                                                   std::int32_t* labels, double* out_d2) const {
-  // 1. Per point: its projection onto the screen's axes and the cells it
-  // probes (as the matrix-product route, but ranked by an estimate of the
-  // squared distance to each coarse center: the subspace distance plus both
-  // residuals, the parts of ||x - mean||^2 and ||q - mean||^2 outside the
-  // subspace; their cross term is dropped).
+  // 1. Per point: its projection onto the screen's axes (with an upper bound
+  // of ||x - mean||, for the rounding margin) and the cells it probes (as the
+  // matrix-product route, but ranked by an estimate of the squared distance
+  // to each coarse center q: ||x - mean||^2 + ||q - mean||^2 - 2 p . p_q with
+  // p, p_q the projections, i.e. the subspace distance plus both residuals,
+  // their cross term dropped; the dot products by one matrix product per
+  // kRows points).
   // 2. The (point, cell) entries grouped by cell, first probes apart from
   // the others; cell by cell (its packed projections stay in L1 while its
   // points are screened), every entry's subspace bounds to the cell's
@@ -593,37 +607,41 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
   const index_t ks = screen_dims_;
   const index_t d = d_;
   const index_t m = n_cells();
-  const index_t wq = tiles_->coarse_width;
+  const index_t wq = (m + detail::SubspaceScreen<T>::kLanes - 1) /
+                    detail::SubspaceScreen<T>::kLanes * detail::SubspaceScreen<T>::kLanes;
   constexpr index_t kRows = 256;
   T* px = detail::scratch_buffer<T, 3>(nb * ks);
   T* ys = detail::scratch_buffer<T, 4>(kRows * d);
-  for (index_t r0 = 0; r0 < nb; r0 += kRows) {
-    screen.project(data.row(q0 + r0), std::min(kRows, nb - r0), ys, px + r0 * ks);
-  }
   thread_local std::vector<T> bound;
   thread_local std::vector<std::int32_t> survivors, win, entry_point;
   thread_local std::vector<double> best, xnorm;
   thread_local std::vector<index_t> start, pos;
   thread_local std::vector<std::int32_t> near;
-  near.resize(m);
+  xnorm.resize(nb);
+  for (index_t r0 = 0; r0 < nb; r0 += kRows) {
+    screen.project(data.row(q0 + r0), std::min(kRows, nb - r0), ys, px + r0 * ks,
+                   xnorm.data() + r0);
+  }
+  near.resize(wq);  // at_most() stores whole panels
   survivors.resize(tiles_->max_width);
   const double float_lower_factor =
       1.0 - static_cast<double>(d + 8) * static_cast<double>(std::numeric_limits<float>::epsilon());
   win.assign(nb, -1);
   best.assign(nb, std::numeric_limits<double>::infinity());
-  xnorm.resize(nb);
   std::int64_t exact_evals = 0, coords = nb * m * ks;
+  T* dots = detail::scratch_buffer<T, 5>(kRows * m);
+  if (static_cast<index_t>(bound.size()) < wq) bound.resize(wq);
+  std::fill(bound.begin() + m, bound.begin() + wq, std::numeric_limits<T>::infinity());
+  const T* qn2 = tiles_->coarse_norm2.data();
   for (index_t i = 0; i < nb; ++i) {
-    const T* p = px + i * ks;
-    const double xn2 = screen.squared_norm_about_mean(data.row(q0 + i));
-    xnorm[i] = std::sqrt(xn2);
-    if (static_cast<index_t>(bound.size()) < wq) bound.resize(wq);
-    double p2 = 0.0;
-    for (index_t j = 0; j < ks; ++j) p2 += static_cast<double>(p[j]) * static_cast<double>(p[j]);
-    screen.bounds(tiles_->coarse_packed.data(), wq, p, bound.data());
-    const T rx = static_cast<T>(std::max(0.0, xn2 - p2));
-    const T* rq = tiles_->coarse_residual.data();
-    for (index_t a = 0; a < m; ++a) bound[a] += rx + rq[a];
+    if (i % kRows == 0) {  // p . q for the next rows and all coarse centers
+      detail::RowMap<T>(dots, std::min(kRows, nb - i), m).noalias() =
+          detail::ConstRowMap<T>(px + i * ks, std::min(kRows, nb - i), ks) *
+          detail::ConstRowMap<T>(tiles_->coarse_proj.data(), m, ks).transpose();
+    }
+    const T* dot = dots + (i % kRows) * m;
+    const T xn2 = static_cast<T>(xnorm[i] * xnorm[i]);
+    for (index_t a = 0; a < m; ++a) bound[a] = (xn2 + qn2[a]) - T(2) * dot[a];
     const T lo = detail::SubspaceScreen<T>::smallest(bound.data(), wq);  // padding: +inf
     const T limit = std::isinf(probe_ratio_)
                         ? std::numeric_limits<T>::infinity()
@@ -665,20 +683,27 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
     const index_t w = tiles_->width[a];
     const T* packed = tiles_->packed.data() + tiles_->offset[a];
     const std::int32_t* member = members_.data() + member_offsets_[a];
+    const T* rows = tiles_->member_rows.data() + member_offsets_[a] * d;
     const index_t s = member_offsets_[a + 1] - member_offsets_[a];
     if (static_cast<index_t>(bound.size()) < w) bound.resize(w);
     coords += (start[key + 1] - start[key]) * s * ks;
     for (index_t e = start[key]; e < start[key + 1]; ++e) {
       const index_t i = entry_point[e];
       const T* x = data.row(q0 + i);
+#if defined(__GNUC__) || defined(__clang__)
+      if (e + 2 < start[key + 1]) {  // the row two entries ahead, towards L1
+        const char* next = reinterpret_cast<const char*>(data.row(q0 + entry_point[e + 2]));
+        for (index_t b = 0; b < d * static_cast<index_t>(sizeof(T)); b += 64) {
+          __builtin_prefetch(next + b);
+        }
+      }
+#endif
       T* own = bound.data();
       screen.bounds(packed, w, px + i * ks, own);
       if (win[i] < 0) {  // a first probe: the smallest bound is measured first
-        index_t t0 = 0;
-        const T lo = detail::SubspaceScreen<T>::smallest(own, w);  // padding: +inf
-        while (t0 + 1 < s && !(own[t0] == lo)) ++t0;  // (bounded for non-finite rows)
+        const index_t t0 = detail::SubspaceScreen<T>::first_smallest(own, w, s);
         win[i] = member[t0];
-        best[i] = detail::squared_distance_exact(x, centers_.data() + member[t0] * d, d);
+        best[i] = detail::squared_distance_exact(x, rows + t0 * d, d);
         ++exact_evals;
       }
       T limit = screen.threshold(best[i], xnorm[i]);
@@ -688,7 +713,7 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
         const std::int32_t t = survivors[f];
         const std::int32_t c = member[t];
         if (c == win[i] || !(own[t] <= limit)) continue;  // (the limit may have dropped)
-        const T* center = centers_.data() + c * d;
+        const T* center = rows + t * d;
         if constexpr (std::is_same_v<T, float>) {
           // The distance in float first (its relative error is below
           // (d + 8) eps): measured in double only when it may beat or tie.
