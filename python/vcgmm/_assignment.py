@@ -367,13 +367,13 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
 
     Measured on the image patches (D = 108, float32, centers of a vc-GMM fit,
     200,000 points, 2 threads, index build included;
-    ``bench/results/approximate_labels.md``): gemm at its defaults is 2.8x,
-    6.8x and 15.6x faster than the exact :func:`assign` at C = 1,000, 4,000
+    ``bench/results/approximate_labels.md``): gemm at its defaults is 4.0x,
+    9.4x and 21.7x faster than the exact :func:`assign` at C = 1,000, 4,000
     and 16,384, with 99.7% of the labels exact and a quantization error
     0.10-0.12% above the exact assignment's (without the subspace screening,
-    ``screen_dims=0``: 2.1x, 3.6x, 8.8x); labelling all 535,940 patches at
-    C = 4,000: 8.4x (``approximate_labels_full.md``); Fashion-MNIST (784
-    features) at C = 1,000 / 4,000: 3.6x / 5.7x; graph is 0.3-1.4x.
+    ``screen_dims=0``: 2.5x, 4.9x, 9.8x); labelling all 535,940 patches at
+    C = 4,000: 11.1x (``approximate_labels_full.md``); Fashion-MNIST (784
+    features) at C = 1,000 / 4,000: 4.7x / 6.6x; graph is 0.3-1.3x.
     Use it for labels of many points at large C when a few near-nearest
     labels are acceptable; report objectives (``inertia_``) from the exact
     scan. It builds its index on every call: to label data arriving in
@@ -417,8 +417,8 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
         features: 84-91%), else off (nearly isotropic centers gain nothing);
         off for ``n_features < 16``; 0: off (every probed cell scored by
         matrix products). It pays when the points lie near their centers, as
-        labelling a fit's data does (image patches 1.3-1.9x, Fashion-MNIST
-        1.4-1.6x faster, index build included); points as far from every
+        labelling a fit's data does (image patches 1.6-2.2x, Fashion-MNIST
+        1.6-1.9x faster, index build included); points as far from every
         center as the centers are from each other leave most probed centers
         unscreened (synthetic low-rank data: 10-20% slower than
         ``screen_dims=0``).

@@ -86,19 +86,20 @@
 // Measured (bench/results/approximate_labels.md: image patches, D = 108,
 // float32, 200,000 points, centers of a vc-GMM fit, 2 threads, index build
 // included; one run per table, the unscreened search beside it). gemm at the
-// defaults (screening on, 24 of 108 axes): 2.8x faster than the exact scan at
-// C = 1000, 6.8x at C = 4000, 15.6x at C = 16,384, with 99.7% of the labels
+// defaults (screening on, 24 of 108 axes): 4.0x faster than the exact scan at
+// C = 1000, 9.4x at C = 4000, 21.7x at C = 16,384, with 99.7% of the labels
 // exact and the quantization error +0.10% to +0.12% above the exact
-// assignment's; without screening (screen_dims = 0) 2.1x / 3.6x / 8.8x with
+// assignment's; without screening (screen_dims = 0) 2.5x / 4.9x / 9.8x with
 // the same exactness, 135 / 332 / 847 instead of 59 / 112 / 277 evaluations
 // per point. Labelling all 535,940 patches at C = 4000
-// (approximate_labels_full.md): 8.4x (99.66%, +0.10%), probe_ratio 1.75 8.6x
-// (99.28%, +0.23%), unscreened 5.3x; faiss IndexIVFFlat (127 cells, nprobe 8,
-// build excluded) 1.8x at 99.6%. Fashion-MNIST (70,000 x 784,
-// approximate_labels_fashion-mnist.md; 32 axes): 3.6x / 5.7x at C = 1000 /
-// 4000, unscreened 2.3x / 4.2x, 99.9-100% exact. The target (10x at
-// C = 4000 with >= 99% exact and <= 0.2% error) is met at C = 16,384 only.
-// graph at its defaults: 0.3-1.4x.
+// (approximate_labels_full.md): 11.1x (99.67%, +0.10%), probe_ratio 1.75
+// 12.2x (99.28%, +0.23%), unscreened 5.4x; faiss IndexIVFFlat (127 cells,
+// nprobe 8, build excluded) 1.8x at 99.6%. Fashion-MNIST (70,000 x 784,
+// approximate_labels_fashion-mnist.md; 32 axes): 4.7x / 6.6x at C = 1000 /
+// 4000, unscreened 2.4x / 4.2x, 99.9-100% exact. The target (10x at
+// C = 4000 with >= 99% exact and <= 0.2% error) is met on all the patches
+// (11.1x) and at C = 16,384; on the 200,000-row subsample 9.4x (10.1x in
+// another run: the whole call is ~0.1 s). graph at its defaults: 0.3-1.3x.
 // Use when: labels of many points at C in the thousands and more, a small
 // fraction of near-nearest labels acceptable (gemm; the gain grows with C;
 // graph only when evaluations themselves are the cost). Do not use for: the
