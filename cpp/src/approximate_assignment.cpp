@@ -607,8 +607,7 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
   const index_t ks = screen_dims_;
   const index_t d = d_;
   const index_t m = n_cells();
-  const index_t wq = (m + detail::SubspaceScreen<T>::kLanes - 1) /
-                    detail::SubspaceScreen<T>::kLanes * detail::SubspaceScreen<T>::kLanes;
+  const index_t wq = detail::SubspaceScreen<T>::padded(m);  // the coarse estimates' width
   constexpr index_t kRows = 256;
   T* px = detail::scratch_buffer<T, 3>(nb * ks);
   T* ys = detail::scratch_buffer<T, 4>(kRows * d);

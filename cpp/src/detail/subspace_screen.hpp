@@ -197,7 +197,7 @@ class SubspaceScreen {
   /// out[j * w + t] = p[rows[t]][j]; padding centers get coordinates whose
   /// squares overflow (their bounds are +infinity). Returns w.
   index_t pack(const T* p, const std::int32_t* rows, index_t n, std::vector<T>& out) const {
-    const index_t w = (n + kLanes - 1) / kLanes * kLanes;
+    const index_t w = padded(n);
     const std::size_t base = out.size();
     out.resize(base + static_cast<std::size_t>(w * k_), std::numeric_limits<T>::max());
     for (index_t j = 0; j < k_; ++j) {
@@ -237,6 +237,10 @@ class SubspaceScreen {
 #endif
   }
 
+  /// n rounded up to a multiple of kLanes: the width of n packed centers
+  /// (and of their bounds).
+  static index_t padded(index_t n) { return (n + kLanes - 1) / kLanes * kLanes; }
+
   /// The first position t < n holding the smallest of bound[0..w) (w = n
   /// rounded up to kLanes; padding +infinity); 0 when none compares equal
   /// (NaN bounds).
@@ -244,12 +248,7 @@ class SubspaceScreen {
     const T lo = smallest(bound, w);
 #if defined(__AVX512F__) && defined(__AVX512VL__)
     for (index_t p0 = 0; p0 < n; p0 += kLanes) {
-      unsigned mask;
-      if constexpr (std::is_same_v<T, float>) {
-        mask = _mm512_cmp_ps_mask(_mm512_loadu_ps(bound + p0), _mm512_set1_ps(lo), _CMP_EQ_OQ);
-      } else {
-        mask = _mm512_cmp_pd_mask(_mm512_loadu_pd(bound + p0), _mm512_set1_pd(lo), _CMP_EQ_OQ);
-      }
+      const unsigned mask = panel_mask<_CMP_EQ_OQ>(bound + p0, lo);
       if (mask) return std::min(n - 1, p0 + static_cast<index_t>(__builtin_ctz(mask)));
     }
     return 0;
@@ -274,14 +273,7 @@ class SubspaceScreen {
     // Per panel: a compare to a mask, its positions compressed in a
     // register and stored whole.
     for (index_t p0 = 0; p0 < n; p0 += kLanes) {
-      unsigned mask;
-      if constexpr (std::is_same_v<T, float>) {
-        mask = _mm512_cmp_ps_mask(_mm512_loadu_ps(bound + p0), _mm512_set1_ps(limit),
-                                  _CMP_LE_OQ);
-      } else {
-        mask = _mm512_cmp_pd_mask(_mm512_loadu_pd(bound + p0), _mm512_set1_pd(limit),
-                                  _CMP_LE_OQ);
-      }
+      unsigned mask = panel_mask<_CMP_LE_OQ>(bound + p0, limit);
       if (n - p0 < kLanes) mask &= (1u << static_cast<unsigned>(n - p0)) - 1u;
       if (!mask) continue;
       if constexpr (std::is_same_v<T, float>) {
@@ -301,7 +293,7 @@ class SubspaceScreen {
 #else
     for (index_t c0 = 0; c0 < n; c0 += 4 * kLanes) {
       const index_t c1 = std::min(n, c0 + 4 * kLanes);
-      if (smallest(bound + c0, (c1 - c0 + kLanes - 1) / kLanes * kLanes) > limit) continue;
+      if (smallest(bound + c0, padded(c1 - c0)) > limit) continue;
       for (index_t p0 = c0; p0 < c1; p0 += kLanes) {
         if (smallest(bound + p0, kLanes) > limit) continue;
         const index_t p1 = std::min(c1, p0 + kLanes);
@@ -316,6 +308,19 @@ class SubspaceScreen {
   }
 
  private:
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+  /// The lanes t of the panel at p (kLanes values) with p[t] `Compare` v,
+  /// as a bit mask (an AVX-512 comparison predicate, e.g. _CMP_LE_OQ).
+  template <int Compare>
+  static unsigned panel_mask(const T* p, T v) {
+    if constexpr (std::is_same_v<T, float>) {
+      return _mm512_cmp_ps_mask(_mm512_loadu_ps(p), _mm512_set1_ps(v), Compare);
+    } else {
+      return _mm512_cmp_pd_mask(_mm512_loadu_pd(p), _mm512_set1_pd(v), Compare);
+    }
+  }
+#endif
+
   /// Set bits of a 16-bit mask (no POPCNT instruction assumed).
   [[maybe_unused]] static index_t bit_count16(unsigned v) {
     v = v - ((v >> 1) & 0x5555u);
