@@ -207,7 +207,7 @@ double VariationalLoop<T>::refine_step() {
     }
   }, 1.0 * kEStepPointsPerTask * G);
   has_resp_ = true;
-  detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data());  // sigma^2 stays EM's
+  detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_);  // sigma^2 stays EM's
   return sums.min_sum;
 }
 
@@ -285,11 +285,13 @@ void VariationalLoop<T>::m_step() {
   require(has_resp_, "VariationalGmm: m_step needs a preceding e_step");
   if (spherical()) {
     std::vector<double> mass(sets_.C), sq(sets_.C);
-    detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mass.data(), sq.data());
+    detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_, mass.data(),
+                   sq.data());
     update_components(mass, sq);
     return;
   }
-  const double var = detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data());
+  const double var =
+      detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_);
   sigma2_ = std::max(var / (static_cast<double>(data_.d) * moments_.w_total),
                      moments_.sigma2_floor);
   std::fill(var_c_.begin(), var_c_.end(), sigma2_);

@@ -45,10 +45,13 @@ class EStepSearch {
     const index_t max_cand = sets_.full ? C : stats_->stride();
     std::vector<std::int32_t> cand(max_cand);
     std::vector<double> d2(max_cand);
-    std::vector<index_t> mark(sets_.full ? 0 : C, -1);
+    // (C,) flags "already in S(n)", all clear between points; one per thread
+    // for the whole run (a per-task array of C flags cost O(C) per 512 points).
+    thread_local std::vector<std::uint8_t> in_space;
+    if (!sets_.full && static_cast<index_t>(in_space.size()) < C) in_space.assign(C, 0);
     EStepSums sums;
     for (index_t n = p0; n < p1; ++n) {
-      const index_t m = search_space(n, rng, cand.data(), mark.data());
+      const index_t m = search_space(rng, sets_.k_of(n), cand.data(), in_space.data());
       const T* y = data_.row(n);
       std::int32_t* kn = sets_.k_of(n);
       double* rn = sets_.resp_of(n);
@@ -79,8 +82,11 @@ class EStepSearch {
   }
 
  private:
-  // S(n) into cand (returns |S(n)|); mark[c] == n flags c as already in S(n).
-  index_t search_space(index_t n, Rng& rng, std::int32_t* cand, index_t* mark) const {
+  // S(n) of the point with truncation set kn into cand (returns |S(n)|), in
+  // order of first occurrence; in_space flags the clusters taken (set while
+  // collecting, cleared before returning).
+  index_t search_space(Rng& rng, const std::int32_t* kn, std::int32_t* cand,
+                       std::uint8_t* in_space) const {
     const index_t C = sets_.C;
     const int G = sets_.G;
     index_t m = 0;
@@ -88,24 +94,24 @@ class EStepSearch {
       for (index_t c = 0; c < C; ++c) cand[m++] = static_cast<std::int32_t>(c);
       return m;
     }
-    const std::int32_t* kn = sets_.k_of(n);
     for (int g = 0; g < G; ++g) {
       const std::int32_t* gc = sets_.g_of(kn[g]);
       for (int h = 0; h < G; ++h) {
         const std::int32_t c = gc[h];
-        if (mark[c] != n) {
-          mark[c] = n;
+        if (!in_space[c]) {
+          in_space[c] = 1;
           cand[m++] = c;
         }
       }
     }
     if (plus1_) {
       const auto c = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(C)));
-      if (mark[c] != n) {
-        mark[c] = n;
+      if (!in_space[c]) {
+        in_space[c] = 1;
         cand[m++] = c;
       }
     }
+    for (index_t j = 0; j < m; ++j) in_space[cand[j]] = 0;
     return m;
   }
 

@@ -26,20 +26,27 @@
 namespace vcgmm {
 namespace detail {
 
+/// The M-step's (C, D) double accumulator, kept by the loop between M-steps:
+/// its rows are cleared when first added to, so an M-step costs no O(C D)
+/// clearing (nor, after the first, page faults) beyond the clusters with mass.
+using MStepAccumulator = std::vector<double, HugePageAllocator<double>>;
+
 /// New means (a cluster of zero mass keeps its mean) from the
 /// responsibilities in `sets`; returns sum_n sum_{c in K(n)} w s ||y_n - mu_c||^2
-/// with the new means. Optional (C,) outputs: every cluster's mass m_c and
-/// its own sum_n w s ||y_n - mu_c||^2 (0 for zero mass).
+/// with the new means. `acc` is the accumulator (any contents; resized to
+/// C x D). Optional (C,) outputs: every cluster's mass m_c and its own
+/// sum_n w s ||y_n - mu_c||^2 (0 for zero mass).
 template <typename T>
 double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMoments& moments,
-              int n_threads, T* means, double* cluster_mass = nullptr,
+              int n_threads, T* means, MStepAccumulator& acc, double* cluster_mass = nullptr,
               double* cluster_sq = nullptr) {
   const index_t N = data.n, D = data.d, C = sets.C;
   const int G = sets.G;
   const int n_owners = static_cast<int>(std::min<index_t>(resolve_threads(n_threads), C));
   // (C, D) sums of w s (y_n - ybar), scattered into at random rows: on huge
-  // pages at large C (see huge_pages.hpp).
-  std::vector<double, HugePageAllocator<double>> acc(static_cast<std::size_t>(C * D), 0.0);
+  // pages at large C (see huge_pages.hpp). Row c is valid once mass[c] > 0
+  // (every added w s is > 0), and only such rows are read below.
+  acc.resize(static_cast<std::size_t>(C * D));
   std::vector<double> mass(C, 0.0), second(C, 0.0);
   parallel_for(n_owners, n_owners, [&](index_t owner) {
     const std::int32_t c0 = static_cast<std::int32_t>(C * owner / n_owners);
@@ -54,6 +61,7 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
         if (c < c0 || c >= c1) continue;
         const double ws = wn * rn[g];
         if (ws == 0.0) continue;
+        if (mass[c] == 0.0) std::fill_n(acc.data() + c * D, D, 0.0);  // first addition
         add_scaled_difference_to_double(acc.data() + c * D, ws, data.row(n), moments.ybar.data(), D);
         mass[c] += ws;
         second[c] += ws * moments.yc2[n];

@@ -71,7 +71,10 @@ class NeighbourhoodStatistics {
   void fold_block(index_t nb, int n_threads) {
     part_.build(winner_.data(), nb, C_);
     parallel_for(n_chunks(C_, kEMClustersPerTask), n_threads, [&](index_t t) {
-      std::vector<std::int32_t> pos(C_, -1);  // candidate -> index in the cluster's list
+      // candidate -> index in the cluster's list, all -1 between clusters; one
+      // per thread (a per-task array cost O(C) per 64 clusters: O(C^2) a block).
+      thread_local std::vector<std::int32_t> pos;
+      if (static_cast<index_t>(pos.size()) < C_) pos.assign(C_, -1);
       const index_t c0 = t * kEMClustersPerTask, c1 = std::min(C_, c0 + kEMClustersPerTask);
       for (index_t c = c0; c < c1; ++c) {
         if (part_.size(c) == 0) continue;
@@ -113,9 +116,17 @@ class NeighbourhoodStatistics {
     double sum;
   };
 
-  // Adds the block's points won by c; `pos` is all -1 on entry and on exit.
+  // Adds the block's points won by c; `pos` is all -1 on entry and on exit
+  // (also when push_back throws: the thread's array outlives the call).
   void fold_cluster(index_t c, std::vector<std::int32_t>& pos) {
     std::vector<Entry>& list = stats_[c];
+    struct Clear {  // pos back to all -1 on every way out
+      std::vector<Entry>& list;
+      std::vector<std::int32_t>& pos;
+      ~Clear() {
+        for (const Entry& st : list) pos[st.candidate] = -1;
+      }
+    } clear{list, pos};
     for (std::size_t i = 0; i < list.size(); ++i) pos[list[i].candidate] = static_cast<std::int32_t>(i);
     for (index_t k = part_.offsets[c]; k < part_.offsets[c + 1]; ++k) {
       const index_t s = part_.order[k];
@@ -125,8 +136,8 @@ class NeighbourhoodStatistics {
         const std::int32_t cand = bc[j];
         if (cand == c) continue;
         if (pos[cand] < 0) {
-          pos[cand] = static_cast<std::int32_t>(list.size());
           list.push_back({cand, 1, static_cast<double>(bd[j])});
+          pos[cand] = static_cast<std::int32_t>(list.size() - 1);
         } else {
           Entry& st = list[pos[cand]];
           ++st.count;
@@ -134,7 +145,6 @@ class NeighbourhoodStatistics {
         }
       }
     }
-    for (const Entry& st : list) pos[st.candidate] = -1;
   }
 
   index_t C_;

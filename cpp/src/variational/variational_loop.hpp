@@ -12,6 +12,7 @@
 
 #include "detail/huge_pages.hpp"
 #include "variational/data_moments.hpp"
+#include "variational/mstep.hpp"
 #include "variational/neighbourhood_statistics.hpp"
 #include "variational/truncation_sets.hpp"
 #include "vcgmm/variational_gmm.hpp"
@@ -68,6 +69,7 @@ class VariationalLoop {
   TruncationSets sets_;
   DataMoments moments_;
   std::unique_ptr<NeighbourhoodStatistics> stats_;  // null with G == C
+  MStepAccumulator mstep_acc_;  // (C, D) workspace of the M-step (mstep.hpp)
   double sigma2_ = 0.0;
   std::vector<double> var_c_;      // (C,) sigma_c^2 (shared: all sigma2_)
   std::vector<double> weight_c_;   // (C,) pi_c (shared: all 1/C)
