@@ -521,6 +521,86 @@ TEST_CASE_TEMPLATE("K(n) is sorted by distance, G_c starts with c, counts are |S
   }
 }
 
+TEST_CASE("G_c after an E-step: c and the G - 1 candidates nearest on average to c's points") {
+  // The neighbourhood update against a brute-force reference: for every
+  // cluster c that wins points in the E-step, G_c = c followed by the G - 1
+  // other candidates of the winners' search spaces S(n) (from the sets before
+  // the E-step) of smallest mean ||y_n - mu||, ascending, ties to the lower
+  // index; clusters that win nothing keep G_c. 70,000 points span two E-step
+  // blocks and 3000 clusters 47 cluster tasks, so the statistics are folded
+  // block by block and per task.
+  using T = double;
+  const index_t n = 70000, d = 4, C = 3000;
+  const int G = 4;
+  const std::vector<T> x = blobs<T>(n, d, 400, 40.0, 1.0, 77);
+  const std::vector<T> mu0 = initial_means(x, d, C, 78);
+  vcgmm::VariationalGmmParams p;
+  p.G = G;
+  vcgmm::VariationalGmm<T> em(vcgmm::DataView<T>{x.data(), n, d, nullptr}, C, mu0.data(), p,
+                              run_options(5, 2));
+  index_t checked = 0, near_ties = 0;
+  for (int it = 0; it < 3; ++it) {
+    CAPTURE(it);
+    const std::vector<std::int32_t> K0(em.truncation_sets(), em.truncation_sets() + n * G);
+    const std::vector<std::int32_t> Gc0(em.neighbourhoods(), em.neighbourhoods() + C * G);
+    em.e_step();  // the means do not change in an E-step
+    const std::int32_t* K = em.truncation_sets();
+    const std::int32_t* Gc = em.neighbourhoods();
+    // Per winner c: candidate -> (sum of distances, count), over its points.
+    std::vector<std::vector<std::pair<std::int32_t, std::pair<double, int>>>> stats(C);
+    for (index_t i = 0; i < n; ++i) {
+      std::set<std::int32_t> space;
+      for (int g = 0; g < G; ++g) {
+        const std::int32_t c = K0[i * G + g];
+        space.insert(Gc0.begin() + c * G, Gc0.begin() + (c + 1) * G);
+      }
+      const std::int32_t win = K[i * G];
+      REQUIRE(space.count(win) == 1);
+      for (std::int32_t cand : space) {
+        if (cand == win) continue;
+        const double dist = std::sqrt(naive_d2(&x[i * d], em.means() + cand * d, d));
+        auto& list = stats[win];
+        auto at = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == cand; });
+        if (at == list.end()) {
+          list.push_back({cand, {dist, 1}});
+        } else {
+          at->second.first += dist;
+          ++at->second.second;
+        }
+      }
+    }
+    for (index_t c = 0; c < C; ++c) {
+      CAPTURE(c);
+      if (stats[c].empty()) {  // won no point: G_c unchanged
+        CHECK(std::equal(Gc + c * G, Gc + (c + 1) * G, Gc0.begin() + c * G));
+        continue;
+      }
+      std::vector<std::pair<double, std::int32_t>> scored;
+      for (const auto& e : stats[c]) {
+        scored.push_back({e.second.first / e.second.second, e.first});
+      }
+      std::sort(scored.begin(), scored.end());
+      REQUIRE(scored.size() >= static_cast<size_t>(G - 1));
+      // The library sums float distances: skip a cluster whose (G-1)-th and
+      // G-th scores (or any two kept ones) are too close to order reliably.
+      bool tie = false;
+      for (size_t k = 0; k + 1 < std::min(scored.size(), static_cast<size_t>(G)); ++k) {
+        tie |= scored[k + 1].first - scored[k].first <= 1e-5 * scored[k + 1].first;
+      }
+      if (tie) {
+        ++near_ties;
+        continue;
+      }
+      CHECK(Gc[c * G] == c);
+      for (int g = 1; g < G; ++g) CHECK(Gc[c * G + g] == scored[g - 1].second);
+      ++checked;
+    }
+    em.m_step();
+  }
+  CHECK(checked > 3000);  // most clusters checked in each of 3 E-steps
+  CHECK(near_ties * 100 < checked);
+}
+
 // ----------------------------------------------------------------------------
 // Determinism and composition
 // ----------------------------------------------------------------------------

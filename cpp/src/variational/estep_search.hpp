@@ -43,15 +43,33 @@ class EStepSearch {
     const index_t C = sets_.C, D = data_.d;
     const int G = sets_.G;
     const index_t max_cand = sets_.full ? C : stats_->stride();
-    std::vector<std::int32_t> cand(max_cand);
+    // S(n) in cand, S(n + 1) in next: the next point's search space is
+    // collected (its K and the G_c are not written by this point's search)
+    // and its means' rows prefetched before this point's distances, so their
+    // loads (random rows of the (C, D) means, mostly cache misses at large C)
+    // overlap with this point's work.
+    std::vector<std::int32_t> cand(max_cand), next(max_cand);
     std::vector<double> d2(max_cand);
     // (C,) flags "already in S(n)", all clear between points; one per thread
     // for the whole run (a per-task array of C flags cost O(C) per 512 points).
     thread_local std::vector<std::uint8_t> in_space;
     if (!sets_.full && static_cast<index_t>(in_space.size()) < C) in_space.assign(C, 0);
+    const index_t row_bytes = D * static_cast<index_t>(sizeof(T));
     EStepSums sums;
+    index_t m_next = p0 < p1 ? search_space(rng, sets_.k_of(p0), next.data(), in_space.data()) : 0;
     for (index_t n = p0; n < p1; ++n) {
-      const index_t m = search_space(rng, sets_.k_of(n), cand.data(), in_space.data());
+      cand.swap(next);
+      const index_t m = m_next;
+      if (n + 1 < p1) {
+        m_next = search_space(rng, sets_.k_of(n + 1), next.data(), in_space.data());
+        // (Written out here: GCC drops a call to a void function whose only
+        // effect is __builtin_prefetch, as it has no side effects.)
+        for (index_t j = 0; j < m_next && !sets_.full; ++j) {
+          const char* row = reinterpret_cast<const char*>(&means_[next[j] * D]);
+          for (index_t off = 0; off < row_bytes; off += 64) __builtin_prefetch(row + off);
+          __builtin_prefetch(row + row_bytes - 1);
+        }
+      }
       const T* y = data_.row(n);
       std::int32_t* kn = sets_.k_of(n);
       double* rn = sets_.resp_of(n);
