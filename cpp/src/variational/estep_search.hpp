@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "detail/distance_kernels.hpp"
@@ -50,18 +51,19 @@ class EStepSearch {
     // overlap with this point's work.
     std::vector<std::int32_t> cand(max_cand), next(max_cand);
     std::vector<double> d2(max_cand);
-    // (C,) flags "already in S(n)", all clear between points; one per thread
-    // for the whole run (a per-task array of C flags cost O(C) per 512 points).
-    thread_local std::vector<std::uint8_t> in_space;
-    if (!sets_.full && static_cast<index_t>(in_space.size()) < C) in_space.assign(C, 0);
+    // (C,) flags "already in S(n)", all clear between points, from the
+    // statistics' pool (a per-task array of C flags cost O(C) per 512 points).
+    std::optional<ScratchPool<std::uint8_t>::Lease> flags;
+    if (!sets_.full) flags.emplace(stats_->search_flags());
+    std::uint8_t* in_space = flags ? flags->data() : nullptr;
     const index_t row_bytes = D * static_cast<index_t>(sizeof(T));
     EStepSums sums;
-    index_t m_next = p0 < p1 ? search_space(rng, sets_.k_of(p0), next.data(), in_space.data()) : 0;
+    index_t m_next = p0 < p1 ? search_space(rng, sets_.k_of(p0), next.data(), in_space) : 0;
     for (index_t n = p0; n < p1; ++n) {
       cand.swap(next);
       const index_t m = m_next;
       if (n + 1 < p1) {
-        m_next = search_space(rng, sets_.k_of(n + 1), next.data(), in_space.data());
+        m_next = search_space(rng, sets_.k_of(n + 1), next.data(), in_space);
         // (Written out here: GCC drops a call to a void function whose only
         // effect is __builtin_prefetch, as it has no side effects.)
         for (index_t j = 0; j < m_next && !sets_.full; ++j) {

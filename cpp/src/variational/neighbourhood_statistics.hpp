@@ -22,6 +22,7 @@
 
 #include "detail/parallel.hpp"
 #include "detail/partition.hpp"
+#include "detail/scratch_pool.hpp"
 #include "vcgmm/common.hpp"
 
 namespace vcgmm {
@@ -34,7 +35,8 @@ class NeighbourhoodStatistics {
 
   /// G < C (with G == C the loop needs no neighbourhoods).
   NeighbourhoodStatistics(index_t N, index_t C, int G, bool plus1)
-      : C_(C), G_(G), stride_(static_cast<index_t>(G) * G + (plus1 ? 1 : 0)), stats_(C), won_(C) {
+      : C_(C), G_(G), stride_(static_cast<index_t>(G) * G + (plus1 ? 1 : 0)), stats_(C), won_(C),
+        positions_(C, -1), search_flags_(C, 0) {
     block_points_ = std::clamp<index_t>(kBlockBufferEntries / stride_, kEStepPointsPerTask,
                                         kMaxBlockPoints);
     block_points_ -= block_points_ % kEStepPointsPerTask;
@@ -49,6 +51,8 @@ class NeighbourhoodStatistics {
   index_t block_points() const { return block_points_; }
   /// Most candidates of one search space: G^2 (+1).
   index_t stride() const { return stride_; }
+  /// (C,) flags for the E-step's collection of S(n), all 0 between points.
+  ScratchPool<std::uint8_t>& search_flags() { return search_flags_; }
 
   /// Before the first block of an E-step.
   void begin_estep() { std::fill(won_.begin(), won_.end(), 0); }
@@ -71,15 +75,14 @@ class NeighbourhoodStatistics {
   void fold_block(index_t nb, int n_threads) {
     part_.build(winner_.data(), nb, C_);
     parallel_for(n_chunks(C_, kEMClustersPerTask), n_threads, [&](index_t t) {
-      // candidate -> index in the cluster's list, all -1 between clusters; one
-      // per thread (a per-task array cost O(C) per 64 clusters: O(C^2) a block).
-      thread_local std::vector<std::int32_t> pos;
-      if (static_cast<index_t>(pos.size()) < C_) pos.assign(C_, -1);
+      // candidate -> index in the cluster's list, all -1 between clusters,
+      // from the pool (a per-task array cost O(C) per 64 clusters: O(C^2) a block).
+      ScratchPool<std::int32_t>::Lease pos(positions_);
       const index_t c0 = t * kEMClustersPerTask, c1 = std::min(C_, c0 + kEMClustersPerTask);
       for (index_t c = c0; c < c1; ++c) {
         if (part_.size(c) == 0) continue;
         won_[c] = 1;
-        fold_cluster(c, pos);
+        fold_cluster(c, pos.data());
       }
     }, 4.0 * kEMClustersPerTask * stride_ *
            (static_cast<double>(nb) / static_cast<double>(C_) + 4.0));
@@ -127,13 +130,13 @@ class NeighbourhoodStatistics {
     double sum;
   };
 
-  // Adds the block's points won by c; `pos` is all -1 on entry and on exit
-  // (also when push_back throws: the thread's array outlives the call).
-  void fold_cluster(index_t c, std::vector<std::int32_t>& pos) {
+  // Adds the block's points won by c; `pos` (C,) is all -1 on entry and on
+  // exit (also when push_back throws: the array goes back to the pool).
+  void fold_cluster(index_t c, std::int32_t* pos) {
     std::vector<Entry>& list = stats_[c];
     struct Clear {  // pos back to all -1 on every way out
       std::vector<Entry>& list;
-      std::vector<std::int32_t>& pos;
+      std::int32_t* pos;
       ~Clear() {
         for (const Entry& st : list) pos[st.candidate] = -1;
       }
@@ -170,6 +173,8 @@ class NeighbourhoodStatistics {
   std::vector<std::int32_t> count_;
   std::vector<std::int32_t> winner_;
   ClusterPartition part_;
+  ScratchPool<std::int32_t> positions_;     // fold_cluster's (C,) positions
+  ScratchPool<std::uint8_t> search_flags_;  // the E-step's (C,) flags
 };
 
 }  // namespace detail
