@@ -157,7 +157,8 @@ def _write(args, rows, raw, info, shape):
         ("n_iter", "iterations", ".1f"),
     ]
     notes = [
-        f"Data: {args.dataset}, {shape[0]:,} x {shape[1]} float64 (unit-sphere xyz)"
+        f"Data: {args.dataset}, {shape[0]:,} x {shape[1]} float64"
+        + (" (unit-sphere xyz)" if args.dataset == "geonames" else "")
         + (f", a uniform subset of {args.subset:,} rows (seed 0)" if args.subset else "") + ".",
         "Q = exact quantization error on all rows (the fits' evaluation phase); 'Q vs "
         "baseline' = mean over seeds of Q / Q_baseline(same seed) - 1 (± sample sd); "
