@@ -303,7 +303,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         3 seeds) var-GMM-S ended +30% (C = 1000) and +37% (C = 2000) above
         k-means++ with it, against +19% and +20% with "shared" (the
         likelihood favours tight components on a few near-identical points
-        and wide ones over sparse regions). The likelihood-based methods
+        and wide ones over sparse regions); on all 1.1 M image patches
+        (even density; bench/results/covariance_patches-all.md, 5 seeds)
+        +2.6% (C = 1000) and +2.7% (C = 2000) with the default refinement,
+        against +0.7% and +0.9% with "shared". The likelihood-based methods
         (``score_samples``, ``score``, ``bic``, ``aic``, ``predict_proba``,
         ``predict_proba_sparse``) and the ranking of ``n_init`` runs use the
         exact likelihood of the fitted model, ``sum_c weights_c N(x;

@@ -67,7 +67,11 @@
 //   shared's +19% / +20% (vc-GMM: +25% / +27% above LWCS against +14% /
 //   +15%): the likelihood rewards tight components on a few (near-)identical
 //   points (dozens at the floor) and wide ones over sparse regions, and some
-//   components lose all their mass.
+//   components lose all their mass. On data of even density the gap is
+//   smaller: on all 1.1 M image patches (bench/results/covariance_patches-all.md,
+//   C = 1000 / 2000, 5 seeds) var-GMM-S spherical ends +6.3% / +6.9% above
+//   k-means++ (shared +1.3% / +1.6%), +2.6% / +2.7% with the default 3
+//   refinement steps (shared +0.7% / +0.9%).
 //
 // Hard refinement (`refine` = k > 0, not in the papers; refine = 0 is the
 // papers' algorithm): after EM has stopped, k hard (Lloyd) steps. Each step
