@@ -207,7 +207,8 @@ double VariationalLoop<T>::refine_step() {
     }
   }, 1.0 * kEStepPointsPerTask * G);
   has_resp_ = true;
-  detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_);  // sigma^2 stays EM's
+  // sigma^2 stays EM's
+  detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_);
   return sums.min_sum;
 }
 

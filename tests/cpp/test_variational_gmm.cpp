@@ -560,7 +560,8 @@ TEST_CASE("G_c after an E-step: c and the G - 1 candidates nearest on average to
         if (cand == win) continue;
         const double dist = std::sqrt(naive_d2(&x[i * d], em.means() + cand * d, d));
         auto& list = stats[win];
-        auto at = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == cand; });
+        auto at = std::find_if(list.begin(), list.end(),
+                               [&](const auto& e) { return e.first == cand; });
         if (at == list.end()) {
           list.push_back({cand, {dist, 1}});
         } else {
