@@ -11,6 +11,7 @@
 #include "detail/parallel.hpp"
 #include "detail/random.hpp"
 #include "detail/sampling.hpp"
+#include "detail/subspace_screen.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
 
@@ -25,19 +26,37 @@ constexpr index_t kRound = 64;  // centers chosen per round at most (see choose_
 // on wide data get rounds of fewer centers. The result does not depend on
 // the round size (same draws in the same order, exact distances either way).
 constexpr index_t kMaxRoundElements = index_t(1) << 23;
+constexpr index_t kMinScreened = 64;     // centers before which the blocked pass is used
+constexpr index_t kScreenSample = 4096;  // rows the screen's axes and mean come from
 
 /// One AFK-MC^2 run: the proposal, the chains, the chosen centers.
 template <typename T>
 class Afkmc2Seeding {
  public:
-  Afkmc2Seeding(const DataView<T>& data, index_t chain_length, const RunOptions& run, T* centers,
-                index_t* indices)
-      : data_(data), m_(chain_length), run_(run), centers_(centers), indices_(indices),
+  Afkmc2Seeding(const DataView<T>& data, index_t n_clusters, const Afkmc2Params& params,
+                const RunOptions& run, T* centers, index_t* indices)
+      : data_(data), n_clusters_(n_clusters), m_(params.chain_length),
+        screen_dims_(params.screen_dims), run_(run), centers_(centers), indices_(indices),
         rng_(run.seed, Stream::afkmc2) {}
 
   /// The first center, drawn by weight; with C >= 2 then the proposal.
   void start(bool more, SeedingStats* stats) {
     const CumulativeTable by_weight(data_.n, [&](index_t i) { return data_.weight(i); });
+    if (more && screen_dims_ != 0 && n_clusters_ > kMinScreened) {
+      // Axes and mean from a strided sample of the rows (O(sample d), not
+      // O(n d)); each center is covered by the rounding margin when chosen.
+      const index_t d = data_.d, s = std::min(data_.n, kScreenSample);
+      std::vector<T> sample(s * d);
+      for (index_t i = 0; i < s; ++i) {
+        std::memcpy(sample.data() + i * d, data_.row(i * data_.n / s), sizeof(T) * d);
+      }
+      screen_ = SubspaceScreen<T>(sample.data(), s, d, screen_dims_);
+      if (screen_.dims() > 0) {
+        center_proj_.resize(static_cast<std::size_t>(n_clusters_) * screen_.dims());
+        ids_.resize(n_clusters_);
+        for (index_t c = 0; c < n_clusters_; ++c) ids_[c] = static_cast<std::int32_t>(c);
+      }
+    }
     take(0, by_weight.sample(rng_.uniform()));
     if (more) build_proposal(by_weight.total(), stats);
   }
@@ -59,8 +78,12 @@ class Afkmc2Seeding {
       accept_u_[j] = rng_.uniform();
       std::memcpy(cand_rows_.data() + j * d, data_.row(cand_[j]), sizeof(T) * d);
     }
-    const DataView<T> cand_view{cand_rows_.data(), n_cand, d, nullptr};
-    detail::assign_nearest(cand_view, centers_, k0, nullptr, cand_d2_.data(), run_.n_threads);
+    if (screen_.dims() > 0 && k0 >= kMinScreened) {
+      screened_nearest(k0, n_cand);
+    } else {
+      const DataView<T> cand_view{cand_rows_.data(), n_cand, d, nullptr};
+      detail::assign_nearest(cand_view, centers_, k0, nullptr, cand_d2_.data(), run_.n_threads);
+    }
     for (index_t k = k0; k < k1; ++k) {
       const index_t base = (k - k0) * m;
       for (index_t j = 0; j < m; ++j) {  // centers chosen earlier in this round
@@ -117,10 +140,66 @@ class Afkmc2Seeding {
   void take(index_t k, index_t row) {
     std::memcpy(centers_ + k * data_.d, data_.row(row), sizeof(T) * data_.d);
     if (indices_) indices_[k] = row;
+    if (screen_.dims() > 0) {
+      screen_.cover(centers_ + k * data_.d);
+      proj_scratch_.resize(data_.d);
+      screen_.project(centers_ + k * data_.d, 1, proj_scratch_.data(),
+                      center_proj_.data() + k * screen_.dims());
+    }
+  }
+
+  // cand_d2_[j] = the exact squared distance of candidate j to its nearest
+  // center among [0, k0), by the subspace screen (subspace_screen.hpp): the
+  // same values as the blocked pass (the nearest center is always measured
+  // in double), fewer coordinates touched.
+  void screened_nearest(index_t k0, index_t n_cand) {
+    const index_t d = data_.d, ks = screen_.dims();
+    cand_proj_.resize(n_cand * ks);
+    cand_norm_.resize(n_cand);
+    proj_scratch_.resize(n_cand * d);
+    screen_.project(cand_rows_.data(), n_cand, proj_scratch_.data(), cand_proj_.data(),
+                    cand_norm_.data());
+    packed_.clear();
+    const index_t w = screen_.pack(center_proj_.data(), ids_.data(), k0, packed_);
+    constexpr index_t kTask = 32;
+    const double float_lower_factor =
+        1.0 - static_cast<double>(d + 8) * static_cast<double>(std::numeric_limits<float>::epsilon());
+    parallel_for(n_chunks(n_cand, kTask), run_.n_threads, [&](index_t task) {
+      thread_local std::vector<T> bound;
+      thread_local std::vector<std::int32_t> survivors;
+      if (static_cast<index_t>(bound.size()) < w) bound.resize(w);
+      if (static_cast<index_t>(survivors.size()) < w) survivors.resize(w);
+      const index_t j1 = std::min(n_cand, (task + 1) * kTask);
+      for (index_t j = task * kTask; j < j1; ++j) {
+        const T* x = cand_rows_.data() + j * d;
+        screen_.bounds(packed_.data(), w, cand_proj_.data() + j * ks, bound.data());
+        const index_t t0 = SubspaceScreen<T>::first_smallest(bound.data(), w, k0);
+        double best = squared_distance_exact(x, centers_ + t0 * d, d);
+        T limit = screen_.threshold(best, cand_norm_[j]);
+        const index_t n_surv = SubspaceScreen<T>::at_most(bound.data(), k0, limit, survivors.data());
+        for (index_t f = 0; f < n_surv; ++f) {
+          const index_t t = survivors[f];
+          if (t == t0 || !(bound[t] <= limit)) continue;
+          const T* c = centers_ + t * d;
+          if constexpr (std::is_same_v<T, float>) {
+            const double lower = static_cast<double>(squared_distance(x, c, d)) * float_lower_factor;
+            if (lower >= best) continue;
+          }
+          const double dist = squared_distance_exact(x, c, d);
+          if (dist < best) {
+            best = dist;
+            limit = screen_.threshold(dist, cand_norm_[j]);
+          }
+        }
+        cand_d2_[j] = best;
+      }
+    }, static_cast<double>(kTask * k0 * ks * 3));
   }
 
   const DataView<T>& data_;
+  index_t n_clusters_;
   index_t m_;
+  index_t screen_dims_;
   const RunOptions& run_;
   T* centers_;
   index_t* indices_;
@@ -131,6 +210,11 @@ class Afkmc2Seeding {
   std::vector<double> accept_u_;
   std::vector<T> cand_rows_;
   std::vector<double> cand_d2_;
+  SubspaceScreen<T> screen_;          // dims() == 0: every pass blocked (no screening)
+  std::vector<T> center_proj_;        // (C, ks) projections of the chosen centers
+  std::vector<std::int32_t> ids_;     // 0, 1, ..., C - 1 (pack's row list)
+  std::vector<T> packed_, cand_proj_, proj_scratch_;
+  std::vector<double> cand_norm_;
 };
 
 }  // namespace
@@ -140,7 +224,7 @@ SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Par
                     const RunOptions& run, T* centers, index_t* indices) {
   Stopwatch clock;
   SeedingStats stats;
-  Afkmc2Seeding<T> seeding(data, params.chain_length, run, centers, indices);
+  Afkmc2Seeding<T> seeding(data, n_clusters, params, run, centers, indices);
   seeding.start(n_clusters > 1, &stats);
   const index_t round = std::clamp<index_t>(
       kMaxRoundElements / (static_cast<index_t>(params.chain_length) * data.d), 1, kRound);
@@ -165,6 +249,8 @@ SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Par
   detail::require_data(data, "afkmc2");
   detail::require_clusters(n_clusters, data.n, "afkmc2");
   detail::require(params.chain_length >= 1, "afkmc2: chain_length must be >= 1");
+  detail::require(params.screen_dims >= -1 && (params.screen_dims < data.d || params.screen_dims == 0),
+                  "afkmc2: screen_dims must be -1 (automatic), 0 (off) or in [1, d)");
   detail::require(centers != nullptr, "afkmc2: centers is a null pointer");
   return detail::afkmc2(data, n_clusters, params, run, centers, indices);
 }

@@ -185,7 +185,8 @@ void bind_parameter_classes(py::module_& m) {
   params_class<vcgmm::KMeansPlusPlusParams>(m, "KMeansPlusPlusParams")
       .def_readwrite("n_local_trials", &vcgmm::KMeansPlusPlusParams::n_local_trials);
   params_class<vcgmm::Afkmc2Params>(m, "Afkmc2Params")
-      .def_readwrite("chain_length", &vcgmm::Afkmc2Params::chain_length);
+      .def_readwrite("chain_length", &vcgmm::Afkmc2Params::chain_length)
+      .def_readwrite("screen_dims", &vcgmm::Afkmc2Params::screen_dims);
   params_class<vcgmm::SeedingParams>(m, "SeedingParams")
       .def_property(
           "method", [](const vcgmm::SeedingParams& p) { return name_of(kSeedingMethods, p.method); },

@@ -240,3 +240,63 @@ TEST_CASE_TEMPLATE("afkmc2 leaves zero-potential states: distinct points are all
     CHECK(distinct.size() == static_cast<size_t>(P));
   }
 }
+
+TEST_CASE_TEMPLATE("afkmc2: the subspace screen gives the unscreened centers, bit for bit", T,
+                   float, double) {
+  // From 64 centers on, AFK-MC^2 takes its candidates' nearest-center
+  // distances from the principal-subspace screen instead of the blocked
+  // pass. Both must give the same exact distances, so the same chain
+  // decisions. Data with a decaying spectrum (the screen's case: a few axes
+  // hold most of the variance) plus repeated rows (zero distances, ties) and
+  // one far outlier (a wide rounding margin); screen_dims 0 (off), -1 (the
+  // automatic choice) and fixed 1, 4, 12 (loose and tight bounds).
+  const index_t n = 6000, d = 40;
+  std::vector<T> x = gaussian<T>(n, d, 301, 1.0);
+  const std::vector<T> shift = blobs<T>(n, d, 25, 30.0, 0.0, 302);
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j = 0; j < d; ++j) {
+      x[i * d + j] = static_cast<T>(x[i * d + j] * 4.0 / (1.0 + j) + shift[i * d + j] / (1.0 + 0.5 * j));
+    }
+  }
+  for (index_t i = 0; i < 300; ++i) {  // 300 copies of 30 rows
+    std::copy(x.begin() + (i % 30) * d, x.begin() + (i % 30 + 1) * d, x.begin() + (n - 1 - i) * d);
+  }
+  for (index_t j = 0; j < d; ++j) x[(n / 2) * d + j] = static_cast<T>(1e4);
+  const std::vector<double> w = positive_weights(n, 303);
+  for (bool weighted : {false, true}) {
+    const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
+    for (index_t C : {65, 130, 700}) {
+      for (int chain : {2, 20}) {
+        CAPTURE(weighted);
+        CAPTURE(C);
+        CAPTURE(chain);
+        std::vector<T> reference(C * d);
+        std::vector<index_t> reference_idx(C);
+        vcgmm::afkmc2(data, C, vcgmm::Afkmc2Params{chain, 0}, run_options(304, 2),
+                      reference.data(), reference_idx.data());
+        for (int dims : {-1, 1, 4, 12}) {
+          CAPTURE(dims);
+          std::vector<T> centers(C * d);
+          std::vector<index_t> idx(C);
+          vcgmm::afkmc2(data, C, vcgmm::Afkmc2Params{chain, dims}, run_options(304, 2),
+                        centers.data(), idx.data());
+          CHECK(idx == reference_idx);
+          CHECK(bitwise_equal(centers, reference));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("afkmc2 rejects screen_dims outside -1, 0, [1, d)") {
+  const index_t n = 200, d = 20;
+  const std::vector<double> x = gaussian<double>(n, d, 305);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  std::vector<double> centers(5 * d);
+  for (int dims : {-2, 20, 21}) {
+    CAPTURE(dims);
+    CHECK_THROWS_AS(vcgmm::afkmc2(data, 5, vcgmm::Afkmc2Params{5, dims}, run_options(1, 1),
+                                  centers.data(), nullptr),
+                    vcgmm::InvalidArgument);
+  }
+}

@@ -154,6 +154,13 @@ class SubspaceScreen {
 
   index_t dims() const { return k_; }
 
+  /// Extends the rounding margin to a center c that was not among the rows
+  /// the screen was built from (afterwards the radius covers ||c - mean||
+  /// too); for screens built from a sample of the centers to come.
+  void cover(const T* c) {
+    radius_ = std::max(radius_, std::sqrt(squared_distance_exact(c, mean_.data(), d_)));
+  }
+
   /// out (nrows, k) = (x - mean) V^T for the rows x (nrows, d), in T; the
   /// same arithmetic for points and centers. `scratch` holds nrows * d.
   /// With `norm`, also norm[r] >= ||x_r - mean|| (computed in T from the
