@@ -162,7 +162,11 @@ def afkmc2(X: ArrayLike, n_clusters: int, *,
     over the data builds a proposal distribution, then each center is the last
     state of a Metropolis-Hastings chain of ``chain_length`` states, costing
     ``O(chain_length * n_clusters^2 * n_features)`` instead of a pass over the
-    data per center.
+    data per center. From 64 centers on, the candidates' distances to their
+    nearest center come from bounds in a few leading principal axes of the
+    data, measured in full only where the bounds cannot rule a center out: the
+    same centers as without, 2-4x faster at n_clusters = 4000 to 16,384 on image
+    patches and Fashion-MNIST (``bench/results/seeding.md``).
 
     Parameters
     ----------

@@ -196,10 +196,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         to n_components (with a warning: the loop is then exact EM, the
         slowest setting); the effective value is ``G_``. The papers use 3 to 7.
         With thousands of components a larger G pays: on the image patches
-        at n_components = 4000 (5 seeds, ``bench/results/refine_search_c4000.md``)
+        at n_components = 4000 (5 seeds, ``bench/results/refine_screened_seeding.md``)
         G = 7 with the default refinement ends 0.37% below LWCS at
-        coreset_size 2^16 (G = 5: 0.31% above) for 1.18x the time of G = 5,
-        still 3.0x faster than LWCS; at 1000-2000 components G = 5 with the
+        coreset_size 2^16 (G = 5: 0.31% above) for 1.26x the time of G = 5,
+        still 3.3x faster than LWCS; at 1000-2000 components G = 5 with the
         default refinement is already below LWCS.
     coreset_size : int, "auto" or None, default="auto"
         Coreset size N' (n_components <= N' <= 4 * n_samples). "auto":
