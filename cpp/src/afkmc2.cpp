@@ -78,19 +78,32 @@ class Afkmc2Seeding {
       accept_u_[j] = rng_.uniform();
       std::memcpy(cand_rows_.data() + j * d, data_.row(cand_[j]), sizeof(T) * d);
     }
-    if (screen_.dims() > 0 && k0 >= kMinScreened) {
+    const bool screened = screen_.dims() > 0 && k0 >= kMinScreened;
+    if (screened) {
       screened_nearest(k0, n_cand);
     } else {
       const DataView<T> cand_view{cand_rows_.data(), n_cand, d, nullptr};
       detail::assign_nearest(cand_view, centers_, k0, nullptr, cand_d2_.data(), run_.n_threads);
     }
+    const index_t ks = screen_.dims();
     for (index_t k = k0; k < k1; ++k) {
       const index_t base = (k - k0) * m;
       for (index_t j = 0; j < m; ++j) {  // centers chosen earlier in this round
         const T* y = cand_rows_.data() + (base + j) * d;
+        double& best = cand_d2_[base + j];
+        // Screened rounds skip a center whose subspace bound rules it out
+        // (serial work: this loop runs between the parallel passes).
+        T limit = screened ? screen_.threshold(best, cand_norm_[base + j]) : T(0);
         for (index_t c = k0; c < k; ++c) {
-          cand_d2_[base + j] =
-              std::min(cand_d2_[base + j], squared_distance_exact(y, centers_ + c * d, d));
+          if (screened && subspace_bound(cand_proj_.data() + (base + j) * ks,
+                                         center_proj_.data() + c * ks, ks) > limit) {
+            continue;
+          }
+          const double dist = squared_distance_exact(y, centers_ + c * d, d);
+          if (dist < best) {
+            best = dist;
+            if (screened) limit = screen_.threshold(best, cand_norm_[base + j]);
+          }
         }
       }
       stats->n_distance_evals.seeding += m * k;
@@ -146,6 +159,13 @@ class Afkmc2Seeding {
       screen_.project(centers_ + k * data_.d, 1, proj_scratch_.data(),
                       center_proj_.data() + k * screen_.dims());
     }
+  }
+
+  // The squared distance of two projections (k values each), in T.
+  static T subspace_bound(const T* a, const T* b, index_t k) {
+    T sum = T(0);
+    for (index_t j = 0; j < k; ++j) sum += (a[j] - b[j]) * (a[j] - b[j]);
+    return sum;
   }
 
   // cand_d2_[j] = the exact squared distance of candidate j to its nearest
