@@ -183,7 +183,8 @@ class Afkmc2Seeding {
     const index_t w = screen_.pack(center_proj_.data(), ids_.data(), k0, packed_);
     constexpr index_t kTask = 32;
     const double float_lower_factor =
-        1.0 - static_cast<double>(d + 8) * static_cast<double>(std::numeric_limits<float>::epsilon());
+        1.0 - static_cast<double>(d + 8) *
+                  static_cast<double>(std::numeric_limits<float>::epsilon());
     parallel_for(n_chunks(n_cand, kTask), run_.n_threads, [&](index_t task) {
       thread_local std::vector<T> bound;
       thread_local std::vector<std::int32_t> survivors;
@@ -196,13 +197,15 @@ class Afkmc2Seeding {
         const index_t t0 = SubspaceScreen<T>::first_smallest(bound.data(), w, k0);
         double best = squared_distance_exact(x, centers_ + t0 * d, d);
         T limit = screen_.threshold(best, cand_norm_[j]);
-        const index_t n_surv = SubspaceScreen<T>::at_most(bound.data(), k0, limit, survivors.data());
+        const index_t n_surv =
+            SubspaceScreen<T>::at_most(bound.data(), k0, limit, survivors.data());
         for (index_t f = 0; f < n_surv; ++f) {
           const index_t t = survivors[f];
           if (t == t0 || !(bound[t] <= limit)) continue;
           const T* c = centers_ + t * d;
           if constexpr (std::is_same_v<T, float>) {
-            const double lower = static_cast<double>(squared_distance(x, c, d)) * float_lower_factor;
+            const double lower =
+                static_cast<double>(squared_distance(x, c, d)) * float_lower_factor;
             if (lower >= best) continue;
           }
           const double dist = squared_distance_exact(x, c, d);
@@ -269,8 +272,9 @@ SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Par
   detail::require_data(data, "afkmc2");
   detail::require_clusters(n_clusters, data.n, "afkmc2");
   detail::require(params.chain_length >= 1, "afkmc2: chain_length must be >= 1");
-  detail::require(params.screen_dims >= -1 && (params.screen_dims < data.d || params.screen_dims == 0),
-                  "afkmc2: screen_dims must be -1 (automatic), 0 (off) or in [1, d)");
+  detail::require(
+      params.screen_dims >= -1 && (params.screen_dims < data.d || params.screen_dims == 0),
+      "afkmc2: screen_dims must be -1 (automatic), 0 (off) or in [1, d)");
   detail::require(centers != nullptr, "afkmc2: centers is a null pointer");
   return detail::afkmc2(data, n_clusters, params, run, centers, indices);
 }

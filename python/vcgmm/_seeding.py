@@ -165,8 +165,8 @@ def afkmc2(X: ArrayLike, n_clusters: int, *,
     data per center. From 64 centers on, the candidates' distances to their
     nearest center come from bounds in a few leading principal axes of the
     data, measured in full only where the bounds cannot rule a center out: the
-    same centers as without, 2-4x faster at n_clusters = 4000 to 16,384 on image
-    patches and Fashion-MNIST (``bench/results/seeding.md``).
+    same centers as without, 2.6-4.1x faster at n_clusters = 4000 to 16,384 on
+    image patches and Fashion-MNIST (``bench/results/seeding.md``).
 
     Parameters
     ----------

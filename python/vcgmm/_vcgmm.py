@@ -198,7 +198,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         With thousands of components a larger G pays: on the image patches
         at n_components = 4000 (5 seeds, ``bench/results/refine_screened_seeding.md``)
         G = 7 with the default refinement ends 0.37% below LWCS at
-        coreset_size 2^16 (G = 5: 0.31% above) for 1.26x the time of G = 5,
+        coreset_size 2^16 (G = 5: 0.31% above) for 1.23x the time of G = 5,
         still 3.3x faster than LWCS; at 1000-2000 components G = 5 with the
         default refinement is already below LWCS.
     coreset_size : int, "auto" or None, default="auto"

@@ -255,7 +255,8 @@ TEST_CASE_TEMPLATE("afkmc2: the subspace screen gives the unscreened centers, bi
   const std::vector<T> shift = blobs<T>(n, d, 25, 30.0, 0.0, 302);
   for (index_t i = 0; i < n; ++i) {
     for (index_t j = 0; j < d; ++j) {
-      x[i * d + j] = static_cast<T>(x[i * d + j] * 4.0 / (1.0 + j) + shift[i * d + j] / (1.0 + 0.5 * j));
+      x[i * d + j] =
+          static_cast<T>(x[i * d + j] * 4.0 / (1.0 + j) + shift[i * d + j] / (1.0 + 0.5 * j));
     }
   }
   for (index_t i = 0; i < 300; ++i) {  // 300 copies of 30 rows

@@ -20,12 +20,14 @@
 // proposal is fixed) and their exact squared distances to the centers chosen
 // before come from one blocked nearest-center pass (assignment.hpp); the
 // chain decisions then run in order. The result does not depend on threads.
-// From 64 chosen centers on, those nearest-center distances come from the
+// From 64 chosen centers on, those nearest-center distances (and the
+// comparisons with the centers chosen within the round) come from the
 // principal-subspace screen (detail/subspace_screen.hpp: bounds from the
 // projections onto the data's leading axes; only centers the bounds cannot
 // rule out are measured in full, in double): the same distances, so the same
-// centers, with fewer coordinates touched (image patches, D = 108, C = 4000:
-// 3.2x faster seeding). The distance evaluations counted are the
+// centers, with fewer coordinates touched (coresets of 2^16 image patches,
+// D = 108: 2.6x faster at C = 4000, 4.1x at C = 16,384;
+// bench/results/seeding.md). The distance evaluations counted are the
 // algorithm's, n + m C (C - 1) / 2, whatever the screen skips.
 // Use when: seeding many clusters on large data or a coreset (weights =
 // coreset weights). Do not use for: tiny chain lengths on data whose D^2
