@@ -95,8 +95,8 @@ class Afkmc2Seeding {
         // (serial work: this loop runs between the parallel passes).
         T limit = screened ? screen_.threshold(best, cand_norm_[base + j]) : T(0);
         for (index_t c = k0; c < k; ++c) {
-          if (screened && subspace_bound(cand_proj_.data() + (base + j) * ks,
-                                         center_proj_.data() + c * ks, ks) > limit) {
+          if (screened && screen_.bound(cand_proj_.data() + (base + j) * ks,
+                                        center_proj_.data() + c * ks) > limit) {
             continue;
           }
           const double dist = squared_distance_exact(y, centers_ + c * d, d);
@@ -161,13 +161,6 @@ class Afkmc2Seeding {
     }
   }
 
-  // The squared distance of two projections (k values each), in T.
-  static T subspace_bound(const T* a, const T* b, index_t k) {
-    T sum = T(0);
-    for (index_t j = 0; j < k; ++j) sum += (a[j] - b[j]) * (a[j] - b[j]);
-    return sum;
-  }
-
   // cand_d2_[j] = the exact squared distance of candidate j to its nearest
   // center among [0, k0), by the subspace screen (subspace_screen.hpp): the
   // same values as the blocked pass (the nearest center is always measured
@@ -182,9 +175,7 @@ class Afkmc2Seeding {
     packed_.clear();
     const index_t w = screen_.pack(center_proj_.data(), ids_.data(), k0, packed_);
     constexpr index_t kTask = 32;
-    const double float_lower_factor =
-        1.0 - static_cast<double>(d + 8) *
-                  static_cast<double>(std::numeric_limits<float>::epsilon());
+    const double float_lower_factor = float_distance_lower_factor(d);
     parallel_for(n_chunks(n_cand, kTask), run_.n_threads, [&](index_t task) {
       thread_local std::vector<T> bound;
       thread_local std::vector<std::int32_t> survivors;

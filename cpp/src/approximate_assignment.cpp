@@ -623,8 +623,7 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
   }
   near.resize(wq);  // at_most() stores whole panels
   survivors.resize(tiles_->max_width);
-  const double float_lower_factor =
-      1.0 - static_cast<double>(d + 8) * static_cast<double>(std::numeric_limits<float>::epsilon());
+  const double float_lower_factor = detail::float_distance_lower_factor(d);
   win.assign(nb, -1);
   best.assign(nb, std::numeric_limits<double>::infinity());
   std::int64_t exact_evals = 0, coords = nb * m * ks;

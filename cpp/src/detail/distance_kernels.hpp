@@ -123,6 +123,16 @@ inline T squared_distance(const T* a, const T* b, index_t d) {
 }
 #endif
 
+/// A factor f <= 1 with f * squared_distance<float>(a, b, d) <= ||a - b||^2:
+/// each difference carries a relative error <= eps, the sum of squares one
+/// <= (d + 1) eps in any order; (d + 8) eps covers both. A float distance
+/// times f that exceeds a best distance rules the row out without the
+/// double one.
+inline double float_distance_lower_factor(index_t d) {
+  return 1.0 - static_cast<double>(d + 8) *
+                   static_cast<double>(std::numeric_limits<float>::epsilon());
+}
+
 /// ||a - b||^2 accumulated in double: the exact value used for quality
 /// measurements (quantization error, inertia), immune to the cancellation of
 /// the GEMM expansion. Fixed summation order, like squared_distance.

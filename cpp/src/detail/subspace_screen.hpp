@@ -199,6 +199,15 @@ class SubspaceScreen {
                                         : std::nextafter(tt, std::numeric_limits<T>::infinity());
   }
 
+  /// The bound of one pair from their projections pa and pb (k values each,
+  /// from project()): sum_j (pa[j] - pb[j])^2 in T, covered by threshold()
+  /// like the packed bounds.
+  T bound(const T* pa, const T* pb) const {
+    T sum = T(0);
+    for (index_t j = 0; j < k_; ++j) sum += (pa[j] - pb[j]) * (pa[j] - pb[j]);
+    return sum;
+  }
+
   /// Packs the projections p (rows given by `rows`, count n, each k values)
   /// dimension-major in panels of width w = n rounded up to kLanes:
   /// out[j * w + t] = p[rows[t]][j]; padding centers get coordinates whose
