@@ -46,13 +46,39 @@ from ._validation import (
     reject_non_numeric,
 )
 
-__all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD",
+__all__ = ["CenterBasedEstimator", "PipelineEstimator", "FLOPS_PER_THREAD", "seeding_work",
            "COMPUTE_LABELS_PARAM", "LABELS_PARAM", "N_INIT_PARAM", "run_seeds", "as_float"]
 
 #: A generous rate (floating-point operations per second and thread) for the
 #: warning on absurd sizes: a fit warned about is slower than an hour even on
 #: a fast machine.
 FLOPS_PER_THREAD = 5e10
+
+
+def seeding_work(n, d, params):
+    """(distance evaluations, lower bound on their flops) of the seeding
+    of ``params`` (core params) on n points in d dimensions.
+
+    2 d flops per evaluation, except AFK-MC^2's chain comparisons (m C (C - 1)
+    / 2 of them): its principal-subspace screen (afkmc2.hpp) bounds most of
+    them in a few axes (automatic: 8 or more from d >= 16 on; else
+    ``screen_dims``), so they count 2 flops per axis.
+    """
+    C = params.n_clusters
+    seeding = params.seeding
+    if seeding.method == "k-means++":
+        evals = n * (C - 1) * max(1, seeding.kmeans_plusplus.n_local_trials)
+        return evals, 2.0 * d * evals
+    if seeding.method == "afk-mc2":
+        chain = seeding.afkmc2.chain_length * C * (C - 1) // 2
+        screen = seeding.afkmc2.screen_dims
+        chain_dims = d
+        if screen > 0:
+            chain_dims = min(d, screen)
+        elif screen < 0 and d >= 16:  # automatic: multiples of 8 axes, none below 16 features
+            chain_dims = min(d, 8)
+        return n + chain, 2.0 * (d * n + chain_dims * chain)
+    return 0, 0.0
 
 
 def user_stacklevel():
@@ -713,19 +739,18 @@ class PipelineEstimator(CenterBasedEstimator):
         run = _Run(result, centers, labels, draw.indices, draw.weights)
         return values, run, None, result.n_distance_evals, result.timings
 
-    def _work_estimate(self, n_samples, params):
+    def _work_estimate(self, n_samples, n_features, params):
         """(distance evaluations before the first iteration, per iteration,
-        hint): the family's cost model, for the warning on absurd sizes."""
-        C, m = params.n_clusters, params.coreset_size
+        hint, flops): the family's cost model, for the warning on absurd
+        sizes; flops is a lower bound on their arithmetic."""
+        m = params.coreset_size
         fit_n = m or n_samples
-        if params.seeding.method == "k-means++":
-            seeding = fit_n * (C - 1) * max(1, params.seeding.kmeans_plusplus.n_local_trials)
-        elif params.seeding.method == "afk-mc2":
-            seeding = fit_n + params.seeding.afkmc2.chain_length * C * (C - 1) // 2
-        else:
-            seeding = 0
-        return (n_samples if m else 0) + seeding, self._iteration_evals(fit_n, params), (
-            "use a coreset (coreset_size='auto'), init='afk-mc2', or fewer clusters")
+        seeding, seeding_flops = seeding_work(fit_n, n_features, params)
+        setup = (n_samples if m else 0) + seeding
+        per_iter = self._iteration_evals(fit_n, params)
+        flops = 2.0 * n_features * (setup - seeding + per_iter) + seeding_flops
+        return setup, per_iter, (
+            "use a coreset (coreset_size='auto'), init='afk-mc2', or fewer clusters"), flops
 
     def _iteration_evals(self, fit_n, params):  # pragma: no cover - per family
         raise NotImplementedError
@@ -734,8 +759,7 @@ class PipelineEstimator(CenterBasedEstimator):
         """Warn before starting a fit that needs more than an hour on this
         machine even at a generous FLOPS_PER_THREAD (the cost model of the
         family: seeding plus one iteration; more iterations only add)."""
-        setup, per_iter, hint = self._work_estimate(X.shape[0], params)
-        flops = 2.0 * X.shape[1] * (setup + per_iter)
+        setup, per_iter, hint, flops = self._work_estimate(X.shape[0], X.shape[1], params)
         seconds = flops / (FLOPS_PER_THREAD * available_threads())
         if seconds > 3600.0:
             warnings.warn(

@@ -208,4 +208,33 @@ def test_absurd_work_is_warned_before_it_starts(tmp_path):
         with pytest.raises(UserWarning, match=r"hours on .*coreset_size='auto'"):
             vcgmm.KMeans(10**6, random_state=0).fit(X)
         with pytest.raises(UserWarning, match="hours on"):
-            vcgmm.VCGMM(10**6, coreset_size=None, random_state=0).fit(X)
+            vcgmm.VCGMM(4 * 10**6, coreset_size=None, random_state=0).fit(X)
+
+
+def _core_params(est):
+    from vcgmm._seeding import seeding_to_core
+
+    values = est._checked_params()
+    params = est._params.to_core(values)
+    seeding_to_core(values, None, est.n_clusters, params)
+    return params
+
+
+def test_absurd_work_bound_stays_below_a_measured_screened_seeding():
+    # The warning says "at least N hours": its model must not exceed a run
+    # that was measured. bench/results/seeding.md: AFK-MC^2 (m = 20) of
+    # C = 16384 centers on 65,536 Fashion-MNIST rows (D = 784), subspace
+    # screen on (the default): 7.806 s on 2 threads. Counting every chain
+    # comparison as a full 784-dimensional distance put it at 42 s.
+    from vcgmm._estimator_base import FLOPS_PER_THREAD, seeding_work
+
+    params = _core_params(vcgmm.KMeans(16384, init="afk-mc2"))
+    evals, flops = seeding_work(65536, 784, params)
+    assert evals == 65536 + 20 * 16384 * 16383 // 2  # the algorithm's count is unchanged
+    assert flops / (FLOPS_PER_THREAD * 2) < 7.806
+    # Below 16 features the automatic screen never runs: full distances.
+    assert seeding_work(65536, 12, params)[1] == 2.0 * 12 * evals
+    # k-means++ has no screen.
+    params = _core_params(vcgmm.KMeans(16384, init="k-means++"))
+    evals, flops = seeding_work(65536, 784, params)
+    assert evals == 65536 * 16383 and flops == 2.0 * 784 * evals
