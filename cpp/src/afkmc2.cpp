@@ -175,7 +175,6 @@ class Afkmc2Seeding {
     packed_.clear();
     const index_t w = screen_.pack(center_proj_.data(), ids_.data(), k0, packed_);
     constexpr index_t kTask = 32;
-    const double float_lower_factor = float_distance_lower_factor(d);
     parallel_for(n_chunks(n_cand, kTask), run_.n_threads, [&](index_t task) {
       thread_local std::vector<T> bound;
       thread_local std::vector<std::int32_t> survivors;
@@ -187,24 +186,11 @@ class Afkmc2Seeding {
         screen_.bounds(packed_.data(), w, cand_proj_.data() + j * ks, bound.data());
         const index_t t0 = SubspaceScreen<T>::first_smallest(bound.data(), w, k0);
         double best = squared_distance_exact(x, centers_ + t0 * d, d);
-        T limit = screen_.threshold(best, cand_norm_[j]);
-        const index_t n_surv =
-            SubspaceScreen<T>::at_most(bound.data(), k0, limit, survivors.data());
-        for (index_t f = 0; f < n_surv; ++f) {
-          const index_t t = survivors[f];
-          if (t == t0 || !(bound[t] <= limit)) continue;
-          const T* c = centers_ + t * d;
-          if constexpr (std::is_same_v<T, float>) {
-            const double lower =
-                static_cast<double>(squared_distance(x, c, d)) * float_lower_factor;
-            if (lower >= best) continue;
-          }
-          const double dist = squared_distance_exact(x, c, d);
-          if (dist < best) {
-            best = dist;
-            limit = screen_.threshold(dist, cand_norm_[j]);
-          }
-        }
+        auto winner = static_cast<std::int32_t>(t0);
+        screen_.lower_nearest(
+            x, cand_norm_[j], bound.data(), k0, survivors.data(), best, winner,
+            [&](index_t t) { return centers_ + t * d; },
+            [](index_t t) { return static_cast<std::int32_t>(t); });
         cand_d2_[j] = best;
       }
     }, static_cast<double>(kTask * k0 * ks * 3));

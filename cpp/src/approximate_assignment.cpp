@@ -623,7 +623,6 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
   }
   near.resize(wq);  // at_most() stores whole panels
   survivors.resize(tiles_->max_width);
-  const double float_lower_factor = detail::float_distance_lower_factor(d);
   win.assign(nb, -1);
   best.assign(nb, std::numeric_limits<double>::infinity());
   std::int64_t exact_evals = 0, coords = nb * m * ks;
@@ -704,30 +703,9 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
         best[i] = detail::squared_distance_exact(x, rows + t0 * d, d);
         ++exact_evals;
       }
-      T limit = screen.threshold(best[i], xnorm[i]);
-      const index_t n_surv =
-          detail::SubspaceScreen<T>::at_most(own, s, limit, survivors.data());
-      for (index_t f = 0; f < n_surv; ++f) {
-        const std::int32_t t = survivors[f];
-        const std::int32_t c = member[t];
-        if (c == win[i] || !(own[t] <= limit)) continue;  // (the limit may have dropped)
-        const T* center = rows + t * d;
-        if constexpr (std::is_same_v<T, float>) {
-          // The distance in float first (its relative error is below
-          // (d + 8) eps): measured in double only when it may beat or tie.
-          const double lower = static_cast<double>(detail::squared_distance(x, center, d)) *
-                               float_lower_factor;
-          ++exact_evals;
-          if (lower > best[i]) continue;
-        }
-        const double dist = detail::squared_distance_exact(x, center, d);
-        ++exact_evals;
-        if (dist < best[i] || (dist == best[i] && c < win[i])) {
-          best[i] = dist;
-          win[i] = c;
-          limit = screen.threshold(dist, xnorm[i]);
-        }
-      }
+      exact_evals += screen.lower_nearest(
+          x, xnorm[i], own, s, survivors.data(), best[i], win[i],
+          [&](index_t t) { return rows + t * d; }, [&](index_t t) { return member[t]; });
     }
   }
   for (index_t i = 0; i < nb; ++i) {

@@ -253,6 +253,53 @@ class SubspaceScreen {
 #endif
   }
 
+  /// The search over one set of packed centers (s of them, bounds from
+  /// bounds()): lowers (best, winner), the exact squared distance of x to the
+  /// nearest center measured so far and its id, over the centers whose bound
+  /// is at most threshold(best, x_norm), the limit dropping as best does.
+  /// Each is measured in double; with float data a float distance first,
+  /// skipped when float_distance_lower_factor() puts it above best. Ties go
+  /// to the lower id. row(t) is the row of the center at position t, id(t)
+  /// its id; the winner is not measured again. survivors: room for s
+  /// rounded up to kLanes. Returns the distances evaluated (float and double
+  /// ones each count). The loop of the approximate labelling's cells
+  /// (approximate_assignment.cpp) and of AFK-MC^2's candidates (afkmc2.cpp).
+  template <class Row, class Id>
+  std::int64_t lower_nearest(const T* x, double x_norm, const T* bound, index_t s,
+                             std::int32_t* survivors, double& best, std::int32_t& winner,
+                             Row&& row, Id&& id) const {
+    const index_t d = d_;
+    T limit = threshold(best, x_norm);
+    const index_t n_surv = at_most(bound, s, limit, survivors);
+    [[maybe_unused]] const double float_lower = float_distance_lower_factor(d);
+    double best_d = best;
+    std::int32_t win = winner;
+    std::int64_t evals = 0;
+    for (index_t f = 0; f < n_surv; ++f) {
+      const index_t t = survivors[f];
+      const std::int32_t c = id(t);
+      if (c == win || !(bound[t] <= limit)) continue;  // (the limit may have dropped)
+      const T* center = row(t);
+      if constexpr (std::is_same_v<T, float>) {
+        // The float distance's relative error is below (d + 8) eps: measured
+        // in double only when it may beat or tie.
+        const double lower = static_cast<double>(squared_distance(x, center, d)) * float_lower;
+        ++evals;
+        if (lower > best_d) continue;
+      }
+      const double dist = squared_distance_exact(x, center, d);
+      ++evals;
+      if (dist < best_d || (dist == best_d && c < win)) {
+        best_d = dist;
+        win = c;
+        limit = threshold(dist, x_norm);
+      }
+    }
+    best = best_d;
+    winner = win;
+    return evals;
+  }
+
   /// n rounded up to a multiple of kLanes: the width of n packed centers
   /// (and of their bounds).
   static index_t padded(index_t n) { return (n + kLanes - 1) / kLanes * kLanes; }
