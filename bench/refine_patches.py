@@ -12,6 +12,10 @@ scan). This benchmark measures, in one run and on the same coreset size N':
   ``--refine`` (default 1 3 10) and ``--refine-search`` -- the same seed, so
   the same coreset, seeding and EM: the rows of one G differ only by the
   refinement; each of ``-G`` (default 5);
+- with ``--tol`` (default: the library's default only), each EM stopping
+  threshold of the ``"gain"`` rule for every refinement setting (rows
+  "tol=..."; a smaller threshold runs more EM iterations before the same
+  refinement);
 - LWCS = ``vcgmm.KMeans(C, init="afk-mc2", coreset_size=N')``;
 
 and reports the full-data quantization error (exact: the fits' evaluation phase)
@@ -48,14 +52,17 @@ def _stats(values):
 def run(args):
     import vcgmm
 
-    X = load(args.dataset, dtype=np.float32)
+    X = load(args.dataset, dtype=np.dtype(args.dtype))
     print(f"{args.dataset}: {X.shape[0]:,} x {X.shape[1]} {X.dtype}", file=sys.stderr, flush=True)
-    # (G, refine steps, refine_search): the papers' vc-GMM (refine=0) for each
-    # G, then every refinement setting.
+    # (G, refine steps, refine_search, tol): the papers' vc-GMM (refine=0,
+    # default tol) for each G, then every refinement setting with every tol.
+    default_tol = _default_tol()
+    tols = args.tol or [default_tol]
     variants = []
     for G in args.G:
-        variants.append((G, 0, "restricted"))
-        variants += [(G, k, search) for search in args.refine_search for k in args.refine if k != 0]
+        variants.append((G, 0, "restricted", default_tol))
+        variants += [(G, k, search, tol) for tol in tols for search in args.refine_search
+                     for k in args.refine if k != 0]
     raw = []
     rows = []
     info = _harness.machine_info()
@@ -63,7 +70,7 @@ def run(args):
         for e in args.coreset:
             n_prime = 2 ** e
             per = {("vc",) + v: [] for v in variants}
-            per[("lwcs", None, 0, None)] = []
+            per[("lwcs", None, 0, None, None)] = []
             for seed in range(args.seeds):
                 t0 = time.perf_counter()
                 lw = vcgmm.KMeans(C, init="afk-mc2", coreset_size=n_prime, random_state=seed,
@@ -75,26 +82,26 @@ def run(args):
                        "Q": q_lw, "seconds": t["coreset"] + t["seeding"] + t["iterations"],
                        "n_iter": int(lw.n_iter_)}
                 raw.append(rec)
-                per[("lwcs", None, 0, None)].append(rec)
-                for G, k, search in variants:
+                per[("lwcs", None, 0, None, None)].append(rec)
+                for G, k, search, tol in variants:
                     r = vcgmm.fit_vcgmm(X, C, G, n_prime, random_state=seed, refine=k,
-                                        refine_search=search, n_threads=args.threads,
+                                        refine_search=search, tol=tol, n_threads=args.threads,
                                         return_labels=True)
                     q = float(r.inertia)  # exact on all rows (evaluation phase, not timed)
                     rec = {"C": C, "n_prime": n_prime, "seed": seed, "algo": "vc-GMM", "G": G,
-                           "refine": k, "refine_search": search,
+                           "refine": k, "refine_search": search, "tol": tol,
                            "Q": q, "seconds": r.algorithm_seconds, "n_iter": int(r.n_iter),
                            "refine_seconds": r.timings["refinement"],
                            "refine_evals": int(r.n_distance_evals["refinement"]),
                            "estep_evals": int(r.n_distance_evals["iterations"]),
                            "refine_objective": [float(v) for v in r.refine_objective]}
                     raw.append(rec)
-                    per[("vc", G, k, search)].append(rec)
+                    per[("vc", G, k, search, tol)].append(rec)
                 print(f"[C={C} N'=2^{e} seed {seed}] {time.perf_counter() - t0:.1f} s: "
-                      + ", ".join(f"{_label(G, k, search)} "
-                                  f"{100 * (per[('vc', G, k, search)][-1]['Q'] / q_lw - 1):+.2f}%"
-                                  for G, k, search in variants), file=sys.stderr, flush=True)
-            lw_recs = per[("lwcs", None, 0, None)]
+                      + ", ".join(f"{_label(*v, default_tol)} "
+                                  f"{100 * (per[('vc',) + v][-1]['Q'] / q_lw - 1):+.2f}%"
+                                  for v in variants), file=sys.stderr, flush=True)
+            lw_recs = per[("lwcs", None, 0, None, None)]
             for key, recs in per.items():
                 rel = [100.0 * (r["Q"] / l["Q"] - 1.0) for r, l in zip(recs, lw_recs)]
                 speed = [l["seconds"] / r["seconds"] for r, l in zip(recs, lw_recs)]
@@ -103,7 +110,7 @@ def run(args):
                 m_sp, _ = _stats(speed)
                 rows.append({
                     "C": C, "n_prime": f"2^{e}",
-                    "algorithm": "LWCS" if key[0] == "lwcs" else _label(*key[1:]),
+                    "algorithm": "LWCS" if key[0] == "lwcs" else _label(*key[1:], default_tol),
                     "G": "-" if key[0] == "lwcs" else key[1], "seeds": len(recs),
                     "Q_mean": statistics.fmean(r["Q"] for r in recs),
                     "rel_vs_lwcs": m_rel, "rel_vs_lwcs_sd": sd_rel,
@@ -117,10 +124,16 @@ def run(args):
     return rows
 
 
-def _label(G, k, search):
+def _default_tol():
+    import vcgmm
+
+    return vcgmm.VCGMM().tol
+
+
+def _label(G, k, search, tol, default_tol):
     if k == 0:
         return "vc-GMM (papers)"
-    return f"vc-GMM refine={k} {search}"
+    return f"vc-GMM refine={k} {search}" + ("" if tol == default_tol else f" tol={tol:g}")
 
 
 def _write(args, rows, raw, info):
@@ -136,13 +149,15 @@ def _write(args, rows, raw, info):
         "Q = exact quantization error on all rows of the data set (the fits' evaluation phase); 'Q vs LWCS' = "
         "mean over seeds of Q / Q_LWCS(same seed) - 1 (± sample sd); negative = better than LWCS.",
         "vc-GMM rows of one seed share the coreset, the seeding and EM (same random_state): "
-        "they differ only by the refinement steps after EM.",
+        "they differ only by the refinement steps after EM (and 'tol=t' rows by where EM stops).",
         "time = algorithm time (coreset + seeding + iterations + refinement), the final "
         "full-data evaluation excluded; 'speedup vs LWCS' = mean of LWCS time / row time per seed.",
         "LWCS = vcgmm.KMeans(C, init='afk-mc2', coreset_size=N'); vc-GMM = "
         "vcgmm.fit_vcgmm(X, C, G, N', refine=k, refine_search=search) ('refine=k search' "
         "rows; 'restricted': the truncated search spaces S(n), 'approx': all means by the "
-        f"approximate cell index, 'exact': all means, exact scan); {args.threads} threads.",
+        "approximate cell index, 'exact': all means, exact scan); 'tol=t': EM stopped by "
+        f"the 'gain' rule at tol=t instead of the default {_default_tol():g}; "
+        f"{args.threads} threads; data as {args.dtype}.",
     ]
     _harness.write_results(args.name, columns, rows,
                            title=f"Hard refinement after EM on {args.dataset}: vc-GMM vs LWCS",
@@ -161,6 +176,9 @@ def main(argv=None):
     parser.add_argument("--refine-search", nargs="+", default=["restricted"],
                         choices=["restricted", "approx", "exact"],
                         help="the refinement's assignments to compare")
+    parser.add_argument("--tol", type=float, nargs="+", default=None,
+                        help="EM stopping thresholds to compare (default: the library's)")
+    parser.add_argument("--dtype", default="float32", choices=["float32", "float64"])
     parser.add_argument("-G", type=int, nargs="+", default=[5],
                         help="neighbourhood sizes of vc-GMM (each with every refinement)")
     parser.add_argument("--seeds", type=int, default=3)
