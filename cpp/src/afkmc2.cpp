@@ -53,8 +53,6 @@ class Afkmc2Seeding {
       screen_ = SubspaceScreen<T>(sample.data(), s, d, screen_dims_);
       if (screen_.dims() > 0) {
         center_proj_.resize(static_cast<std::size_t>(n_clusters_) * screen_.dims());
-        ids_.resize(n_clusters_);
-        for (index_t c = 0; c < n_clusters_; ++c) ids_[c] = static_cast<std::int32_t>(c);
       }
     }
     take(0, by_weight.sample(rng_.uniform()));
@@ -173,7 +171,7 @@ class Afkmc2Seeding {
     screen_.project(cand_rows_.data(), n_cand, proj_scratch_.data(), cand_proj_.data(),
                     cand_norm_.data());
     packed_.clear();
-    const index_t w = screen_.pack(center_proj_.data(), ids_.data(), k0, packed_);
+    const index_t w = screen_.pack(center_proj_.data(), nullptr, k0, packed_);
     constexpr index_t kTask = 32;
     parallel_for(n_chunks(n_cand, kTask), run_.n_threads, [&](index_t task) {
       thread_local std::vector<T> bound;
@@ -212,7 +210,6 @@ class Afkmc2Seeding {
   std::vector<double> cand_d2_;
   SubspaceScreen<T> screen_;          // dims() == 0: every pass blocked (no screening)
   std::vector<T> center_proj_;        // (C, ks) projections of the chosen centers
-  std::vector<std::int32_t> ids_;     // 0, 1, ..., C - 1 (pack's row list)
   std::vector<T> packed_, cand_proj_, proj_scratch_;
   std::vector<double> cand_norm_;
 };

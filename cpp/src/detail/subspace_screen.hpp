@@ -208,16 +208,19 @@ class SubspaceScreen {
     return sum;
   }
 
-  /// Packs the projections p (rows given by `rows`, count n, each k values)
-  /// dimension-major in panels of width w = n rounded up to kLanes:
-  /// out[j * w + t] = p[rows[t]][j]; padding centers get coordinates whose
-  /// squares overflow (their bounds are +infinity). Returns w.
+  /// Packs the projections p (rows given by `rows`, count n, each k values;
+  /// rows null: the first n) dimension-major in panels of width w = n
+  /// rounded up to kLanes, appended to out: out[j * w + t] = p[rows[t]][j];
+  /// padding centers get coordinates whose squares overflow (their bounds
+  /// are +infinity). Returns w.
   index_t pack(const T* p, const std::int32_t* rows, index_t n, std::vector<T>& out) const {
     const index_t w = padded(n);
     const std::size_t base = out.size();
     out.resize(base + static_cast<std::size_t>(w * k_), std::numeric_limits<T>::max());
     for (index_t j = 0; j < k_; ++j) {
-      for (index_t t = 0; t < n; ++t) out[base + j * w + t] = p[rows[t] * k_ + j];
+      for (index_t t = 0; t < n; ++t) {
+        out[base + j * w + t] = p[(rows ? static_cast<index_t>(rows[t]) : t) * k_ + j];
+      }
     }
     return w;
   }
