@@ -745,11 +745,11 @@ class PipelineEstimator(CenterBasedEstimator):
         sizes; flops is a lower bound on their arithmetic."""
         m = params.coreset_size
         fit_n = m or n_samples
+        coreset_pass = n_samples if m else 0
         seeding, seeding_flops = seeding_work(fit_n, n_features, params)
-        setup = (n_samples if m else 0) + seeding
         per_iter = self._iteration_evals(fit_n, params)
-        flops = 2.0 * n_features * (setup - seeding + per_iter) + seeding_flops
-        return setup, per_iter, (
+        flops = 2.0 * n_features * (coreset_pass + per_iter) + seeding_flops
+        return coreset_pass + seeding, per_iter, (
             "use a coreset (coreset_size='auto'), init='afk-mc2', or fewer clusters"), flops
 
     def _iteration_evals(self, fit_n, params):  # pragma: no cover - per family
