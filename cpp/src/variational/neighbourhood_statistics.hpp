@@ -84,7 +84,10 @@ class NeighbourhoodStatistics {
         won_[c] = 1;
         fold_cluster(c, pos.data());
       }
-    }, 4.0 * kEMClustersPerTask * stride_ *
+      // (The work per candidate entry, a position lookup and a running sum,
+      // costs as much as ~80 flops of the E-step's distances; with a smaller
+      // estimate parallel_for ran this fold on one thread at N' = 2^14.)
+    }, 80.0 * kEMClustersPerTask * stride_ *
            (static_cast<double>(nb) / static_cast<double>(C_) + 4.0));
   }
 
@@ -118,7 +121,8 @@ class NeighbourhoodStatistics {
         // (kept < G - 1 cannot happen: the winner's search space holds >= G clusters.)
         list.clear();
       }
-    }, 40.0 * kEMClustersPerTask * stride_);
+      // (~200 flops' worth per entry of a cluster's list, measured as above.)
+    }, 200.0 * kEMClustersPerTask * stride_);
   }
 
  private:
