@@ -258,4 +258,11 @@ template SeedingStats afkmc2<float>(const DataView<float>&, index_t, const Afkmc
 template SeedingStats afkmc2<double>(const DataView<double>&, index_t, const Afkmc2Params&,
                                      const RunOptions&, double*, index_t*);
 
+index_t afkmc2_min_screen_coordinates(index_t d, const Afkmc2Params& params) {
+  using Screen = detail::SubspaceScreen<float>;  // its constants do not depend on T
+  if (params.screen_dims > 0) return std::min<index_t>(d, params.screen_dims);
+  if (params.screen_dims == 0 || d < Screen::kMinAutoFeatures) return d;
+  return std::min<index_t>(d, Screen::kAutoDimsStep);
+}
+
 }  // namespace vcgmm

@@ -186,7 +186,14 @@ void bind_parameter_classes(py::module_& m) {
       .def_readwrite("n_local_trials", &vcgmm::KMeansPlusPlusParams::n_local_trials);
   params_class<vcgmm::Afkmc2Params>(m, "Afkmc2Params")
       .def_readwrite("chain_length", &vcgmm::Afkmc2Params::chain_length)
-      .def_readwrite("screen_dims", &vcgmm::Afkmc2Params::screen_dims);
+      .def_readwrite("screen_dims", &vcgmm::Afkmc2Params::screen_dims)
+      .def("min_screen_coordinates",
+           [](const vcgmm::Afkmc2Params& p, vcgmm::index_t d) {
+             return vcgmm::afkmc2_min_screen_coordinates(d, p);
+           },
+           py::arg("d"),
+           "The fewest coordinates of a center one chain comparison reads on d features "
+           "(a lower bound for cost estimates; afkmc2.hpp).");
   params_class<vcgmm::SeedingParams>(m, "SeedingParams")
       .def_property(
           "method", [](const vcgmm::SeedingParams& p) { return name_of(kSeedingMethods, p.method); },

@@ -61,8 +61,9 @@ def seeding_work(n, d, params):
 
     2 d flops per evaluation, except AFK-MC^2's chain comparisons (m C (C - 1)
     / 2 of them): its principal-subspace screen (afkmc2.hpp) bounds most of
-    them in a few axes (automatic: 8 or more from d >= 16 on; else
-    ``screen_dims``), so they count 2 flops per axis.
+    them in a few axes, so they count 2 flops per coordinate at the fewest
+    coordinates the core says a comparison reads
+    (``Afkmc2Params.min_screen_coordinates``).
     """
     C = params.n_clusters
     seeding = params.seeding
@@ -71,12 +72,7 @@ def seeding_work(n, d, params):
         return evals, 2.0 * d * evals
     if seeding.method == "afk-mc2":
         chain = seeding.afkmc2.chain_length * C * (C - 1) // 2
-        screen = seeding.afkmc2.screen_dims
-        chain_dims = d
-        if screen > 0:
-            chain_dims = min(d, screen)
-        elif screen < 0 and d >= 16:  # automatic: multiples of 8 axes, none below 16 features
-            chain_dims = min(d, 8)
+        chain_dims = seeding.afkmc2.min_screen_coordinates(d)
         return n + chain, 2.0 * (d * n + chain_dims * chain)
     return 0, 0.0
 

@@ -234,6 +234,14 @@ def test_absurd_work_bound_stays_below_a_measured_screened_seeding():
     assert flops / (FLOPS_PER_THREAD * 2) < 7.806
     # Below 16 features the automatic screen never runs: full distances.
     assert seeding_work(65536, 12, params)[1] == 2.0 * 12 * evals
+    # The core owns the screen's sizes: automatic 8 axes from 16 features on,
+    # fixed screen_dims as given, none when off.
+    chain = params.seeding.afkmc2
+    assert [chain.min_screen_coordinates(d) for d in (12, 15, 16, 784)] == [12, 15, 8, 8]
+    chain.screen_dims = 20
+    assert [chain.min_screen_coordinates(d) for d in (12, 784)] == [12, 20]
+    chain.screen_dims = 0
+    assert chain.min_screen_coordinates(784) == 784
     # k-means++ has no screen.
     params = _core_params(vcgmm.KMeans(16384, init="k-means++"))
     evals, flops = seeding_work(65536, 784, params)

@@ -50,6 +50,14 @@ struct Afkmc2Params {
   int screen_dims = -1;
 };
 
+/// The fewest coordinates of a center one chain comparison reads on data of
+/// d features with these params: d without a screen (screen_dims == 0, or
+/// automatic below 16 features), min(d, screen_dims) when fixed, the smallest
+/// automatic screen (8 axes) otherwise. A lower bound for cost estimates (the
+/// automatic screen may take more axes, or none on data without a small
+/// leading subspace).
+index_t afkmc2_min_screen_coordinates(index_t d, const Afkmc2Params& params);
+
 /// Chooses C centers among the rows of X by AFK-MC^2.
 ///
 /// @param data        IN  (n, d) points and optional weights

@@ -54,7 +54,7 @@ class SubspaceScreen {
 
   SubspaceScreen() = default;
 
-  /// The automatic choice: the smallest multiple of 8 up to kMaxAutoDims
+  /// The automatic choice: the smallest multiple of kAutoDimsStep up to kMaxAutoDims
   /// whose axes hold kAutoVariance of the centers' variance; else
   /// kMaxAutoDims if they hold kMinAutoVariance; else none. Measured (2
   /// threads, an index kept): image patches (D = 108) 24 axes hold 97%,
@@ -62,6 +62,10 @@ class SubspaceScreen {
   /// 84-91%, 1.8x faster at 32 axes, 1.1-1.5x at 96-216 (the 97% rule); on
   /// isotropic centers no small subspace helps.
   static constexpr double kAutoVariance = 0.97;
+  /// The automatic choice takes multiples of this many axes ...
+  static constexpr index_t kAutoDimsStep = 8;
+  /// ... and none for data of fewer features.
+  static constexpr index_t kMinAutoFeatures = 16;
   static constexpr double kMinAutoVariance = 0.8;
   static constexpr index_t kMaxAutoDims = 32;
   /// Subspace iterations of the axes' computation.
@@ -72,14 +76,14 @@ class SubspaceScreen {
   /// them, then Rayleigh-Ritz: any orthonormal axes give exact bounds, better
   /// ones tighter bounds) about their mean, and the largest ||c - mean||
   /// over all of them. k in [1, d); k < 0 chooses (see kAutoVariance; none,
-  /// dims() == 0, also when d < 16 or the choice exceeds d / 2).
+  /// dims() == 0, also when d < kMinAutoFeatures or the choice exceeds d / 2).
   SubspaceScreen(const T* centers, index_t u, index_t d, index_t k) : d_(d), k_(k) {
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(d);
     for (index_t i = 0; i < u; ++i) {
       for (index_t j = 0; j < d; ++j) mean[j] += static_cast<double>(centers[i * d + j]);
     }
     mean /= static_cast<double>(u);
-    if (k < 0 && d < 16) {
+    if (k < 0 && d < kMinAutoFeatures) {
       k_ = 0;
       return;
     }
@@ -126,7 +130,7 @@ class SubspaceScreen {
       double kept = 0.0;
       for (index_t a_ = 0; a_ < std::min(r, kMaxAutoDims); ++a_) {
         kept += value(a_);
-        if ((a_ + 1) % 8 == 0 && kept >= kAutoVariance * total) {
+        if ((a_ + 1) % kAutoDimsStep == 0 && kept >= kAutoVariance * total) {
           k = a_ + 1;
           break;
         }
