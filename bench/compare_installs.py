@@ -17,7 +17,13 @@ old and new time and their ratio new/old (below 1: faster). Cases:
 - table1: the algorithm time (coreset + seeding + iterations, from the
   results' per-phase timings) of the Table 1 rows at C = 1000: k-means++,
   LWCS (N' = 2^16), vc-GMM (G = 5, N' = 2^14 and 2^16), var-GMM-S (G = 5),
-  with the papers' stopping rule for vc-GMM in both environments.
+  with the papers' stopping rule for vc-GMM in both environments;
+- with ``--vcgmm C:N' ...`` (e.g. ``--vcgmm 2000:16384 4000:65536``), for
+  each: ``vcgmm:C:N'``, the algorithm time (refinement included) of
+  ``fit_vcgmm(X, C, coreset_size=N')`` with the library's defaults, and
+  ``vcgmm-iteration:C:N'``, that fit's EM time per iteration, each the median
+  of ``--repeats`` fits with seeds 0, 1, ... (the same seeds in both
+  environments), and ``lwcs:C:N'``, LWCS's algorithm time with the same seeds.
 
 The data are the built-in image patches (535,940 x 108). Results go to
 bench/results/<name>.{json,md}.
@@ -53,8 +59,26 @@ def algo_seconds(timings):
     return (timings["coreset"] + timings["seeding"] + timings["iterations"]
             + timings.get("refinement", 0.0))
 
-def run(case):
+_fits = {}
+
+def fit_seconds(kind, C, m, seed):
+    key = (kind, C, m, seed)
+    if key not in _fits:
+        if kind == "lwcs":
+            km = vcgmm.KMeans(C, init="afk-mc2", coreset_size=m, random_state=seed,
+                              n_threads=threads).fit(X32)
+            _fits[key] = (algo_seconds(km.timings_), None)
+        else:
+            r = vcgmm.fit_vcgmm(X32, C, coreset_size=m, random_state=seed, n_threads=threads)
+            _fits[key] = (algo_seconds(r.timings), r.timings["iterations"] / r.n_iter)
+    return _fits[key]
+
+def run(case, repeat=0):
     kind, *rest = case.split(":")
+    if kind in ("vcgmm", "vcgmm-iteration", "lwcs"):
+        C, m = int(rest[0]), int(rest[1])
+        total, per_iteration = fit_seconds("lwcs" if kind == "lwcs" else "vcgmm", C, m, repeat)
+        return per_iteration if kind == "vcgmm-iteration" else total
     if kind == "lloyd":
         dtype, C = rest[0], int(rest[1])
         X = X32 if dtype == "float32" else X64
@@ -75,7 +99,7 @@ def run(case):
 
 out = {}
 for case in cases:
-    times = [run(case) for _ in range(repeats)]
+    times = [run(case, r) for r in range(repeats)]
     out[case] = float(np.median(times))
 print(json.dumps(out))
 ''')
@@ -99,12 +123,19 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3, help="timed calls per case (lloyd)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-table1", action="store_true")
+    parser.add_argument("--skip-lloyd", action="store_true")
+    parser.add_argument("--vcgmm", nargs="*", default=[], metavar="C:N'",
+                        help="vc-GMM (library defaults) and LWCS fits to time")
     parser.add_argument("--name", default="compare_installs")
+    parser.add_argument("--note", default="", help="a line saying what old and new are")
     args = parser.parse_args(argv)
 
-    groups = [(LLOYD_CASES, args.repeats)]
+    groups = [] if args.skip_lloyd else [(LLOYD_CASES, args.repeats)]
     if not args.skip_table1:
         groups.append((TABLE1_CASES, 1))
+    if args.vcgmm:
+        groups.append(([f"{kind}:{spec}" for spec in args.vcgmm
+                        for kind in ("vcgmm", "vcgmm-iteration", "lwcs")], args.repeats))
     samples = {"old": [], "new": []}
     for r in range(args.rounds):
         order = ("old", "new") if r % 2 == 0 else ("new", "old")
@@ -114,7 +145,7 @@ def main(argv=None):
             for cases, repeats in groups:
                 merged.update(measure(python, cases, repeats, args.threads))
             samples[which].append(merged)
-            print(f"round {r + 1} {which}: " + ", ".join(f"{k} {v:.3f}" for k, v in merged.items()),
+            print(f"round {r + 1} {which}: " + ", ".join(f"{k} {v:.4g}" for k, v in merged.items()),
                   flush=True)
     cases = list(samples["old"][0])
     rows = []
@@ -122,12 +153,29 @@ def main(argv=None):
         old = float(np.median([s[case] for s in samples["old"]]))
         new = float(np.median([s[case] for s in samples["new"]]))
         rows.append({"case": case, "old_s": old, "new_s": new, "ratio_new_old": new / old})
+    write_results(args, rows, samples)
+
+
+def write_results(args, rows, samples):
+    """bench/results/<name>.md (the table of medians) and .json (with every sample)."""
+    flags = "".join(f" --{flag.replace('_', '-')}" for flag in ("skip_lloyd", "skip_table1")
+                    if getattr(args, flag))
+    flags += " --vcgmm " + " ".join(args.vcgmm) if args.vcgmm else ""
     lines = [f"# {args.name}", "", f"`python -m bench.compare_installs --old {args.old} "
              f"--new {args.new} --rounds {args.rounds} --repeats {args.repeats} "
-             f"--threads {args.threads}`", "",
+             f"--threads {args.threads}{flags}`", ""] + ([args.note, ""] if args.note else []) + [
              "| case | old [s] | new [s] | new / old |", "|---|---|---|---|"]
-    lines += [f"| {r['case']} | {r['old_s']:.3f} | {r['new_s']:.3f} | {r['ratio_new_old']:.3f} |"
+    lines += [f"| {r['case']} | {r['old_s']:.4g} | {r['new_s']:.4g} | {r['ratio_new_old']:.3f} |"
               for r in rows]
+    by_case = {r["case"]: r for r in rows}
+    specs = [spec for spec in args.vcgmm if f"vcgmm:{spec}" in by_case]
+    if specs:
+        lines += ["", "vc-GMM (library defaults) vs LWCS, same seeds: LWCS time / vc-GMM time.", "",
+                  "| C:N' | old | new |", "|---|---|---|"]
+        for spec in specs:
+            v, lw = by_case[f"vcgmm:{spec}"], by_case[f"lwcs:{spec}"]
+            lines.append(f"| {spec} | {lw['old_s'] / v['old_s']:.2f}x | "
+                         f"{lw['new_s'] / v['new_s']:.2f}x |")
     text = "\n".join(lines) + "\n"
     print(text)
     RESULTS.mkdir(exist_ok=True)
