@@ -126,7 +126,7 @@
 // on C, the time does: at large C the candidate means of each point are rows
 // scattered over a (C, D) array far larger than the caches (the next point's
 // rows are prefetched): bench/results/em_iteration.md, LWCS coreset of 2^18
-// patches, G = 5, 2 threads: one iteration 98 ms at C = 1000, 313 ms at
+// patches, G = 5, 2 threads: one iteration 67 ms at C = 1000, 225 ms at
 // C = 2^18 (13.8 and 19.0 distance evaluations per point). Distances are
 // computed in T, responsibilities and all sums in double. Results do not depend on the
 // number of threads (random draws come from streams keyed by iteration and
