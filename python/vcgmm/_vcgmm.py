@@ -196,14 +196,14 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         to n_components (with a warning: the loop is then exact EM, the
         slowest setting); the effective value is ``G_``. The papers use 3 to 7.
         With thousands of components a larger G pays: on the image patches
-        at n_components = 4000 (5 seeds, ``bench/results/refine_screened_seeding.md``)
+        at n_components = 4000 (5 seeds, ``bench/results/refine_fast_em_c4000.md``)
         G = 7 with the default refinement ends 0.37% below LWCS at
-        coreset_size 2^16 (G = 5: 0.31% above) for 1.23x the time of G = 5,
-        still 3.3x faster than LWCS; at 1000-2000 components G = 5 with the
-        default refinement is already below LWCS. Fastest at equal error there
-        (``bench/results/refine_tol_c4000.md``): G = 9 with ``tol=1e-2``,
-        0.01% / 0.54% below LWCS at coreset_size 2^14 / 2^16 (2 / 0 of 5
-        seeds above it) at 3.4x / 4.6x its speed.
+        coreset_size 2^16 (G = 5: 0.31% above) for 1.2x the time of G = 5,
+        1.9x faster than LWCS on a quiet machine; at 1000-2000 components
+        G = 5 with the default refinement is already below LWCS. Fastest at
+        equal error there (``bench/results/refine_tol_quiet.md``): G = 9 with
+        ``tol=1e-2``, 0.01% / 0.54% below LWCS at coreset_size 2^14 / 2^16
+        (2 / 0 of 5 seeds above it) at 2.5x / 3.3x its speed.
     coreset_size : int, "auto" or None, default="auto"
         Coreset size N' (n_components <= N' <= 4 * n_samples). "auto":
         ``min(n_samples, max(4096, 64 * n_components))``. None: no coreset
