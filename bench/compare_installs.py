@@ -120,7 +120,7 @@ def main(argv=None):
     parser.add_argument("--old", required=True, help="python of the old environment")
     parser.add_argument("--new", default=sys.executable, help="python of the new environment")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--repeats", type=int, default=3, help="timed calls per case (lloyd)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed calls per case (lloyd; --vcgmm: fits, seeds 0, 1, ...)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-table1", action="store_true")
     parser.add_argument("--skip-lloyd", action="store_true")
@@ -160,7 +160,8 @@ def write_results(args, rows, samples):
     """bench/results/<name>.md (the table of medians) and .json (with every sample)."""
     flags = "".join(f" --{flag.replace('_', '-')}" for flag in ("skip_lloyd", "skip_table1")
                     if getattr(args, flag))
-    flags += " --vcgmm " + " ".join(args.vcgmm) if args.vcgmm else ""
+    if args.vcgmm:
+        flags += " --vcgmm " + " ".join(args.vcgmm)
     lines = [f"# {args.name}", "", f"`python -m bench.compare_installs --old {args.old} "
              f"--new {args.new} --rounds {args.rounds} --repeats {args.repeats} "
              f"--threads {args.threads}{flags}`", ""] + ([args.note, ""] if args.note else []) + [

@@ -238,8 +238,8 @@ def test_absurd_work_bound_stays_below_a_measured_screened_seeding():
     # fixed screen_dims as given, none when off.
     chain = params.seeding.afkmc2
     assert [chain.min_screen_coordinates(d) for d in (12, 15, 16, 784)] == [12, 15, 8, 8]
-    chain.screen_dims = 20
-    assert [chain.min_screen_coordinates(d) for d in (12, 784)] == [12, 20]
+    chain.screen_dims = 20  # valid for d > 20 (afkmc2 refuses screen_dims >= d)
+    assert [chain.min_screen_coordinates(d) for d in (21, 784)] == [20, 20]
     chain.screen_dims = 0
     assert chain.min_screen_coordinates(784) == 784
     # k-means++ has no screen.
