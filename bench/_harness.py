@@ -13,9 +13,12 @@ Conventions every benchmark follows
   the reference machine): vcgmm through its ``n_threads`` argument,
   scikit-learn through its ``n_threads`` argument and threadpoolctl, faiss
   through ``faiss.omp_set_num_threads`` (see :func:`thread_limits`).
-- Results go to ``bench/results/<name>.json`` (numbers plus the machine, the
-  library versions and the exact command line) and ``bench/results/<name>.md``
-  (the table), and the table is printed.
+- Results go to ``bench/results/<script>/<name>.json`` (numbers plus the
+  machine, the library versions and the exact command line) and
+  ``bench/results/<script>/<name>.md`` (the table), and the table is printed;
+  ``<script>`` is the benchmark module that wrote them (``table1`` for
+  ``python -m bench.table1``, see :func:`results_dir`). ``python -m
+  bench.index`` lists every result set in ``bench/results/README.md``.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ __all__ = [
     "OtherCpu",
     "measure_peak_rss",
     "peak_rss_report",
+    "results_dir",
+    "script_name",
     "thread_limits",
     "timeit",
     "timeit_interleaved",
@@ -53,7 +58,42 @@ __all__ = [
 DEFAULT_THREADS = 2
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
-RESULTS_DIR = BENCH_DIR / "results"
+RESULTS_DIR = BENCH_DIR / "results"  # the root: each script writes to RESULTS_DIR / <script>
+
+
+def script_name():
+    """The benchmark module that is running: ``"table1"`` for ``python -m bench.table1``.
+
+    The innermost caller on the stack that is a public module of the ``bench``
+    package (``bench.<script>``, also when it runs as ``__main__``), so a helper
+    (``bench._traces``) or this module never names the directory; failing
+    that, the ``__main__`` module's name (or its file's stem)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__")
+        if module == "__main__":
+            spec = frame.f_globals.get("__spec__")
+            module = spec.name if spec is not None else None
+        if module and module.startswith("bench."):
+            last = module.rpartition(".")[2]
+            if not last.startswith("_"):
+                return last
+        frame = frame.f_back
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name:
+        return spec.name.rpartition(".")[2]
+    return Path(getattr(main, "__file__", None) or "interactive").stem
+
+
+def results_dir(script=None):
+    """``bench/results/<script>/``, created if missing.
+
+    ``script`` defaults to :func:`script_name` (the calling benchmark module);
+    pass it to write under another script's directory."""
+    out = RESULTS_DIR / (script if script is not None else script_name())
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 # --------------------------------------------------------------------------- timing
@@ -476,13 +516,15 @@ def mean_sem(values):
 
 
 class RunCheckpoint:
-    """``<name>.runs.jsonl`` in RESULTS_DIR: one JSON line per finished run,
-    appended as it ends, so that a long benchmark interrupted part-way can go
-    on where it stopped. With ``resume`` the lines already there are kept and
-    returned by :attr:`records`; without, the file starts afresh."""
+    """``<name>.runs.jsonl`` in ``bench/results/<script>/`` (:func:`results_dir`;
+    ``script`` overrides the calling module's name): one JSON line per finished
+    run, appended as it ends, so that a long benchmark interrupted part-way can
+    go on where it stopped. With ``resume`` the lines already there are kept and
+    returned by :attr:`records`; without, the file starts afresh. These files
+    are not results and are not committed (``.gitignore``)."""
 
-    def __init__(self, name, resume):
-        self.path = RESULTS_DIR / f"{name}.runs.jsonl"
+    def __init__(self, name, resume, script=None):
+        self.path = results_dir(script) / f"{name}.runs.jsonl"
         self.records = []
         if resume and self.path.exists():
             self.records = [json.loads(line) for line in self.path.read_text().splitlines()]
@@ -509,7 +551,7 @@ def _atomic_write(path, text):
 
 
 def write_results(name, columns, rows, *, title, params=None, notes=(), info=None,
-                  extra=None, out_dir=None):
+                  extra=None, out_dir=None, script=None):
     """Write ``<name>.json`` and ``<name>.md`` and print the markdown.
 
     Parameters
@@ -532,14 +574,17 @@ def write_results(name, columns, rows, *, title, params=None, notes=(), info=Non
     extra : dict, optional
         More JSON-only data (correctness checks, raw logs).
     out_dir : path-like, optional
-        Defaults to ``bench/results``.
+        Defaults to ``bench/results/<script>`` (:func:`results_dir`).
+    script : str, optional
+        The directory under ``bench/results``; defaults to the calling
+        benchmark module's name (:func:`script_name`). Ignored with ``out_dir``.
 
     Returns
     -------
     str
         The markdown text.
     """
-    out_dir = Path(out_dir) if out_dir is not None else RESULTS_DIR
+    out_dir = Path(out_dir) if out_dir is not None else results_dir(script)
     out_dir.mkdir(parents=True, exist_ok=True)
     info = dict(info) if info is not None else machine_info()
     info["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None

@@ -47,8 +47,8 @@ import time
 import numpy as np
 
 import vcgmm
-from vcgmm._loader import core
-from vcgmm._run import seed_from
+from vcgmm._base.loader import core
+from vcgmm._base.run import seed_from
 
 THREADS = 2
 

@@ -113,7 +113,7 @@ def run(args):
     print(f"{args.dataset}: {X_all.shape[0]:,} x {X_all.shape[1]}, labelling {X.shape[0]:,} rows",
           file=sys.stderr, flush=True)
     info = _harness.machine_info()
-    from vcgmm._assignment import approximate_default
+    from vcgmm._blocks.approximate import approximate_default
 
     assert approximate_default("method") == "gemm"
     gemm_default = {"method": "gemm", **{k: approximate_default(k) for k in (
@@ -249,7 +249,8 @@ def main(argv=None):
     p.add_argument("--ef", type=int, nargs="*", default=[16, 64])
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--threads", type=int, default=_harness.DEFAULT_THREADS)
-    p.add_argument("--name", default=NAME, help="results file stem under bench/results/")
+    p.add_argument("--name", default=NAME,
+                   help="results file stem under bench/results/approximate_labels/")
     run(p.parse_args(argv))
 
 

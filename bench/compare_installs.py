@@ -26,7 +26,7 @@ old and new time and their ratio new/old (below 1: faster). Cases:
   environments), and ``lwcs:C:N'``, LWCS's algorithm time with the same seeds.
 
 The data are the built-in image patches (535,940 x 108). Results go to
-bench/results/<name>.{json,md}.
+bench/results/compare_installs/<name>.{json,md}.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-RESULTS = Path(__file__).resolve().parent / "results"
+RESULTS = Path(__file__).resolve().parent / "results" / "compare_installs"
 
 # Runs inside each environment: prints {case: seconds} as JSON. It uses only
 # calls whose meaning is the same before and after the architecture refactor.
@@ -157,7 +157,8 @@ def main(argv=None):
 
 
 def write_results(args, rows, samples):
-    """bench/results/<name>.md (the table of medians) and .json (with every sample)."""
+    """bench/results/compare_installs/<name>.md (the table of medians) and .json (with every
+    sample)."""
     flags = "".join(f" --{flag.replace('_', '-')}" for flag in ("skip_lloyd", "skip_table1")
                     if getattr(args, flag))
     if args.vcgmm:
@@ -179,7 +180,7 @@ def write_results(args, rows, samples):
                          f"{lw['new_s'] / v['new_s']:.2f}x |")
     text = "\n".join(lines) + "\n"
     print(text)
-    RESULTS.mkdir(exist_ok=True)
+    RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{args.name}.md").write_text(text)
     (RESULTS / f"{args.name}.json").write_text(json.dumps({"rows": rows, "samples": samples},
                                                           indent=1))

@@ -32,11 +32,12 @@ Targets (issue 10) are evaluated in the notes, as measured: truncated >= 10x
 faster than full at ARI within 0.02 of it; better ARI than Nystroem +
 MiniBatchKMeans at about equal wall time; beta vs sklearn learning rate.
 
-Every finished run is appended to ``bench/results/<name>.runs.jsonl`` as it
-ends; ``--resume`` reuses the runs found there (same data set, seed and row)
-instead of repeating them, so an interrupted run loses only the fit in
-progress. Mini-batch rows with a batch larger than the data set are skipped
-(said in the notes).
+Every finished run is appended to
+``bench/results/kernel_kmeans/<name>.runs.jsonl`` as it ends; ``--resume``
+reuses the runs found there (same data set, seed and row) instead of
+repeating them, so an interrupted run loses only the fit in progress.
+Mini-batch rows with a batch larger than the data set are skipped (said in
+the notes).
 
 Usage (from the repository root):
   python -m bench.kernel_kmeans                                  # letter, digits
@@ -265,7 +266,8 @@ def parse_args(argv):
     p.add_argument("--name", default=None)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--resume", action="store_true",
-                   help="reuse the runs recorded in bench/results/<name>.runs.jsonl")
+                   help="reuse the runs recorded in "
+                        "bench/results/kernel_kmeans/<name>.runs.jsonl")
     args = p.parse_args(argv)
     if args.quick:
         args.datasets, args.repeats, args.iters = ["digits"], 2, 50
@@ -357,7 +359,7 @@ def main(argv=None):
                 r["speedup"] = full / r["seconds_mean"]
             per_set[ds] = rows
             all_rows += rows
-    png = _harness.RESULTS_DIR / f"{args.name}.png"
+    png = _harness.results_dir() / f"{args.name}.png"
     plot(per_set, png)
     columns = [("dataset", "data", ""), ("algorithm", "algorithm", ""),
                ("ari", "ARI", ""), ("nmi", "NMI", ""), ("time", "wall time [s]", ""),

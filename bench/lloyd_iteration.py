@@ -288,7 +288,8 @@ def main(argv=None):
                         help="also time the assignment step alone")
     parser.add_argument("--kmeans-fit", action="store_true",
                         help="also time sklearn KMeans(max_iter=1).fit (not one iteration)")
-    parser.add_argument("--name", default=NAME, help="results file stem in bench/results/")
+    parser.add_argument("--name", default=NAME,
+                        help="results file stem in bench/results/lloyd_iteration/")
     args = parser.parse_args(argv)
 
     info = _harness.machine_info()

@@ -27,7 +27,7 @@ Usage (from the repository root):
   python -m bench.nmbatch ... --resume          # go on after an interruption
 
 Every finished run (data set, k, seed, algorithm) is appended to
-``bench/results/<name>.runs.jsonl``; ``--resume`` reuses those with the same
+``bench/results/nmbatch/<name>.runs.jsonl``; ``--resume`` reuses those with the same
 time limit (without it the file starts afresh).
 """
 
@@ -194,7 +194,7 @@ def parse_args(argv):
     p.add_argument("--name", default="nmbatch_figure")
     p.add_argument("--quick", action="store_true", help="smoke run on digits")
     p.add_argument("--resume", action="store_true",
-                   help="reuse the runs recorded in bench/results/<name>.runs.jsonl")
+                   help="reuse the runs recorded in bench/results/nmbatch/<name>.runs.jsonl")
     args = p.parse_args(argv)
     if args.quick:
         args.datasets, args.clusters, args.time_limit, args.seeds = ["digits"], [10], [0.5], 2
@@ -251,7 +251,7 @@ def main(argv=None):
                 rows += r
                 notes_targets += targets(dataset, k, times, limit)
                 all_runs[(dataset, k)] = (runs, e_star)
-    png = _harness.RESULTS_DIR / f"{args.name}.png"
+    png = _harness.results_dir() / f"{args.name}.png"
     plot(all_runs, png)
     columns = [("dataset", "data", ""), ("k", "k", ""), ("algorithm", "algorithm", ""),
                ("ts", "time to 1% of E*_s [s]", ""),

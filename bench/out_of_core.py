@@ -30,7 +30,8 @@ Reported per row: wall time of the fit, the full-data quantization error
 error, peak RSS of the client process and of each Dask worker, and the bytes
 delivered to the client by Dask (the pickled size of every result a
 ``dask.compute`` / ``.compute()`` returned). vcgmm's coreset and EM phase
-times give the time-vs-N plot (``out_of_core.png``).
+times give the time-vs-N plot (``out_of_core.png``); results go to
+``bench/results/out_of_core/``.
 
 Usage (from the repository root): python -m bench.out_of_core [--quick] [--no-daskml]
 (--quick: N = 0.5 M, C = 1000, with dask-ml, ~25 min on this loaded machine, results
@@ -505,7 +506,7 @@ def main(argv=None):
     _harness.write_results(name, columns, rows,
                            title="vc-GMM in memory, out of core and on Dask", params=vars(args),
                            notes=notes, info=info)
-    _plot(rows, _harness.RESULTS_DIR / f"{name}.png")
+    _plot(rows, _harness.results_dir() / f"{name}.png")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ NAME = "seeding"
 
 def seed_call(core, X, w, C, chain_length, screen_dims, n_threads):
     """The seeding as ``vcgmm.afkmc2`` runs it, with the screen set."""
-    from vcgmm._run import run_options
+    from vcgmm._base.run import run_options
 
     params = core.Afkmc2Params()
     params.chain_length = chain_length

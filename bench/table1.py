@@ -2,7 +2,7 @@
 
 The rows of vcgmm's algorithms, the measurement of a fit, the repetition over
 seeds, the summary (eta, speedups) and the cell formatting are
-``vcgmm._table1``'s, the same as ``vcgmm demo``'s. This script adds what is
+``vcgmm.cli.table1``'s, the same as ``vcgmm demo``'s. This script adds what is
 the benchmark's own: the peers, the data sets, several C per run, the other
 processes' load during every fit, the issue's targets, and JSON / markdown /
 PNG output.
@@ -43,7 +43,7 @@ A peer whose library is not installed is skipped (with a note).
 eta = (Q - mean Q_kmpp) / mean Q_kmpp, mean +- SEM over the seeds; speedups are
 mean k-means++ cost / mean cost. The script then checks the targets of the
 issue and prints each with the measured ratio. A plot of wall time vs eta
-(the paper's Fig. 1, middle column) is saved as a PNG under bench/results/.
+(the paper's Fig. 1, middle column) is saved as a PNG under bench/results/table1/.
 
 Usage (from the repository root):
   python -m bench.table1 --dataset patches-sklearn --clusters 1000 2000 4000
@@ -65,8 +65,8 @@ import warnings
 
 import numpy as np
 
-from vcgmm import _table1
-from vcgmm._table1 import Row, format_n_prime
+from vcgmm.cli import table1 as _table1
+from vcgmm.cli.table1 import Row, format_n_prime
 
 from . import _harness
 from .datasets import load
@@ -399,7 +399,7 @@ def main(argv=None):
             stop_notes.append(f"C={C}: {note}")
 
     targets = check_targets(rows_by_c)
-    png = _harness.RESULTS_DIR / f"{name}.png"
+    png = _harness.results_dir() / f"{name}.png"
     try:
         plot(rows_by_c, png, args.dataset)
         plot_note = f"Plot: {png.name}."

@@ -33,7 +33,7 @@ Usage (from the repository root):
   python -m bench.vrkm --quick
   python -m bench.vrkm ... --resume                     # go on after an interruption
 
-Every finished (C, seed) is appended to ``bench/results/<name>.runs.jsonl``;
+Every finished (C, seed) is appended to ``bench/results/vrkm/<name>.runs.jsonl``;
 ``--resume`` reuses those of the same data set (without it the file starts
 afresh).
 """
@@ -138,7 +138,8 @@ def parse_args(argv):
     p.add_argument("--name", default=None)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--resume", action="store_true",
-                   help="reuse the (C, seed) runs recorded in bench/results/<name>.runs.jsonl")
+                   help="reuse the (C, seed) runs recorded in "
+                        "bench/results/vrkm/<name>.runs.jsonl")
     args = p.parse_args(argv)
     if args.quick:
         args.dataset, args.clusters, args.seeds, args.min_cap = "digits", [10], 2, 0.5
@@ -259,7 +260,7 @@ def main(argv=None):
                                         "them did not reach L_batch within the cap); runs: "
                                         f"VRKM++ {vpp['run']} s, VRKM {v['run']} s for the same "
                                         "capped time")
-    png = _harness.RESULTS_DIR / f"{args.name}.png"
+    png = _harness.results_dir() / f"{args.name}.png"
     plot(curves, png, args.dataset)
     columns = [("C", "C", ""), ("algorithm", "algorithm", ""),
                ("time", "time to L_batch [s]", ""), ("speedup", "speedup vs Lloyd", ""),
