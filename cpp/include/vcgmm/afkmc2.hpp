@@ -1,8 +1,8 @@
 // vcgmm: AFK-MC^2 seeding (assumption-free k-MC^2).
 //
-// Paper: Bachem, Lucic, Hassani, Krause, "Fast and provably good seedings for
-// k-means", NIPS 2016; the seeding of LWCS, var-GMM-S and vc-GMM in
-// 000_bd19523839359b5b.txt, ALGORITHMS.md section 2.
+// Paper: Bachem, Lucic, Hassani & Krause, "Fast and provably good seedings
+// for k-means", NIPS 2016; the seeding of LWCS, var-GMM-S and vc-GMM
+// (Hirschberger, Forster & Luecke, arXiv 2018 / IEEE TPAMI 2022).
 //
 // c1 is drawn with probability proportional to w(x). The proposal
 //   q(x) = 1/2 w(x) d(x, c1)^2 / sum w d^2 + 1/2 w(x) / sum w
@@ -12,27 +12,26 @@
 //   min(1, (w(y) d_y q(x)) / (w(x) d_x q(y))),
 // d_. being the squared distance to the nearest center chosen so far; a
 // state with d_x = 0 is always left. The chain approximates D^2 sampling
-// without a pass over the data per center.
+// without a pass over the data per center. The candidates of 64 consecutive
+// centers are drawn first (the proposal is fixed) and their exact squared
+// distances to the centers chosen before come from one blocked nearest-center
+// pass (assignment.hpp). From 64 chosen centers on, those distances (and the
+// comparisons with the centers chosen within the round) come from a
+// principal-subspace screen (bounds from the projections onto the data's
+// leading axes; only centers the bounds cannot rule out are measured in full,
+// in double): the same distances, so the same centers, fewer coordinates read.
 //
 // Cost: O(n d + m C^2 d); n + m C (C - 1) / 2 distance evaluations for
-// C >= 2 (none for C = 1: no proposal is needed); memory
-// O(n). The candidates of 64 consecutive centers are drawn first (the
-// proposal is fixed) and their exact squared distances to the centers chosen
-// before come from one blocked nearest-center pass (assignment.hpp); the
-// chain decisions then run in order. The result does not depend on threads.
-// From 64 chosen centers on, those nearest-center distances (and the
-// comparisons with the centers chosen within the round) come from the
-// principal-subspace screen (detail/subspace_screen.hpp: bounds from the
-// projections onto the data's leading axes; only centers the bounds cannot
-// rule out are measured in full, in double): the same distances, so the same
-// centers, with fewer coordinates touched (coresets of 2^16 image patches,
-// D = 108: 2.6x faster at C = 4000, 4.1x at C = 16,384;
-// bench/results/seeding.md). The distance evaluations counted are the
-// algorithm's, n + m C (C - 1) / 2, whatever the screen skips.
+// C >= 2 (none for C = 1: no proposal is needed), counted whatever the
+// screen skips; memory O(n).
+// Determinism: draws come from a stream keyed by the seed and the chain
+// decisions run in order: the result depends neither on the thread count nor
+// on screen_dims.
 // Use when: seeding many clusters on large data or a coreset (weights =
 // coreset weights). Do not use for: tiny chain lengths on data whose D^2
 // distribution is far from the proposal (raise m; the papers use m = 2..20,
-// Bachem et al. default to 200).
+// Bachem et al. default to 200), or where the classic seeding is required
+// (kmeans_plusplus.hpp).
 #pragma once
 
 #include <cstdint>

@@ -1,110 +1,41 @@
 // vcgmm: approximate nearest-center assignment in far fewer than n C distance
 // evaluations (sublinear in C per point).
 //
-// Labelling all N points against C centers exactly (assignment.hpp) costs
-// O(N C D): at large C it costs more than the fit it follows (issue 13, item
-// 5). Two alternatives, selected by ApproximateAssignmentParams::method.
-//
-// gemm (the default; CenterCellIndex): an inverted-file index (Jegou, Douze
-// & Schmid, "Product quantization for nearest neighbor search", IEEE TPAMI
-// 2011, IVF with exact distances) whose probes are batched into matrix
-// products.
-//  - Index: m = ceil(sqrt(C)) coarse centers (`coarse_size`), a strided
-//    subset of the centers moved by `coarse_iter` Lloyd iterations over the
-//    centers themselves (the blocked scan); every center's cell is its
-//    nearest coarse center; coarse centers left without a center are dropped.
-//    Cost O(coarse_iter C m D), no C^2 term.
-//  - Query, per task of 2048 consecutive points (fixed boundaries; a task's
-//    points stay in cache): the points' distances to the m coarse centers
-//    (one matrix product per 256 points); every point probes the cells of its
-//    nearest coarse centers whose squared distance is at most `probe_ratio`
-//    times the nearest's, at most `n_probe` (adaptive: points deep inside a
-//    cell probe one, points near a boundary several); the (point, cell)
-//    entries are grouped by cell (counting sort) and each cell's entries are
-//    scored against the cell's centers with one matrix product per 256
-//    entries, as in the exact scan (CenterTiles + NearestCandidates: the
-//    exact nearest of the cell, robust to the expansion's rounding, its
-//    distance recomputed in double); every point keeps the nearest of its
-//    cells' winners (ties: the lowest index).
-//  - Cost per point: m + (centers of the probed cells) evaluations at matrix
-//    product speed, about sqrt(C) (1 + probes) instead of C.
-//  - Principal-subspace screening (`screen_dims`, automatic by default): the
-//    index also keeps about the k leading principal axes V of the centers
-//    (a few subspace iterations; k the smallest multiple of 8 up to 32
-//    holding 97% of their variance, else 32 if those hold 80%, else off; off
-//    for d < 16) and every center's projection. A point's
-//    probes are then ranked by the subspace distance to each coarse center
-//    plus both residuals (no full-dimension coarse scan), and within a probed
-//    cell ||V (x - c)||^2 <= ||x - c||^2 is an exact lower bound: only the
-//    centers whose bound does not exceed the point's best distance so far
-//    (a rounding margin included, detail/subspace_screen.hpp) are measured in
-//    full. The cells are visited cell by cell (the cell's packed projections
-//    stay in L1), first probes before the others. Each label is the exact
-//    nearest center of the probed cells, as without screening (the probed
-//    cells themselves, chosen from the estimates, can differ for a few
-//    points); cost per point about k (projection) + k/D (m + centers of the
-//    probed cells) + a few full distances.
-//  - Exact (up to ties within rounding) with n_probe >= m and probe_ratio =
-//    infinity; otherwise a label is wrong when the nearest center lies in a
-//    cell the point did not probe.
-//
-// graph (CenterGraphIndex): a navigable graph over the centers, searched
-// best-first from a cheap start, as in graph-based nearest-neighbour search
-// (Malkov & Yashunin, "Efficient and robust approximate nearest neighbor
-// search using Hierarchical Navigable Small World graphs", IEEE TPAMI 2020;
-// the search below is their SEARCH-LAYER with a two-level hierarchy). It is
-// the labelling analogue of vc-GMM's truncated search (paper
-// 000_bd19523839359b5b.txt: a point's candidates are the neighbourhoods of
-// its current best centers).
-//  - Index: the exact k-nearest-neighbour graph among the C centers (degree
-//    `graph_degree`), from the same blocked GEMM scan as the exact assignment
-//    (O(C^2 D), C^2 distance evaluations; fine up to C ~ 2^16), plus up to
-//    `graph_degree` reverse edges per center (a plain k-NN graph can leave a
-//    center nobody's neighbour, hence unreachable); a coarse level of m
-//    centers (`coarse_size`, default ceil(2 sqrt(C))), every (C/m)-th center.
-//  - Query: every point's `n_starts` nearest coarse centers (one blocked
-//    scan, n m evaluations), then a best-first search over the graph keeping
-//    the `beam_width` best centers seen (visited set, stops when the nearest
-//    unexpanded candidate is farther than the worst kept). The winner is
-//    confirmed with exact double distances among the near-tied best ones.
-//  - Cost per point: about m + (visited centers) evaluations, O((sqrt(C) +
-//    beam_width graph_degree) D), computed one at a time (the exact scan's
-//    matrix products are several times faster per evaluation).
-//  - Exact (up to ties within rounding) when graph_degree >= C - 1 or
-//    n_starts >= C; otherwise a label is wrong when the search ends in a
-//    local minimum of the graph.
-//
+// Labelling all n points against C centers exactly (assignment.hpp) costs
+// O(n C d): at large C more than the fit it follows. Two indexes over the
+// centers, selected by ApproximateAssignmentParams::method:
+//  - gemm (the default; CenterCellIndex): an inverted-file index (Jegou, Douze
+//    & Schmid, "Product quantization for nearest neighbor search", IEEE TPAMI
+//    2011; IVF with exact distances) of about sqrt(C) cells whose probes are
+//    batched into matrix products and screened in the centers' principal
+//    subspace; a label is the exact nearest center of the cells probed.
+//  - graph (CenterGraphIndex): best-first search over a k-nearest-neighbour
+//    graph of the centers (Malkov & Yashunin, "Efficient and robust
+//    approximate nearest neighbor search using Hierarchical Navigable Small
+//    World graphs", IEEE TPAMI 2020: their SEARCH-LAYER with a two-level
+//    hierarchy), the labelling analogue of vc-GMM's truncated search (a
+//    point's candidates are the neighbourhoods of its current best centers).
 // Both: identical centers enter once (the lowest index: the exact
 // assignment's choice among ties). Every returned label's distance is the
 // exact (double) distance of a real center, so never below the exact nearest
-// one. Deterministic: tasks of a fixed number of points (independent of the
-// thread count), sums in a fixed order: 1 thread and 8 threads give
-// bit-identical labels, distances and counts. Interruptible between tasks.
-// Memory: gemm O(C D) for the index (+ per thread O(2048 n_probe) entries);
-// graph <= 2 C graph_degree int32 + m D + the n n_starts starts.
+// one; a label is wrong when the nearest center lies in a cell the point did
+// not probe (gemm) or when the search ends in a local minimum of the graph.
 //
-// Measured (bench/results/approximate_labels.md: image patches, D = 108,
-// float32, 200,000 points, centers of a vc-GMM fit, 2 threads, index build
-// included; one run per table, the unscreened search beside it). gemm at the
-// defaults (screening on, 24 of 108 axes): 4.0x faster than the exact scan at
-// C = 1000, 9.4x at C = 4000, 21.7x at C = 16,384, with 99.7% of the labels
-// exact and the quantization error +0.10% to +0.12% above the exact
-// assignment's; without screening (screen_dims = 0) 2.5x / 4.9x / 9.8x with
-// the same exactness, 135 / 332 / 847 instead of 59 / 112 / 277 evaluations
-// per point. Labelling all 535,940 patches at C = 4000
-// (approximate_labels_full.md): 11.1x (99.67%, +0.10%), probe_ratio 1.75
-// 12.2x (99.28%, +0.23%), unscreened 5.4x; faiss IndexIVFFlat (127 cells,
-// nprobe 8, build excluded) 1.8x at 99.6%. Fashion-MNIST (70,000 x 784,
-// approximate_labels_fashion-mnist.md; 32 axes): 4.7x / 6.6x at C = 1000 /
-// 4000, unscreened 2.4x / 4.2x, 99.9-100% exact. The issue's target (10x at
-// C = 4000 with >= 99% exact and <= 0.2% error) is met on all the patches
-// (11.1x) and at C = 16,384; on the 200,000-row subsample 9.4x (10.1x in
-// another run: the whole call is ~0.1 s). graph at its defaults: 0.3-1.3x.
+// Cost per point: gemm about sqrt(C) (1 + probes) evaluations at matrix-
+// product speed (most of them screened, see CenterCellIndex); graph about
+// m + (visited centers), O((sqrt(C) + beam_width graph_degree) d), one at a
+// time. Index: gemm O(coarse_iter C m d), graph O(C^2 d). Memory: gemm O(C d)
+// for the index (+ per thread O(2048 n_probe) entries); graph
+// <= 2 C graph_degree int32 + m d + the n n_starts starts.
+// Determinism: no random draws; tasks of a fixed number of points
+// (independent of the thread count), sums in a fixed order: 1 thread and 8
+// threads give bit-identical labels, distances and counts. Interruptible
+// between tasks.
 // Use when: labels of many points at C in the thousands and more, a small
 // fraction of near-nearest labels acceptable (gemm; the gain grows with C;
-// graph only when evaluations themselves are the cost). Do not use for: the
-// objective you report (inertia_), Lloyd's assignment step (use the exact
-// assign_nearest).
+// graph only when evaluations themselves are the cost; measurements:
+// docs/user_guide/performance.rst). Do not use for: the objective you report
+// (inertia_), or Lloyd's assignment step (use the exact assign_nearest).
 #pragma once
 
 #include <cstdint>
@@ -115,7 +46,8 @@
 
 namespace vcgmm {
 
-/// How the approximate assignment searches (see the file comment).
+/// How the approximate assignment searches (see the file comment and the
+/// index classes).
 enum class ApproximateMethod {
   /// Coarse cells of the centers; every point probes the cells of its
   /// nearest coarse centers, each cell scored with matrix products
@@ -125,20 +57,13 @@ enum class ApproximateMethod {
   graph,
 };
 
-/// Parameters of the approximate assignment. Defaults chosen by measurement
-/// (bench/results/approximate_labels.md: image patches, D = 108, centers of a
-/// vc-GMM fit, 200,000 points). gemm: n_probe 12, probe_ratio 2, coarse size
-/// ceil(sqrt(C)), 5 Lloyd iterations: 99.7% exact labels and the
-/// quantization error within 0.1% of the exact assignment's at C = 1000,
-/// 4000 and 16,384; probe_ratio 1.75 is 1.06-1.3x faster at 99.3% and
-/// +0.16-0.19% (close to a 0.2% tolerance), 3 is 1.2-1.3x slower at
-/// 99.9-99.98%; a fixed number of probed cells (probe_ratio infinity) is
-/// slower at equal exactness. graph: 32/16/4 (degree/beam/starts) is the
-/// cheapest setting measured with >= 99% exact labels and the error within
-/// 0.2% at both C = 1000 (100.0%, +0.003%) and C = 4000 (99.95%, +0.02%);
-/// 16/8/4 is 1.8x faster but at C = 4000 only 99.1% exact with +0.9% error.
+/// Parameters of the approximate assignment. The defaults were chosen by
+/// measurement (docs/user_guide/performance.rst): gemm n_probe 12,
+/// probe_ratio 2, coarse size ceil(sqrt(C)), 5 Lloyd iterations; graph
+/// degree / beam / starts 32 / 16 / 4.
 struct ApproximateAssignmentParams {
-  /// The search (default gemm: the one measured faster than the exact scan).
+  /// The search (default gemm; graph only when evaluations themselves are
+  /// the cost).
   ApproximateMethod method = ApproximateMethod::gemm;
   /// gemm: at most this many cells probed per point (its nearest coarse
   /// centers; >= 1, capped at the number of cells).
@@ -161,16 +86,12 @@ struct ApproximateAssignmentParams {
   /// graph ceil(2 sqrt(C)); capped at C; graph: raised to n_starts; gemm:
   /// coarse centers left without a fine center are dropped).
   index_t coarse_size = 0;
-  /// gemm: dimensions of the principal subspace of the centers whose
-  /// distances (exact lower bounds of the full ones) screen the probed cells'
-  /// centers; only the centers they do not rule out are measured in full.
-  /// -1 (default): the smallest multiple of 8 up to 32 holding 97% of the
-  /// centers' variance, else 32 if those hold 80%, else off (and off for d <
-  /// 16); 0 or >= d: off (every probed cell scored by matrix products).
-  /// Pays when the points lie
-  /// near their centers (labelling a fit's data); points as far from every
-  /// center as the centers are from each other leave most probed centers
-  /// unscreened (synthetic low-rank data: measured 10-20% slower than off).
+  /// gemm: dimensions of the centers' principal subspace that screens the
+  /// probed cells' centers (CenterCellIndex). -1: the smallest multiple of 8
+  /// up to 32 holding 97% of the centers' variance, else 32 if those hold 80%,
+  /// else off (and off for d < 16); 0 or >= d: off. Pays when the points lie
+  /// near their centers (a fit's data); points as far from every center as the
+  /// centers are from each other leave most probed centers unscreened.
   index_t screen_dims = -1;
   /// graph: best centers kept by the search (>= 1; HNSW's ef). Larger: more exact
   /// labels, more evaluations.
@@ -192,7 +113,24 @@ struct ApproximateAssignmentStats : PhaseCosts {
   double search_seconds = 0.0;  ///< wall time of the queries
 };
 
-/// The graph index over a fixed set of centers (see the file comment).
+/// The graph index over a fixed set of centers (method graph).
+///
+/// Index: the exact k-nearest-neighbour graph among the C centers (degree
+/// `graph_degree`), from the same blocked GEMM scan as the exact assignment
+/// (O(C^2 D), C^2 distance evaluations; fine up to C ~ 2^16), plus up to
+/// `graph_degree` reverse edges per center (a plain k-NN graph can leave a
+/// center nobody's neighbour, hence unreachable); a coarse level of m
+/// centers (`coarse_size`, default ceil(2 sqrt(C))), every (C/m)-th center.
+/// Query: every point's `n_starts` nearest coarse centers (one blocked scan,
+/// n m evaluations), then a best-first search over the graph keeping the
+/// `beam_width` best centers seen (visited set; stops when the nearest
+/// unexpanded candidate is farther than the worst kept). The winner is
+/// confirmed with exact double distances among the near-tied best ones.
+/// Cost per point: about m + (visited centers) evaluations, computed one at a
+/// time (the exact scan's matrix products are faster per evaluation).
+/// Exact (up to ties within rounding) when graph_degree >= C - 1 or
+/// n_starts >= C; otherwise a label is wrong when the search ends in a local
+/// minimum of the graph.
 template <typename T>
 class CenterGraphIndex {
  public:
@@ -248,8 +186,40 @@ class CenterGraphIndex {
   ApproximateAssignmentStats build_;
 };
 
-/// The cell index over a fixed set of centers (method gemm, see the file
-/// comment).
+/// The cell index over a fixed set of centers (method gemm).
+///
+/// Index: m = ceil(sqrt(C)) coarse centers (`coarse_size`), a strided subset
+/// of the centers moved by `coarse_iter` Lloyd iterations over the centers
+/// themselves (the blocked scan); every center's cell is its nearest coarse
+/// center; coarse centers left without a center are dropped. Cost
+/// O(coarse_iter C m D), no C^2 term.
+/// Query, per task of 2048 consecutive points (fixed boundaries; a task's
+/// points stay in cache): the points' distances to the m coarse centers (one
+/// matrix product per 256 points); every point probes the cells of its
+/// nearest coarse centers whose squared distance is at most `probe_ratio`
+/// times the nearest's, at most `n_probe` (adaptive: points deep inside a
+/// cell probe one, points near a boundary several); the (point, cell)
+/// entries are grouped by cell (counting sort) and each cell's entries are
+/// scored against its centers with one matrix product per 256 entries, as in
+/// the exact scan (the exact nearest of the cell, robust to the expansion's
+/// rounding, its distance recomputed in double); every point keeps the
+/// nearest of its cells' winners (ties: the lowest index). Cost per point:
+/// m + (centers of the probed cells) evaluations, about sqrt(C) (1 + probes).
+/// Screening (`screen_dims` = k > 0): the index also keeps the centers' k
+/// leading principal axes V (a few subspace iterations) and every center's
+/// projection. A point's probes are then ranked by the subspace distance to
+/// each coarse center plus both residuals (no full-dimension coarse scan), and
+/// within a probed cell ||V (x - c)||^2 <= ||x - c||^2 is an exact lower
+/// bound: only the centers whose bound does not exceed the point's best
+/// distance so far (a rounding margin included) are measured in full. Cells
+/// are visited one by one (the cell's packed projections stay in L1), first
+/// probes first. Each label is still the exact nearest center of the probed
+/// cells (the probed cells themselves, chosen from the estimates, can differ
+/// for a few points); cost per point about k (projection) + k/D (m + centers
+/// of the probed cells) + a few full distances.
+/// Exact (up to ties within rounding) with n_probe >= m and probe_ratio =
+/// infinity; otherwise a label is wrong when the nearest center lies in a
+/// cell the point did not probe.
 template <typename T>
 class CenterCellIndex {
  public:

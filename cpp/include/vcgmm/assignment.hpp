@@ -1,20 +1,24 @@
 // vcgmm: exact nearest-center assignment and quantization error at large C.
 //
 // The kernel behind Lloyd iterations, predict(), labels_ and every quality
-// measurement of the library (paper 000_bd19523839359b5b.txt, eq. 14: the
-// quantization error Q = sum_n w_n min_c ||x_n - c||^2).
+// measurement of the library: the quantization error
+// Q = sum_n w_n min_c ||x_n - c||^2 (Hirschberger, Forster & Luecke, arXiv
+// 2018 / IEEE TPAMI 2022, eq. 14).
 //
 // Algorithm: blocks of 256 rows against tiles of 512 centers, one matrix
 // product per pair using ||x||^2 - 2 x.c + ||c||^2 to find the nearest center,
 // then the exact squared distance to that center recomputed directly and
 // accumulated in double (so Q never suffers the expansion's cancellation and
-// is never negative). Rows are processed in parallel; sums are combined in
-// block order, so the result does not depend on the thread count.
+// is never negative).
 //
-// Cost: O(n c d) flops, n distance evaluations per center; memory: the outputs
-// plus one 256 x 512 tile per thread.
-// Use when: you need exact labels or Q against all centers. Do not use for:
-// approximate assignment (vc-GMM's E-step searches only G^2 candidates).
+// Cost: O(n C d) flops, n C distance evaluations (C = n_centers); memory: the
+// outputs plus one 256 x 512 tile per thread.
+// Determinism: no random draws; rows are processed in parallel and sums are
+// combined in block order, so the result does not depend on the thread count.
+// Use when: you need exact labels or Q against all centers.
+// Do not use for: labelling many points at C in the thousands when a few
+// near-nearest labels are acceptable (approximate_assignment.hpp; vc-GMM's
+// E-step searches only G^2 candidates).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +50,7 @@ AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_
                                std::int32_t* labels, double* min_d2, int n_threads);
 
 /// Weighted quantization error sum_i w_i min_c ||x_i - c||^2 (exact, double).
+/// Arguments as assign_nearest.
 template <typename T>
 double quantization_error(const DataView<T>& data, const T* centers, index_t n_centers,
                           int n_threads);

@@ -1,55 +1,38 @@
 // vcgmm: the lightweight coreset (LWCS) in per-chunk steps, for data that
 // arrive in chunks (files on disk, a Dask array's blocks, a stream).
 //
-// Paper: Bachem, Lucic, Krause, "Scalable k-means clustering via lightweight
-// coresets", KDD 2018, as used by vc-GMM (000_bd19523839359b5b.txt, Sec. 3;
-// the arXiv version 001_67f7d78dff067ebf.txt streams the 80 M Tiny Images
-// coreset from disk); ALGORITHMS.md section 1. The distribution is the one of
-// lightweight_coreset.hpp:
-//
+// Paper: Bachem, Lucic & Krause, "Scalable k-means clustering via lightweight
+// coresets", KDD 2018, as used by vc-GMM (Hirschberger, Forster & Luecke,
+// arXiv 2018 / IEEE TPAMI 2022, Sec. 3; the arXiv version streams the 80 M
+// Tiny Images coreset from disk). The distribution of lightweight_coreset.hpp:
 //   q(x) = w(x) (a + b d(x, mu)^2),  a = 1/(2 sum w),  b = 1/(2 sum w d(x, mu)^2)
-//   (a = 1/sum w, b = 0 when every point sits at mu),
-//   m = coreset_size i.i.d. draws from q, each with the weight gamma = w(x)/(m q(x)).
+//   (a = 1/sum w, b = 0 when every point sits at mu); m = coreset_size i.i.d.
+//   draws from q, each with the weight gamma = w(x)/(m q(x)).
 //
-// The data X are the rows of chunks 0, 1, ..., K-1 in this order (a chunk
-// may be empty). Three steps, two reads of every chunk:
-//
-//   1. coreset_chunk_moments, per chunk (any order, any machine): the
-//      chunk's weight W_c, weighted mean m_c and scatter S_c = sum w ||x - m_c||^2.
-//   2. plan_chunked_coreset, once (the caller gathers K (d + 2) numbers in
-//      chunk order): mu = sum W_c m_c / W; the chunk's share of
-//      sum w d(x, mu)^2 is S_c + W_c ||m_c - mu||^2 (no second pass needed,
-//      and no cancellation: it is computed about the chunk's own mean); the
-//      chunk masses M_c = a W_c + b (S_c + W_c ||m_c - mu||^2); and a
-//      multinomial split (n_c) of the m draws over the chunks with
-//      probabilities M_c / sum M (m sorted uniforms, O(m + K)).
-//   3. draw_coreset_chunk, per chunk with n_c > 0: n_c i.i.d. draws from q
-//      restricted to the chunk (d(x, mu)^2 recomputed for the chunk's rows).
-//
+// X is the rows of chunks 0, 1, ..., K-1 in this order (a chunk may be
+// empty). Three steps, two reads of every chunk:
+//   1. coreset_chunk_moments, per chunk (any order, any machine);
+//   2. plan_chunked_coreset, once, on the K (d + 2) moments the caller
+//      gathers in chunk order: mu, q's coefficients, the chunk masses and the
+//      split of the m draws over the chunks;
+//   3. draw_coreset_chunk, per chunk with n_c > 0 draws.
 // A multinomial split followed by i.i.d. draws within each chunk is exactly
-// m i.i.d. draws from q. The weights use the probability each draw actually
-// had, P(i) = (M_c / sum M) (q(x_i) / sum_{chunk} q), which equals q(x_i) up
-// to rounding, so sum(gamma f(x)) stays an exactly unbiased estimate of
+// m i.i.d. draws from q, and the weights use the probability each draw
+// actually had, so sum(gamma f(x)) stays an exactly unbiased estimate of
 // sum(w f(x)) whatever the rounding of the chunk masses.
 //
-// Cost: step 1 reads the chunk once, O(n_c d), n_c distance evaluations (to
-// m_c); step 2 O(K d + m) on one machine; step 3 reads the chunk once more,
-// O(n_c d + draws), n_c distance evaluations (to mu). Memory: step 1 O(d);
-// step 3 O(n_c) doubles (the chunk's d(x, mu)^2) plus its draws. Nothing
-// holds more than one chunk.
-//
-// Determinism: every chunk's draws come from a random stream keyed by
-// (seed, chunk id), the split from one keyed by the seed; partial sums are
-// combined in chunk order by the caller and, inside a chunk, in fixed row
-// blocks. So a given chunking and seed give the same coreset on any number
-// of threads, processes or machines, in any order of the chunks. A
-// different chunking of the same data gives a different (equally
-// distributed) coreset; it also differs from lightweight_coreset's draws on
-// the whole array (same distribution, other random streams).
-//
+// Cost: step 1 O(n_c d), n_c distance evaluations; step 2 O(K d + m) on one
+// machine; step 3 O(n_c d + draws), n_c distance evaluations. Memory: step 1
+// O(d), step 3 O(n_c) doubles plus its draws; nothing holds more than one chunk.
+// Determinism: chunk c's draws come from a stream keyed by (seed, c), the
+// split from one keyed by the seed; sums are combined in chunk order by the
+// caller and, inside a chunk, in fixed row blocks. A given chunking and seed
+// give the same coreset on any number of threads, processes or machines, in
+// any order of the chunks; another chunking, or lightweight_coreset on the
+// whole array, gives a different (equally distributed) coreset.
 // Use when: X does not fit in memory, or lives in pieces on several
 // machines; gather only the m drawn rows and fit on them.
-// Do not use for: data in one in-memory array (lightweight_coreset is one
+// Do not use for: data in one in-memory array (lightweight_coreset.hpp is one
 // call and reads the data twice as well).
 #pragma once
 
@@ -74,7 +57,8 @@ struct CoresetPlan {
   double total_mass = 0.0;  ///< sum of the chunk masses (1 up to rounding)
 };
 
-/// Step 1: moments of one chunk.
+/// Step 1: moments of one chunk: its weight W_c, weighted mean m_c and
+/// scatter S_c = sum w ||x - m_c||^2 (one read of the chunk).
 ///
 /// @param chunk  IN  (n_c, d) rows of the chunk, n_c >= 0, optional weights w >= 0
 ///               (a row of weight 0 is never drawn; a chunk of total weight 0
@@ -84,7 +68,11 @@ struct CoresetPlan {
 template <typename T>
 ChunkMoments coreset_chunk_moments(const DataView<T>& chunk, const RunOptions& run, double* mean);
 
-/// Step 2: the global mean, q's coefficients and the split of the draws.
+/// Step 2: the global mean mu = sum W_c m_c / W, q's coefficients, the chunk
+/// masses M_c = a W_c + b (S_c + W_c ||m_c - mu||^2) (each chunk's share of
+/// sum w d(x, mu)^2 taken about its own mean: no second pass, no
+/// cancellation), and a multinomial split (n_c) of the m draws over the
+/// chunks with probabilities M_c / sum M (m sorted uniforms, O(m + K)).
 ///
 /// @param n_chunks       IN  K >= 1
 /// @param d              IN  number of features, >= 1
@@ -101,7 +89,10 @@ CoresetPlan plan_chunked_coreset(index_t n_chunks, index_t d, const double* chun
                                  index_t coreset_size, const RunOptions& run, double* mean,
                                  double* chunk_mass, index_t* chunk_draws);
 
-/// Step 3: the draws of one chunk.
+/// Step 3: the n_c i.i.d. draws of one chunk from q restricted to the chunk
+/// (d(x, mu)^2 recomputed for its rows). Each weight uses the probability
+/// the draw actually had, P(i) = (M_c / sum M) (q(x_i) / sum_chunk q), which
+/// equals q(x_i) up to rounding.
 ///
 /// @param chunk         IN  (n_c, d) rows of the chunk (the same as in step 1)
 /// @param chunk_id      IN  c, the chunk's position (keys its random stream)

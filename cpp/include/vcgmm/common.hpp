@@ -12,13 +12,17 @@
 //    composed of the shared ones below (RunOptions) and in pipeline.hpp
 //    (PipelineParams, SeedingParams); how to run (seed, threads, progress) is
 //    always a RunOptions, never repeated per algorithm;
-//  - `n_threads <= 0` means "all threads OpenMP would use by default". Results
-//    never depend on the thread count (see docs in parallel.hpp of the sources);
 //  - every result reports its cost per phase (PhaseCosts: distance
 //    evaluations and wall time);
 //  - public functions check their arguments once (vcgmm::InvalidArgument);
 //    the internal kernels they call do not re-check. A Ctrl-C observed through
 //    the interrupt callback throws vcgmm::Interrupted.
+//
+// Determinism: `n_threads <= 0` means "all threads OpenMP would use by
+// default". Results never depend on the thread count: work is split into
+// tasks of fixed boundaries, sums are combined in task order, and random
+// draws come from streams keyed by RunOptions::seed and their purpose, never
+// by thread (docs/user_guide/determinism.rst).
 #pragma once
 
 #include <cstdint>
@@ -93,19 +97,18 @@ struct RunOptions {
   ProgressCallback progress;  ///< structured progress (and a way to stop), or empty
 };
 
-/// Distance evaluations per phase, counted the way the papers count them: one
-/// d(x, c) between a point and a center is one evaluation, also when it comes
-/// out of a matrix product. Evaluating the final labels/quality on the full
-/// data is reported separately (it is not part of the algorithm's cost).
-struct DistanceCounts {
-  std::int64_t coreset = 0;     ///< lightweight-coreset construction
-  std::int64_t seeding = 0;     ///< k-means++ / AFK-MC^2
-  std::int64_t iterations = 0;  ///< Lloyd assignments / variational E-steps
-  std::int64_t refinement = 0;  ///< hard refinement steps after EM (vc-GMM's `refine`)
-  std::int64_t evaluation = 0;  ///< final labels and quantization error on the full data
-  /// Cost of the algorithm itself: coreset + seeding + iterations + refinement.
-  std::int64_t algorithm() const { return coreset + seeding + iterations + refinement; }
-  DistanceCounts& operator+=(const DistanceCounts& o) {
+/// One value per phase of a fit, summed by += when a pipeline adds up the
+/// phases it ran.
+template <typename V>
+struct PerPhase {
+  V coreset{};     ///< lightweight-coreset construction
+  V seeding{};     ///< k-means++ / AFK-MC^2
+  V iterations{};  ///< Lloyd assignments / variational E-steps
+  V refinement{};  ///< hard refinement steps after EM (vc-GMM's `refine`)
+  V evaluation{};  ///< final labels and quantization error on the full data
+  /// The algorithm itself: coreset + seeding + iterations + refinement.
+  V algorithm() const { return coreset + seeding + iterations + refinement; }
+  PerPhase& operator+=(const PerPhase& o) {
     coreset += o.coreset;
     seeding += o.seeding;
     iterations += o.iterations;
@@ -115,24 +118,14 @@ struct DistanceCounts {
   }
 };
 
+/// Distance evaluations per phase, counted the way the papers count them: one
+/// d(x, c) between a point and a center is one evaluation, also when it comes
+/// out of a matrix product. Evaluating the final labels/quality on the full
+/// data is reported separately (it is not part of the algorithm's cost).
+using DistanceCounts = PerPhase<std::int64_t>;
+
 /// Wall time per phase, in seconds (steady clock).
-struct PhaseTimes {
-  double coreset = 0.0;
-  double seeding = 0.0;
-  double iterations = 0.0;
-  double refinement = 0.0;  ///< hard refinement steps after EM (vc-GMM's `refine`)
-  double evaluation = 0.0;
-  /// Time of the algorithm itself: coreset + seeding + iterations + refinement.
-  double algorithm() const { return coreset + seeding + iterations + refinement; }
-  PhaseTimes& operator+=(const PhaseTimes& o) {
-    coreset += o.coreset;
-    seeding += o.seeding;
-    iterations += o.iterations;
-    refinement += o.refinement;
-    evaluation += o.evaluation;
-    return *this;
-  }
-};
+using PhaseTimes = PerPhase<double>;
 
 /// What every result reports: its cost per phase. A building block fills its
 /// own phase (a coreset `coreset`, a seeding `seeding`, Lloyd or EM

@@ -1,11 +1,12 @@
 // vcgmm: exact scoring of the isotropic GMMs of vc-GMM and var-GMM-S.
 //
 // Two models, one overload each:
-//  - shared (the papers' model, 000_bd19523839359b5b.txt, eq. 1):
-//      p(x) = 1/C sum_c N(x; mu_c, sigma^2 I);
-//  - spherical (the var-GMM papers' model family; VcgmmParams covariance
-//    "spherical"): p(x) = sum_c pi_c N(x; mu_c, sigma_c^2 I), one variance
-//    and one mixing weight per component.
+//  - shared (the papers' model: Hirschberger, Forster & Luecke, arXiv 2018 /
+//    IEEE TPAMI 2022, eq. 1): p(x) = 1/C sum_c N(x; mu_c, sigma^2 I);
+//  - spherical (the var-GMM papers' model family, Forster & Luecke, AISTATS
+//    2018; VcgmmParams covariance "spherical"):
+//    p(x) = sum_c pi_c N(x; mu_c, sigma_c^2 I), one variance and one mixing
+//    weight per component.
 // Every function evaluates all C components for every point with the blocked
 // GEMM distances of assignment.hpp (no (n, C) array is formed); the distances
 // that decide the result (the most probable component, the k kept
@@ -13,11 +14,11 @@
 // cancellation does not reach the log-likelihood's leading term.
 //
 // Cost: O(n C d) flops and n C exponentials; memory: outputs plus one tile per
-// thread. Results do not depend on the thread count.
-//
-// When to use: scoring (log-likelihood, BIC/AIC, ranking n_init runs) and
-// posteriors of a fitted mixture. Not for labelling at large C (use the
-// nearest-center assignment, or approximate_assignment.hpp).
+// thread.
+// Determinism: no random draws; results do not depend on the thread count.
+// Use when: scoring (log-likelihood, BIC/AIC, ranking n_init runs) and
+// posteriors of a fitted mixture. Do not use for: labelling at large C (use
+// the nearest-center assignment, assignment.hpp, or approximate_assignment.hpp).
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,13 @@
 // never concurrently); when it returns true the computation stops at the next
 // safe point and throws vcgmm::Interrupted. The Python binding registers a
 // callback that takes the GIL briefly and runs PyErr_CheckSignals().
+//
+// Cost: one call of the callback about every 100 ms of computation.
+// Determinism: the callback only decides whether to stop; a computation that
+// is not stopped returns the same result with or without it.
+// Use when: a host (Python, a GUI) must be able to abort a running call.
+// Do not use for: stopping a loop early with its result kept (return true
+// from RunOptions::progress instead, see common.hpp).
 #pragma once
 
 namespace vcgmm {

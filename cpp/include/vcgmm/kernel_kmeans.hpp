@@ -1,58 +1,22 @@
 // vcgmm: kernel k-means -- full batch, mini-batch, and mini-batch with
 // truncated centers.
 //
-// Paper: "Mini-batch kernel k-means" (003_0bc38e83d36683db.txt): Alg. 1
-// (mini-batch kernel k-means with early stopping), Alg. 2 / Sec. 4.1 (truncated
-// centers), Appendix A (the O(n(b + k)) recursion); learning rates of
-// Schwartzman (ICLR 2023, "beta": alpha = sqrt(b_j / b)) and Sculley (WWW
-// 2010, scikit-learn: alpha = b_j / (points assigned to j so far)); full-batch
-// kernel k-means of Dhillon et al. (KDD 2004). ALGORITHMS.md section 6.
+// Paper: "Mini-batch kernel k-means" (anonymous preprint under double-blind
+// review; no venue or year): Alg. 1 (mini-batch with early stopping), Alg. 2
+// and Sec. 4.1 (truncated centers), Appendix A (the O(n(b + k)) recursion);
+// learning rates of Schwartzman (ICLR 2023) and Sculley (WWW 2010); full-batch
+// kernel k-means of Dhillon, Guan & Kulis (KDD 2004).
 //
-// Model: k centers in the feature space H of a kernel K(x, y) = <phi(x), phi(y)>,
-// each a convex combination of data points, C_j = sum_p a_jp phi(x_p); the
-// feature-space distance ||phi(x) - C_j||^2 = K(x,x) - 2 <phi(x), C_j> + <C_j, C_j>
-// needs kernel evaluations only. Objective: sum_x min_j ||phi(x) - C_j||^2.
-//
-// Algorithms (KernelKMeansParams::algorithm):
-//  - truncated (Alg. 2, the paper's contribution): iteration i draws b points
-//    uniformly with replacement (stream keyed by the iteration), assigns them,
-//    and moves every center j that received b_j points by
-//    C_j <- (1 - alpha) C_j + alpha cm(B_j). Each center keeps only its most
-//    recent batches, newest first, until they hold >= tau points (a window of
-//    (point, coefficient) pairs); older terms are dropped, the initial point
-//    stays while the window still reaches back to the first iteration. Unlike
-//    Eq. (1) of the paper, the kept coefficients are rescaled to sum to 1, so
-//    a center is always a convex combination (the paper's analysis assumes
-//    convex centers; without the rescaling a center whose window lost mass
-//    shrinks towards the origin of H). <C_j, C_j> is kept up to date
-//    incrementally (recomputed from the window when the dropped part is large).
-//  - minibatch (Alg. 1 with Appendix A's recursion): the same iterations
-//    without truncation; <phi(x), C_j> is kept for all n points.
-//  - full: Lloyd's algorithm in feature space (centers = cluster means),
-//    until no label changes; empty clusters take the point farthest from its
-//    center.
-// All start from kernel k-means++ (D^2 sampling in H: each center one data
-// point) or from given data points. Early stopping (mini-batch, tol > 0):
-// stop when the mean batch objective improves by less than tol,
-// f_B(C_i) - f_B(C_{i+1}) < tol (the paper's epsilon; costs one more pass of
-// the batch against the updated centers); full: when the mean objective over
-// all points improves by less than tol, or no label changes.
-//
-// Kernels (KernelParams): rbf exp(-gamma ||x - y||^2) (the paper's Gaussian with
-// kappa = 1 / gamma), laplacian exp(-gamma ||x - y||_1), polynomial
-// (gamma <x, y> + coef0)^degree, linear <x, y>, precomputed (X is the n x n
-// kernel matrix; scikit-learn's pairwise_kernels conventions). gamma = 0 means
-// "auto": rbf/laplacian 1 / median of the pairwise squared Euclidean (L1 for
-// laplacian) distances among up to 1000 points drawn without replacement (a
-// median heuristic in the spirit of Wang et al. 2019); polynomial 1 / d.
-// Kernel blocks of rbf come from the blocked GEMM (||x||^2 - 2 x.y + ||y||^2,
-// CenterTiles), polynomial/linear from a GEMM of x.y; laplacian is a direct loop.
-// graph_kernel() builds the paper's k-nn kernel D^-1 A D^-1 and heat kernel
-// from a k-nn graph, to be passed on as precomputed.
+// Model: k centers in the feature space H of a kernel K(x, y) =
+// <phi(x), phi(y)> (KernelType), each a convex combination of data points,
+// C_j = sum_p a_jp phi(x_p); the feature-space distance ||phi(x) - C_j||^2 =
+// K(x,x) - 2 <phi(x), C_j> + <C_j, C_j> needs kernel evaluations only.
+// Objective: sum_x min_j ||phi(x) - C_j||^2. Three algorithms
+// (KernelKMeansAlgorithm), all started from kernel k-means++ (D^2 sampling in
+// H: each center one data point) or from given data points.
 //
 // Cost in kernel evaluations K(x, y), x != y (the diagonal K(x, x) is not
-// counted; it is free for rbf/laplacian) -- the analogue of the library's
-// distance evaluations, reported per phase in n_distance_evals:
+// counted; it is free for rbf/laplacian), reported per phase in n_distance_evals:
 //  - seeding: (k - 1) n (kernel k-means++) plus the gamma heuristic's pairs;
 //  - truncated, per iteration: b m (assignment, m <= k (tau + b) the centers'
 //    points) plus, per center, b_j^2 and about b_j (tau + b_j) for <C_j, C_j>:
@@ -63,18 +27,16 @@
 //    (minibatch, full: their passes already give them).
 // Memory: O(n) (+ O(n k) for minibatch and full) plus the centers' windows;
 // precomputed needs the caller's n x n matrix.
-//
 // Determinism: batches come from streams keyed by (seed, iteration), kernel
 // blocks from tasks of fixed row blocks, per-center updates from one task per
 // center, sums combined in task order: bit-identical results on any number of
 // threads. Interruptible between tasks (vcgmm::Interrupted).
-//
 // Use when: clusters are not linearly separable (rings, moons, manifolds) and
-// n is too large for the n x n kernel matrix or for O(n^2) per iteration:
-// truncated mini-batch costs O(b (k tau + b)) per iteration independent of n.
-// Do not use for: linearly separable data (plain k-means is far cheaper), or
-// very many clusters (the windows hold k tau points); full batch only for
-// small n (O(n^2) kernel evaluations per iteration).
+// n is too large for the n x n kernel matrix or for O(n^2) per iteration
+// (truncated: O(b (k tau + b)) per iteration, independent of n).
+// Do not use for: linearly separable data (plain k-means is far cheaper:
+// kmeans.hpp), or very many clusters (the windows hold k tau points); full
+// batch only for small n (O(n^2) kernel evaluations per iteration).
 #pragma once
 
 #include <cmath>
@@ -85,6 +47,11 @@
 
 namespace vcgmm {
 
+/// The kernel (scikit-learn's pairwise_kernels conventions). rbf is the
+/// paper's Gaussian with kappa = 1 / gamma; its kernel blocks come from the
+/// blocked GEMM (||x||^2 - 2 x.y + ||y||^2), polynomial / linear ones from a
+/// GEMM of x.y; laplacian is a direct loop. graph_kernel() builds the paper's
+/// k-nn kernel and a heat kernel from a k-nn graph, for precomputed.
 enum class KernelType {
   rbf,          ///< exp(-gamma ||x - y||^2)
   laplacian,    ///< exp(-gamma ||x - y||_1)
@@ -95,15 +62,38 @@ enum class KernelType {
 
 struct KernelParams {
   KernelType type = KernelType::rbf;
-  double gamma = 0.0;  ///< > 0, or 0 for "auto" (see the header comment)
+  /// > 0, or 0 for "auto": rbf / laplacian 1 / median of the pairwise squared
+  /// Euclidean (laplacian: L1) distances among up to 1000 points drawn
+  /// without replacement (kernel_gamma_heuristic; a median heuristic in the
+  /// spirit of Wang et al. 2019); polynomial 1 / d.
+  double gamma = 0.0;
   int degree = 3;      ///< polynomial degree >= 1
   double coef0 = 1.0;  ///< polynomial offset (finite)
 };
 
+/// The iterations (all start from kernel k-means++ or given data points).
 enum class KernelKMeansAlgorithm {
-  truncated,  ///< mini-batch with truncated centers (Alg. 2)
-  minibatch,  ///< mini-batch, untruncated (Alg. 1, Appendix A)
-  full,       ///< full-batch kernel k-means (Lloyd in feature space)
+  /// Mini-batch with truncated centers (Alg. 2, the paper's contribution):
+  /// iteration i draws b points uniformly with replacement (stream keyed by
+  /// the iteration), assigns them, and moves every center j that received b_j
+  /// points by C_j <- (1 - alpha) C_j + alpha cm(B_j). Each center keeps only
+  /// its most recent batches, newest first, until they hold >= tau points (a
+  /// window of (point, coefficient) pairs); older terms are dropped, the
+  /// initial point stays while the window still reaches back to the first
+  /// iteration. Unlike the paper's Eq. (1), the kept coefficients are
+  /// rescaled to sum to 1, so a center is always a convex combination (the
+  /// paper's analysis assumes convex centers; unrescaled, a center whose
+  /// window lost mass shrinks towards the origin of H). <C_j, C_j> is kept up
+  /// to date incrementally (recomputed from the window when the dropped part
+  /// is large).
+  truncated,
+  /// Mini-batch, untruncated (Alg. 1 with Appendix A's recursion): the same
+  /// iterations; <phi(x), C_j> is kept for all n points.
+  minibatch,
+  /// Full-batch kernel k-means: Lloyd's algorithm in feature space (centers =
+  /// cluster means) until no label changes (or tol); an empty cluster takes
+  /// the point farthest from its center.
+  full,
 };
 
 enum class LearningRate {
@@ -119,7 +109,12 @@ struct KernelKMeansParams {
   index_t tau = 200;          ///< points per truncated center, >= 1 (truncated)
   LearningRate learning_rate = LearningRate::beta;
   int max_iter = 200;  ///< iterations (mini-batch: batches), >= 1
-  double tol = 0.0;    ///< early stopping threshold on the mean objective, >= 0 (0: off)
+  /// Early stopping, >= 0 (0: off). Mini-batch: stop when the mean batch
+  /// objective improves by less than tol, f_B(C_i) - f_B(C_{i+1}) < tol (the
+  /// paper's epsilon; one more pass of the batch against the updated
+  /// centers). Full: when the mean objective over all points improves by
+  /// less than tol, or no label changes.
+  double tol = 0.0;
   bool evaluate = true;  ///< labels and inertia of all points (always done when labels are asked for)
   RunOptions run;        ///< seed, threads, progress
 };

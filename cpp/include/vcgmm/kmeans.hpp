@@ -1,15 +1,25 @@
 // vcgmm: the k-means pipelines of the papers' baselines, in one call.
 //
-//   "k-means++" (000_bd19523839359b5b.txt, Table 1): D^2 seeding + Lloyd on
+// Papers: the baselines of vc-GMM's Table 1 (Hirschberger, Forster & Luecke,
+// arXiv 2018 / IEEE TPAMI 2022):
+//   "k-means++" (Arthur & Vassilvitskii, SODA 2007): D^2 seeding + Lloyd on
 //       the full data (coreset_size = 0, seeding.method = kmeans_plusplus);
-//   "LWCS": lightweight coreset of size N' + AFK-MC^2 seeding on the coreset +
-//       weighted Lloyd on the coreset (coreset_size = N', seeding.method = afkmc2).
+//   "LWCS" (Bachem, Lucic & Krause, KDD 2018): lightweight coreset of size
+//       N' + AFK-MC^2 seeding on the coreset + weighted Lloyd on the coreset
+//       (coreset_size = N', seeding.method = afkmc2).
 // Any other combination works too (e.g. AFK-MC^2 on the full data, or given
 // initial centers).
 //
-// Phases and their costs are reported separately: coreset, seeding, Lloyd
-// iterations, and the evaluation on the full data (final labels and the
-// quantization error, "inertia"), which is not part of the algorithm's cost.
+// Cost: the stages of pipeline.hpp, each reported separately: coreset O(n d),
+// seeding (kmeans_plusplus.hpp, afkmc2.hpp), O(N C d) per Lloyd iteration on
+// the N points fitted (n, or N' on a coreset), and the evaluation on the full
+// data (final labels and the quantization error, "inertia"), O(n C d), which
+// is not part of the algorithm's cost. Memory O(n) plus the buffers.
+// Determinism: as pipeline.hpp: the same run.seed gives the same centers on
+// any thread count.
+// Use when: a k-means solution by the classic algorithms, or a baseline.
+// Do not use for: large n and C on all points (every Lloyd iteration costs
+// n C d): use the LWCS configuration, nested_minibatch.hpp or vc_gmm.hpp.
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 //
 // Paper: Arthur & Vassilvitskii, "k-means++: the advantages of careful
 // seeding", SODA 2007; the seeding of the "k-means++" baseline of vc-GMM's
-// Table 1 (000_bd19523839359b5b.txt) and ALGORITHMS.md section 2.
+// Table 1 (Hirschberger, Forster & Luecke, arXiv 2018 / IEEE TPAMI 2022).
 //
 // The first center is drawn with probability proportional to w(x); every next
 // one with probability proportional to w(x) min_c d(x, c)^2 over the centers
@@ -13,9 +13,10 @@
 // next center is drawn by weight alone.
 //
 // Cost: O(n C d) flops, (C - 1) n distance evaluations for L = 1 and
-// (C - 1)(L + 1) n for L > 1; memory O(n). Each step is one pass over X,
-// parallel over fixed chunks of rows; draws come from one seeded stream and
-// chunk sums are combined in order, so the result does not depend on threads.
+// (C - 1)(L + 1) n for L > 1; memory O(n).
+// Determinism: each step is one pass over X, parallel over fixed chunks of
+// rows; draws come from one stream keyed by the seed and chunk sums are
+// combined in order, so the result does not depend on threads.
 // Use when: the seeding must be the classic one (baselines, small data).
 // Do not use for: large n and large C together; use AFK-MC^2 (afkmc2.hpp).
 #pragma once

@@ -1,8 +1,8 @@
 // vcgmm: lightweight coresets (LWCS).
 //
-// Paper: Bachem, Lucic, Krause, "Scalable k-means clustering via lightweight
-// coresets", KDD 2018; as used by vc-GMM (000_bd19523839359b5b.txt, Sec. 3)
-// and specified in ALGORITHMS.md section 1.
+// Paper: Bachem, Lucic & Krause, "Scalable k-means clustering via lightweight
+// coresets", KDD 2018; the coreset of vc-GMM (Hirschberger, Forster & Luecke,
+// arXiv 2018 / IEEE TPAMI 2022, Sec. 3).
 //
 //   mu   = weighted mean of X
 //   q(x) = 1/2 w(x)/sum(w) + 1/2 w(x) d(x, mu)^2 / sum_x' w(x') d(x', mu)^2
@@ -12,13 +12,16 @@
 // sum(w f(x)) for any f. If all points coincide with mu, q = w / sum(w).
 //
 // Cost: two passes over X, O(n d), n distance evaluations (to mu); memory
-// O(n) doubles (d(x, mu)^2) plus the output. The draws are made by inverting
-// the cumulative distribution with m sorted uniforms, chunk by chunk in
-// parallel; indices come out sorted (duplicates adjacent), and the result does
-// not depend on the thread count.
+// O(n) doubles (d(x, mu)^2) plus the output.
+// Determinism: the draws invert the cumulative distribution with m sorted
+// uniforms from a stream keyed by the seed, chunk by chunk in parallel;
+// indices come out sorted (duplicates adjacent), and the result does not
+// depend on the thread count.
 // Use when: n is large and a weighted sample of a few thousand to a few
-// hundred thousand points should stand in for X (k-means, vc-GMM).
-// Do not use for: a coreset_size tiny relative to the number of clusters.
+// hundred thousand points should stand in for X (k-means, vc-GMM); for data
+// in chunks or out of core, chunked_coreset.hpp.
+// Do not use for: a coreset_size tiny relative to the number of clusters
+// (fit on all points instead).
 #pragma once
 
 #include <cstdint>

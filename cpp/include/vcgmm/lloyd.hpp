@@ -1,8 +1,9 @@
 // vcgmm: weighted Lloyd iterations (k-means).
 //
-// Paper: Lloyd 1982; the local search of both k-means baselines of vc-GMM's
-// Table 1 ("k-means++" on the full data, "LWCS" on a coreset with weights
-// gamma), ALGORITHMS.md section 3.
+// Paper: Lloyd, "Least squares quantization in PCM", IEEE Transactions on
+// Information Theory 1982; the local search of both k-means baselines of
+// vc-GMM's Table 1 (Hirschberger, Forster & Luecke, arXiv 2018 / IEEE TPAMI
+// 2022: "k-means++" on the full data, "LWCS" on a coreset with weights gamma).
 //
 // Iteration t: assign every point to its nearest center (exact, blocked GEMM,
 // see assignment.hpp), giving Q_t = sum_i w_i min_c ||x_i - c||^2; then move
@@ -19,10 +20,15 @@
 // the cosine objective; the caller normalises the rows).
 //
 // Cost per iteration: O(n C d) flops, n C distance evaluations; memory O(n)
-// (labels, distances, a counting sort of the labels) plus the centers. The
-// update visits each cluster's points in index order on one thread (clusters
-// in parallel), accumulating in double: results do not depend on threads and
-// no per-thread copy of the centers is ever made.
+// (labels, distances, a counting sort of the labels) plus the centers.
+// Determinism: no random draws; the update visits each cluster's points in
+// index order on one thread (clusters in parallel), accumulating in double:
+// results do not depend on threads and no per-thread copy of the centers is
+// ever made.
+// Use when: a k-means fixed point from given centers (after a seeding; on a
+// coreset with its weights). Do not use for: large n C on all points (every
+// iteration costs n C d: fit on a coreset, kmeans.hpp, or use
+// nested_minibatch.hpp or vc_gmm.hpp).
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,8 @@
 // vcgmm: mini-batch k-means (mbatch).
 //
-// Paper: Sculley, "Web-scale k-means clustering" (WWW 2010), as the baseline
-// "mbatch" of Newling & Fleuret, "Nested mini-batch k-means"
-// (002_90178638363679ef.txt, Alg. 4 with Alg. 2 and 3). Specification:
-// ALGORITHMS.md section 5.
+// Paper: Sculley, "Web-scale k-means clustering", WWW 2010, as the baseline
+// "mbatch" of Newling & Fleuret, "Nested mini-batch k-means", NIPS 2016
+// (Alg. 4 with Alg. 2 and 3).
 //
 // Model: k-means, minimising sum_i w_i min_j ||x_i - c(j)||^2. State: the
 // centers c(j) and per-center counts v(j), the total weight of every
@@ -17,19 +16,17 @@
 // (sums in double). mbatch has no convergence test: it runs max_iter
 // batches (`converged` stays false).
 //
-// Cost per iteration: b C distance evaluations, O(b C d) flops; memory
-// O(b d + C d) (the batch is gathered into its own array).
-//
-// Determinism: batch t is drawn from the stream keyed by (seed, t) (see
-// mbatch_batch_rows); the assignment and the per-center sums never depend on
-// the thread count.
-//
 // Incremental use (scikit-learn's partial_fit): mbatch_step() is one
 // iteration on a batch the caller gives, with the state (centers, counts) in
 // caller-owned arrays; fit_mbatch is exactly mbatch_step on the rows
 // mbatch_batch_rows draws, so feeding those rows to mbatch_step reproduces
 // a fit bit for bit.
 //
+// Cost per iteration: b C distance evaluations, O(b C d) flops; memory
+// O(b d + C d) (the batch is gathered into its own array).
+// Determinism: batch t is drawn from the stream keyed by (seed, t) (see
+// mbatch_batch_rows); the assignment and the per-center sums never depend on
+// the thread count.
 // Use when: a quick k-means of very redundant data (each batch costs b C d,
 // independent of n). Do not use for: a converged k-means solution (the
 // centers keep fluctuating with the batches; nested_minibatch.hpp converges

@@ -1,8 +1,7 @@
 // vcgmm: nested mini-batch k-means with distance bounds (nmbatch).
 //
-// Paper: Newling & Fleuret, "Nested mini-batch k-means", NIPS 2016
-// (002_90178638363679ef.txt, Alg. 5 with Alg. 1); grouped bounds: Ding et
-// al., "Yinyang k-means", ICML 2015. Specification: ALGORITHMS.md section 5.
+// Paper: Newling & Fleuret, "Nested mini-batch k-means", NIPS 2016 (Alg. 5
+// with Alg. 1); grouped bounds: Ding et al., "Yinyang k-means", ICML 2015.
 //
 // Model: k-means, minimising sum_i w_i min_j ||x_i - c(j)||^2. The rows are
 // shuffled once (nmbatch_sample_order); mini-batch M_t = the first b_t rows
@@ -17,44 +16,25 @@
 //   - c(j) = S(j) / v(j) (weighted sums over the rows of M_t assigned to j;
 //     an empty cluster keeps its center); p(j) = ||c_new(j) - c_old(j)||;
 //     every bound of a reused row drops by the p of its centers;
-//   - double the batch when min_j sigma_C(j) / p(j) > rho with
-//     sigma_C(j)^2 = sse(j) / (v(j) (n_eff(j) - 1)) (sse(j) = sum w d^2 of
-//     the rows assigned to j, n_eff = v^2 / sum w^2, = v(j)(v(j) - 1) in the
-//     paper's unweighted form); a center that did not move, or with fewer
-//     than two rows, has ratio +infinity, so rho = +infinity doubles only
-//     once no center moves (the batch converged: section 3.2's "slow"
-//     scheme);
-//   - stop when M_t is all n rows, no row was new and no assignment
-//     changed (a fixed point of Lloyd), or after max_iter iterations, or
-//     when time_budget seconds have passed.
-// Ties go to the lowest center index.
-//
-// Bounds (float32, rounded so that they stay rigorous lower bounds of the
-// distances as computed): "elkan" keeps C per row (Alg. 1; n C floats);
-// "yinyang" keeps one per group of centers (the centers grouped by 5 Lloyd
-// iterations on the initial centers; a group is searched only when its bound
-// fails, then center by center with Ding et al.'s local test); "none"
-// computes every distance (the paper's bound test deactivated). The bounds
-// only skip distances, never change a result: every choice gives the same
-// centers and labels bit for bit. "automatic": elkan when n C 4 bytes fit in
-// bounds_memory (default 2 GiB), else yinyang with min(ceil(C / 10),
-// bounds_memory / (4 n)) groups (at least 1; Ding et al. use C / 10):
-// 1.1 M rows at C = 4000 take 1.7 GB of bounds.
+//   - double the batch when min_j sigma_C(j) / p(j) > rho (see rho);
+//   - stop when M_t is all n rows, no row was new and no assignment changed
+//     (a fixed point of Lloyd), after max_iter iterations, or when
+//     time_budget seconds have passed.
+// Ties go to the lowest center index. The bounds (NmbatchBounds) only skip
+// distances: every choice gives the same centers and labels bit for bit.
 //
 // Cost: the first iterations cost b0 C d; later ones one distance per reused
 // row plus what the bounds do not skip (counted: n_distance_evals.iterations
 // computed, n_skipped ruled out by a bound), plus O(b_t C) (elkan) or
 // O(b_t G) (yinyang) bound updates. Memory: the order (8 n bytes), labels and
-// distances (12 n), the bounds, O(C d) for the centers and sums.
-//
+// distances (12 n), the bounds (NmbatchBounds), O(C d) for centers and sums.
 // Determinism: the order and the grouping come from streams keyed by the
 // seed; rows are processed in tasks of fixed size, their sums in row order:
 // results never depend on the thread count (a time budget that stops the run
 // makes the result depend on the machine's speed).
-//
 // Use when: k-means of large, redundant data, to a Lloyd-quality result at a
-// fraction of Lloyd's cost. Do not use for: small data (Lloyd is as fast) or
-// very high C with little memory (yinyang then skips less).
+// fraction of Lloyd's cost. Do not use for: small data (Lloyd is as fast,
+// lloyd.hpp) or very high C with little memory (yinyang then skips less).
 #pragma once
 
 #include <cstdint>
@@ -65,20 +45,35 @@
 
 namespace vcgmm {
 
+/// Distance bounds: float32, rounded so that they stay rigorous lower bounds
+/// of the distances as computed. They only skip distances, never change a
+/// result. automatic: elkan when n C 4 bytes fit in bounds_memory, else
+/// yinyang with min(ceil(C / 10), bounds_memory / (4 n)) groups (at least 1;
+/// Ding et al. use C / 10): 1.1 M rows at C = 4000 take 400 groups, about
+/// 1.7 GiB of bounds.
 enum class NmbatchBounds {
   automatic,  ///< elkan if it fits bounds_memory, else yinyang
-  elkan,      ///< C bounds per row
-  yinyang,    ///< one bound per group of centers
-  none,       ///< no bound test (every distance computed)
+  elkan,      ///< C bounds per row (Alg. 1; n C floats)
+  /// One bound per group of centers (grouped by 5 Lloyd iterations on the
+  /// initial centers); a group is searched only when its bound fails, then
+  /// center by center with Ding et al.'s local test.
+  yinyang,
+  none,       ///< no bound test (every distance computed; the paper's test deactivated)
 };
 
 struct NmbatchParams {
   index_t batch_size = 0;       ///< b0 in [C, n]; 0: max(C, min(5000, n)) (the paper's b0)
-  double rho = 100.0;           ///< doubling threshold, > 0 (+infinity allowed)
+  /// Doubling threshold, > 0 (+infinity allowed): the batch doubles when
+  /// min_j sigma_C(j) / p(j) > rho, sigma_C(j)^2 = sse(j) / (v(j) (n_eff(j) - 1)),
+  /// sse(j) = sum w d^2 of the rows assigned to j, n_eff = v^2 / sum w^2 (so
+  /// unweighted the paper's v(j) (v(j) - 1)). A center that did not move, or with
+  /// fewer than two rows, has ratio +infinity: rho = +infinity doubles only
+  /// once no center moves (the batch converged: Sec. 3.2's "slow" scheme).
+  double rho = 100.0;
   int max_iter = 1000;          ///< iterations, >= 1
   double time_budget = 0.0;     ///< seconds of iterations, >= 0 (0: no limit)
   NmbatchBounds bounds = NmbatchBounds::automatic;
-  int n_groups = 0;             ///< Yinyang groups >= 1 (clamped to C); 0: automatic (see above)
+  int n_groups = 0;             ///< Yinyang groups >= 1 (clamped to C); 0: automatic
   double bounds_memory = 2147483648.0;  ///< bytes the automatic choice may spend on bounds
   /// Spherical nmbatch (for rows of unit length, the cosine metric): every
   /// center S / v is rescaled to unit length before its move p(j) is taken,

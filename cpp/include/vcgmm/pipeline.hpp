@@ -1,6 +1,6 @@
 // vcgmm: the parameters, buffers and result every one-call pipeline shares.
 //
-// A pipeline (fit_kmeans, fit_vcgmm, and each algorithm added after them) runs
+// A pipeline (fit_kmeans, fit_vcgmm, fit_mbatch, fit_nmbatch, fit_vrkm) runs
 // the same stages around its own iterations:
 //
 //   1. coreset    (optional) a lightweight coreset of `coreset_size` weighted
@@ -16,6 +16,12 @@
 // nested struct of its own (KMeansParams::lloyd, VcgmmParams::em), the way
 // faiss' Clustering derives from ClusteringParameters: a parameter has one
 // home, and nothing is copied between structs.
+//
+// Cost: the stages' own (see their headers); the evaluation adds O(n C d)
+// and n C distance evaluations. Memory: the caller's buffers plus the stages'.
+// Determinism: every stage draws from its own stream keyed by run.seed; the
+// result does not depend on run.n_threads.
+// Use when / not: see each algorithm's header; this one only declares types.
 #pragma once
 
 #include <cmath>

@@ -1,140 +1,43 @@
 // vcgmm: the truncated variational EM loop of var-GMM-S, on weighted points.
 //
 // Papers: Forster & Luecke, "Can clustering scale sublinearly with its
-// clusters?", AISTATS 2018 (var-GMM-S); Hirschberger, Forster & Luecke,
-// 000_bd19523839359b5b.txt, Alg. 1 and 2, eq. 9-13, Suppl. D-F (its use on a
-// coreset, vc-GMM). Specification: ALGORITHMS.md section 4.
+// clusters?", AISTATS 2018 (var-GMM-S); Hirschberger, Forster & Luecke, arXiv
+// 2018 / IEEE TPAMI 2022 (Alg. 1 and 2, eq. 9-13, Suppl. D-F: its use on a
+// coreset, vc-GMM).
 //
-// Model (covariance_type = shared, the default): C isotropic Gaussians with
-// equal mixing weights and one shared variance sigma^2 (spherical: below). Every point n keeps a set K(n) of G cluster indices (the
-// truncated posterior's support, C' = G), every cluster c a neighbourhood G_c
-// of G clusters starting with c itself. One iteration:
-//
-//   E-step, per point (parallel): search space S(n) = union of G_c over
-//     c in K(n) (plus one uniformly random cluster with `plus1`); squared
-//     distances to the means in S(n); new K(n) = the G nearest of S(n) (by
-//     Prop. 1 this never decreases the free energy); winner c_o(n) = nearest;
-//     responsibilities s_c(n) over K(n) with the log-sum-exp shift; the free
-//     energy (eq. 10) F = sum_n w_n logsumexp_{c in K(n)} (-d_c(n)/(2 sigma^2))
-//     - sum(w) (log C + D/2 log(2 pi sigma^2)), with the new K and the current
-//     parameters.
-//   Neighbourhood update: for each cluster c, over the points whose winner is
-//     c, the mean Euclidean distance to every other candidate of their search
-//     spaces; G_c = c followed by the G - 1 candidates of smallest mean (never
-//     seen = infinitely far); a cluster that won no point keeps its G_c.
-//   M-step (weighted by w): means mu_c = sum w s_c y / sum w s_c (zero mass:
-//     the mean stays), sigma^2 = sum_n sum_{c in K(n)} w s_c ||y - mu_c||^2 /
-//     (D sum w), floored at 1e-12 times the data variance (and at the squared
-//     resolution of T at the data's magnitude, (16 eps)^2 times its mean square).
+// Model (CovarianceType::shared, the default): C isotropic Gaussians with
+// equal mixing weights and one shared variance sigma^2 (spherical: one per
+// component, see CovarianceType). Every point n keeps a set K(n) of G cluster
+// indices (the truncated posterior's support, C' = G), every cluster c a
+// neighbourhood G_c of G clusters starting with c itself. One iteration:
+//   E-step (e_step), per point: search space S(n) = union of G_c over c in
+//     K(n) (plus one uniformly random cluster with `plus1`); new K(n) = the G
+//     nearest means of S(n) (by Prop. 1 this never decreases the free energy);
+//     responsibilities over K(n); then the neighbourhoods G_c;
+//   M-step (m_step, weighted by w): the means and sigma^2.
 // The first E-step needs no sigma^2 (K(n) depends on distances only); after
-// it sigma^2 = sum_n w_n min_{c in S(n)} d_c(n) / (D sum w) (eq. 12). Stop
-// when the free energy an iteration gains, per unit of weight and per feature,
-// |F_t - F_{t-1}| / (sum(w) D), falls below tol (StopRule::gain, the default:
-// independent of the data's units, since F only shifts by a constant when X is
-// rescaled), or when |F_t - F_{t-1}| < tol |F_t| (StopRule::relative, the
-// papers' rule, which depends on the units), or after max_iter iterations.
-// With G >= C every set holds all clusters and the loop is exact EM for this
-// model (the test oracle).
+// it sigma^2 = sum_n w_n min_{c in S(n)} d_c(n) / (D sum w) (eq. 12). The
+// loop stops by stop_rule (StopRule) or after max_iter iterations; `refine`
+// hard steps may follow (RefineSearch). With G >= C every set holds all
+// clusters and the loop is exact EM for this model (the test oracle).
 //
-// Per-component variances and mixing weights (`covariance_type` = spherical;
-// not in the papers, whose model is the default `shared` above; the var-GMM
-// papers' model family with isotropic components): component c has its own
-// variance sigma_c^2 and weight pi_c, log joint
-//   l_c(n) = log pi_c - D/2 log(2 pi sigma_c^2) - d_c(n) / (2 sigma_c^2).
-//   E-step: S(n) as above (it holds the previous K(n), since G_c starts with
-//     c); new K(n) = the G candidates of largest l_c(n) (ties: lower index), so
-//     the E-step never decreases F; winner = K(n)'s first; responsibilities =
-//     softmax of l_c(n) over K(n); F = sum_n w_n logsumexp_{c in K(n)} l_c(n)
-//     (the shared formula when all sigma_c, pi_c are equal). The
-//     neighbourhoods G_c stay distance-based (mean Euclidean distances, as
-//     above): the neighbourhood of a cluster = the clusters near its mean.
-//   M-step: means as above; m_c = sum_n w s_c; sigma_c^2 = sum_n w s_c
-//     ||y - mu_c||^2 / (D m_c), floored at max(variance_floor (default
-//     kComponentVarianceFloor = 1e-6) times the data's weighted variance per
-//     feature, the shared floor above) (a component on one point or on
-//     identical points would otherwise collapse to 0 and F to +inf); pi_c =
-//     m_c / sum(w). A component of zero mass keeps
-//     its mean and variance and gets pi_c = 0: it is unreachable from then on
-//     (as in exact EM). `sigma2` reports the pooled sum_c pi_c sigma_c^2.
-//   The first E-step (and any e_step(estimate_sigma = true)) uses the shared
-//   sigma^2 of eq. 12 for every component and pi_c = 1/C, exactly as
-//   `shared`. Same cost per iteration (O(N G^2 D), plus O(C) per M-step) and
-//   the same determinism. The refinement steps leave sigma_c^2 and pi_c as EM
-//   left them. Use when a mixture with per-component variances and weights is
-//   the model wanted; not to lower the quantization error: on GeoNames xyz
-//   (uneven density; bench/results/covariance_geonames.md, C = 1000 / 2000,
-//   3 seeds) var-GMM-S spherical ends +30% / +37% above k-means++ against
-//   shared's +19% / +20% (vc-GMM: +25% / +27% above LWCS against +14% /
-//   +15%): the likelihood rewards tight components on a few (near-)identical
-//   points (dozens at the floor) and wide ones over sparse regions, and some
-//   components lose all their mass. On data of even density the gap is
-//   smaller: on all 1.1 M image patches (bench/results/covariance_patches-all.md,
-//   C = 1000 / 2000, 5 seeds) var-GMM-S spherical ends +6.3% / +6.9% above
-//   k-means++ (shared +1.3% / +1.6%), +2.6% / +2.7% with the default 3
-//   refinement steps (shared +0.7% / +0.9%).
-//
-// Hard refinement (`refine` = k > 0, not in the papers; refine = 0 is the
-// papers' algorithm): after EM has stopped, k hard (Lloyd) steps. Each step
-// gives every point a label, moves every cluster that no point chose onto one
-// of the points farthest from their means (as Lloyd's loop does, lloyd.hpp;
-// counted in `refine_relocated`), then every mean to the weighted mean of its
-// points. `refine_search` chooses how a label is found:
-//   restricted: the nearest mean within the point's search space S(n), as in
-//     the E-step (new K(n) = its G nearest there; neighbourhoods updated as
-//     after an E-step). O(N G^2 D), no full scan.
-//   approximate (the default): the nearest mean over all C by the cell index
-//     of approximate_assignment.hpp at its defaults, built on the current
-//     means every step (about sqrt(C) (1 + probes) evaluations per point at
-//     matrix-product speed); the previous label is kept when it is nearer
-//     than the one found.
-//   exact: the nearest over all C by the exact blocked scan, O(N C D): the
-//     step is then one step of lloyd() with relocation.
-// With approximate / exact, K(n) becomes the label followed by the rest of
-// the previous K(n) (its last entry dropped when the label is new) and the
-// neighbourhoods stay. The label of the previous step is always a candidate
-// and a relocated cluster's mean becomes its point, so the weighted
-// quantization error of the assignments never increases (`refine_objective`).
-// sigma^2, sigma_c^2, pi_c and the free-energy trace stay those of EM;
-// `final_free_energy` is F(K, Theta) recomputed for the refined means (a lower
-// bound of their log-likelihood). The evaluations of the search (and of the
-// approximate index) and the time are the `refinement` phase's.
-// Why: EM's fixed point (soft means, one shared sigma^2) is not a k-means
-// fixed point; its truncated sets K(n) miss the nearest mean of many points
-// at large C (image patches, C = 2000, N' = 2^14: the restricted assignment's
-// error on the coreset is 5.8% above the exact one), and EM leaves means that
-// no point is nearest to (74 of 2000 there, most of them duplicates of
-// another mean). Default k = 3, approximate, chosen by measurement
-// (bench/results/refine_search_patches.md; image patches, 5 seeds, full-data
-// error relative to LWCS of the same seed): the papers' vc-GMM -0.08/-0.40%,
-// +1.02/+0.63%, +1.78/+2.11% at C = 1000/2000/4000 and N' = 2^14/2^16; with
-// 3 approximate steps -1.19/-1.24%, -0.27/-0.55%, +0.48/+0.31% for 10-22%
-// more time; approximate and exact steps give the same error to 0.01 points,
-// restricted steps gain 10-90% as much (least at 2^16); 1 step beats 3
-// only at C = 4000, N' = 2^14 (4 coreset points per cluster: +0.21%). The
-// held-out log-likelihood also rises (patches, C = 1000/2000, N' = 2^14, 2
-// seeds: by 0.5-1.1 nats per point).
-//
-// Cost per iteration: O(N G^2 D) (|S(n)| <= G^2 + 1 distances per point),
-// plus O(C) bookkeeping per iteration (none per task or point); memory
-// O(C D + N G + C G) (the means, and the M-step's (C, D) double accumulator
-// kept between iterations) plus the neighbourhood statistics (one entry per
-// distinct (winner, candidate) pair seen in an iteration, about C G^2 once the
-// neighbourhoods settle). Points are processed in blocks of at most 65,536
-// (fewer for large G), so no O(N G^2) buffer is ever held; the M-step visits
-// each cluster's (point, responsibility) pairs in point order on one thread
-// (no per-thread C x D accumulators). The flops per iteration do not depend
-// on C, the time does: at large C the candidate means of each point are rows
-// scattered over a (C, D) array far larger than the caches (the next point's
-// rows are prefetched): bench/results/em_iteration.md, LWCS coreset of 2^18
-// patches, G = 5, 2 threads: one iteration 67 ms at C = 1000, 225 ms at
-// C = 2^18 (13.8 and 19.0 distance evaluations per point). Distances are
-// computed in T, responsibilities and all sums in double. Results do not depend on the
-// number of threads (random draws come from streams keyed by iteration and
-// point chunk).
-//
+// Cost per iteration: O(N G^2 D) (|S(n)| <= G^2 + 1 distances per point) plus
+// O(C) bookkeeping (none per task or point). The flops do not depend on C,
+// the time grows with it: a point's candidate means are rows scattered over a
+// (C, D) array far larger than the caches (the next point's rows are
+// prefetched). Memory O(C D + N G + C G) (the means, the M-step's (C, D)
+// double accumulator) plus the neighbourhood statistics (one entry per
+// distinct (winner, candidate) pair of an iteration, about C G^2 once they
+// settle); points go in blocks of at most 65,536 (fewer for large G), so no
+// O(N G^2) buffer is ever held.
+// Determinism: random draws come from streams keyed by the seed, iteration
+// and point chunk; the M-step visits each cluster's (point, responsibility)
+// pairs in point order on one thread (no per-thread C x D accumulators);
+// distances in T, responsibilities and sums in double. Results do not depend
+// on the number of threads.
 // Use when: C is large (hundreds to tens of thousands) and an approximate
 // GMM / k-means solution is wanted fast. Do not use for: small C, where exact
-// EM or Lloyd is cheap, or when full posteriors are needed.
+// EM or Lloyd (lloyd.hpp) is cheap, or when full posteriors are needed.
 #pragma once
 
 #include <cstdint>
@@ -145,23 +48,69 @@
 
 namespace vcgmm {
 
-/// When the loop has converged (see the header comment).
+/// When the loop has converged, besides max_iter. F only shifts by a
+/// constant when X is rescaled, so `gain` (the default) does not depend on
+/// the data's units; `relative` does.
 enum class StopRule {
   gain,      ///< |F_t - F_{t-1}| / (sum(w) D) < tol: nats per unit weight and feature
   relative,  ///< |F_t - F_{t-1}| < tol |F_t|: the papers' rule (depends on the data's units)
 };
 
-/// The model's variances (see the header comment).
+/// The model's variances. spherical (not in the papers; the var-GMM papers'
+/// model family): component c has its own variance sigma_c^2 and weight pi_c,
+/// log joint l_c(n) = log pi_c - D/2 log(2 pi sigma_c^2) - d_c(n) / (2 sigma_c^2).
+/// E-step: S(n) as for shared (it holds the previous K(n), since G_c starts
+/// with c); new K(n) = the G candidates of largest l_c(n) (ties: lower
+/// index), so the E-step never decreases F; winner = K(n)'s first;
+/// responsibilities = softmax of l_c(n) over K(n); F = sum_n w_n
+/// logsumexp_{c in K(n)} l_c(n) (the shared formula when all sigma_c, pi_c
+/// are equal). The neighbourhoods G_c stay distance-based (the clusters near
+/// a cluster's mean). M-step: means as for shared; m_c = sum_n w s_c;
+/// sigma_c^2 = sum_n w s_c ||y - mu_c||^2 / (D m_c), floored at the larger of
+/// variance_floor times the data's weighted variance per feature and the
+/// shared floor (else a component on one point or on identical points
+/// collapses to 0 and F to +inf); pi_c = m_c / sum(w). A component of zero
+/// mass keeps its mean and variance and gets pi_c = 0: it is unreachable from
+/// then on (as in exact EM). The first E-step (and any e_step(estimate_sigma
+/// = true)) uses the shared sigma^2 of eq. 12 for every component and
+/// pi_c = 1/C. Same cost per iteration (plus O(C) per M-step) and the same
+/// determinism as shared; refinement steps leave sigma_c^2 and pi_c as EM left
+/// them. For when a mixture with per-component variances and weights is the
+/// model wanted, not to lower the quantization error (it ends higher than
+/// shared's: docs/user_guide/performance.rst).
 enum class CovarianceType {
   shared,     ///< one variance sigma^2, equal weights 1/C: the papers' model
   spherical,  ///< a variance sigma_c^2 and a mixing weight pi_c per component
 };
 
-/// How a hard refinement step after EM assigns each point (see the header comment).
+/// How a hard refinement step assigns each point. `refine` = k > 0 (not in the
+/// papers) runs k hard (Lloyd) steps after EM has stopped: every point gets a
+/// label, every cluster that no point chose moves onto one of the points
+/// farthest from their means (as in lloyd.hpp; counted in refine_relocated),
+/// then every mean to the weighted mean of its points. With approximate /
+/// exact, K(n) becomes the label followed by the rest of the previous K(n)
+/// (its last entry dropped when the label is new) and the neighbourhoods
+/// stay. The previous label is always a candidate and a relocated cluster's
+/// mean becomes its point, so the weighted quantization error never
+/// increases (refine_objective). sigma^2, sigma_c^2, pi_c and the free-energy
+/// trace stay those of EM; final_free_energy is F recomputed for the refined
+/// means. The search's evaluations (and the approximate index's) and time are
+/// the `refinement` phase's. Why: EM's fixed point (soft means, one shared
+/// sigma^2) is not a k-means fixed point; at large C the sets K(n) miss the
+/// nearest mean of many points, and EM leaves means that no point is nearest
+/// to (most of them duplicates of another mean).
 enum class RefineSearch {
-  restricted,   ///< nearest mean within the truncated search space S(n): O(N G^2 D)
-  approximate,  ///< nearest mean over all C by the cell index (CenterCellIndex, defaults)
-  exact,        ///< nearest mean over all C by the exact blocked scan: O(N C D)
+  /// The nearest mean within S(n), as in the E-step (new K(n) = its G nearest
+  /// there; neighbourhoods updated as after an E-step): O(N G^2 D), no full scan.
+  restricted,
+  /// The nearest mean over all C by the cell index of approximate_assignment.hpp
+  /// at its defaults (CenterCellIndex), built on the current means every step
+  /// (about sqrt(C) (1 + probes) evaluations per point at matrix-product
+  /// speed); the previous label is kept when it is nearer than the one found.
+  approximate,
+  /// The nearest mean over all C by the exact blocked scan, O(N C D): the step
+  /// is then one step of lloyd() with relocation.
+  exact,
 };
 
 /// Default floor of a component's variance with CovarianceType::spherical,
@@ -176,7 +125,10 @@ struct VariationalGmmParams {
   double tol = 2e-4;       ///< convergence threshold of stop_rule (0: run to max_iter)
   StopRule stop_rule = StopRule::gain;  ///< how tol is applied
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
-  int refine = 3;          ///< hard refinement steps after EM (>= 0; 0: the papers' algorithm)
+  /// Hard refinement steps after EM (>= 0; 0: the papers' algorithm; see
+  /// RefineSearch). The default 3 with refine_search = approximate was chosen
+  /// by measurement (docs/user_guide/performance.rst).
+  int refine = 3;
   RefineSearch refine_search = RefineSearch::approximate;  ///< the refinement's assignment
   CovarianceType covariance_type = CovarianceType::shared;  ///< shared: the papers' model
   /// spherical: floor of sigma_c^2 relative to the data's variance per feature (>= 0, finite)
@@ -222,22 +174,34 @@ class VariationalGmm {
   VariationalGmm(const VariationalGmm&) = delete;
   VariationalGmm& operator=(const VariationalGmm&) = delete;
 
-  /// One variational E-step (search, new K(n), winners, neighbourhood
-  /// update, responsibilities). With `estimate_sigma` (and always before
-  /// sigma^2 is known) sigma^2 is first re-estimated by eq. 12 (spherical:
-  /// every component gets it, with weight 1/C). Returns the free energy
-  /// F(K_new, Theta) with the current parameters.
+  /// One variational E-step, per point (in parallel): the squared distances
+  /// to the means in S(n); new K(n) = the G nearest of S(n); winner c_o(n) =
+  /// the nearest; responsibilities s_c(n) over K(n) with the log-sum-exp
+  /// shift. Then the neighbourhoods: for each cluster c, over the points it
+  /// won, the mean Euclidean distance to every other candidate of their
+  /// search spaces; G_c = c followed by the G - 1 candidates of smallest mean
+  /// (never seen = infinitely far); a cluster that won no point keeps its G_c.
+  /// With `estimate_sigma` (and always before sigma^2 is known) sigma^2 is
+  /// first re-estimated by eq. 12 (spherical: every component gets it, with
+  /// weight 1/C). Returns the free energy (eq. 10) F(K_new, Theta) =
+  /// sum_n w_n logsumexp_{c in K(n)} (-d_c(n)/(2 sigma^2)) - sum(w) (log C +
+  /// D/2 log(2 pi sigma^2)) with the current parameters (spherical: see
+  /// CovarianceType).
   double e_step(bool estimate_sigma = false);
 
-  /// M-step from the responsibilities of the last E-step (spherical: also
-  /// sigma_c^2 and pi_c).
+  /// M-step from the responsibilities of the last E-step, weighted by w:
+  /// mu_c = sum w s_c y / sum w s_c (zero mass: the mean stays); sigma^2 =
+  /// sum_n sum_{c in K(n)} w s_c ||y - mu_c||^2 / (D sum w), floored at 1e-12
+  /// times the data variance and at the squared resolution of T at the data's
+  /// magnitude, (16 eps)^2 times its mean square (spherical: sigma_c^2 and
+  /// pi_c instead of sigma^2, see CovarianceType).
   void m_step();
 
   /// F(K, Theta) for the current K(n) and parameters, without changing
   /// anything (O(N G D); not counted as distance evaluations).
   double free_energy() const;
 
-  /// One hard refinement step (see the header comment): restricted
+  /// One hard refinement step (see RefineSearch): restricted
   /// assignment (new K(n), neighbourhoods), then the weighted means of the
   /// assigned points. Returns the weighted quantization error of the
   /// assignment with the means before the update. Needs sigma^2 (an e_step

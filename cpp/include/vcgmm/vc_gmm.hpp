@@ -1,8 +1,8 @@
 // vcgmm: vc-GMM and var-GMM-S in one call -- the headline algorithm.
 //
 // Paper: Hirschberger, Forster & Luecke, "Accelerated training of large-scale
-// Gaussian mixtures by a merger of sublinear approaches"
-// (000_bd19523839359b5b.txt, Alg. 1; 001_67f7d78dff067ebf.txt).
+// Gaussian mixtures by a merger of sublinear approaches", arXiv 2018; extended
+// in IEEE TPAMI 2022 (Alg. 1). var-GMM-S: Forster & Luecke, AISTATS 2018.
 //
 //   vc-GMM    = lightweight coreset of N' points (lightweight_coreset.hpp)
 //             + AFK-MC^2 seeding on the coreset (afkmc2.hpp)
@@ -10,11 +10,18 @@
 //               coreset weights (variational_gmm.hpp);
 //   var-GMM-S = the same seeding and loop on all N points with the sample
 //               weights (coreset_size = 0). One implementation, not two.
+// The model: C isotropic Gaussians (means + one shared variance by default).
 //
 // Cost: O(N D) for the coreset, O(N' D + m C^2 D) for the seeding,
 // O(N' G^2 D) per EM iteration -- independent of N and, per iteration, of C.
 // The optional evaluation (labels and quantization error on the full data)
-// costs O(N C D) and is reported as its own phase.
+// costs O(N C D) and is reported as its own phase. Memory: O(N) for the
+// coreset, then that of variational_gmm.hpp on the N' points.
+// Determinism: every stage draws from streams keyed by run.seed (pipeline.hpp);
+// results do not depend on the thread count.
+// Use when: many clusters (C in the hundreds and more) on large data, an
+// approximate GMM / k-means solution fast. Do not use for: small C or small
+// data, where exact EM or Lloyd is cheap (kmeans.hpp).
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,7 @@
 // vcgmm: variance-reduced k-means (VRKM and VRKM++).
 //
 // Paper: Zhao, Ming, Liu, Zhu, Zhao & Yin, "Large-scale k-means clustering
-// via variance reduction" (004_e35b942d8b95ba41.txt, Alg. 2, 3 and 4).
-// Specification: ALGORITHMS.md section 7.
+// via variance reduction", Neurocomputing 2018 (Alg. 2, 3 and 4).
 //
 // Model: k-means, minimising sum_i w_i min_j ||x_i - c(j)||^2. Epoch e:
 //   1. full pass: every row's nearest center of C~ (the blocked scan), giving
@@ -24,27 +23,18 @@
 //   4. C~ = C_T.
 // Defaults: T = n, eta = C / n (the paper's conservative choice), k-means++
 // seeding. VRKM and VRKM++ produce the same iterates up to rounding (the
-// paper's equivalence), VRKM at a higher cost.
-//
-// The inner loop is sequential in the paper (block_size = 1: each draw
-// searches all C centers, O(C d), one thread). block_size = B > 1 is our
-// blocked variant: the nearest centers of B draws come from one matrix
-// product against the centers at the block's start (the blocked scan, all
-// threads); the updates are then applied in draw order. Labels may go stale
-// within a block (eta is small, so centers move little); the result differs
-// from the sequential loop's within noise.
+// paper's equivalence), VRKM at a higher cost. The inner loop is sequential
+// as in the paper unless block_size > 1.
 //
 // Cost per epoch: n C + T C distance evaluations (full pass + inner loop);
 // the inner loop's per-row search runs at vector (not matrix-product) speed
 // unless blocked. Memory O(n) (labels) + O(C d).
-//
 // Determinism: epoch e's draws come from the stream keyed by (seed, e);
 // results never depend on the thread count.
-//
 // Use when: reproducing the paper, or k-means with a cheap per-row search.
-// Do not use for: beating a matrix-product Lloyd at moderate C -- measure
-// (bench/vrkm.py); the stochastic loop cannot use matrix products unless
-// blocked.
+// Do not use for: beating a matrix-product Lloyd at moderate C (the
+// stochastic loop cannot use matrix products unless blocked; lloyd.hpp,
+// nested_minibatch.hpp).
 #pragma once
 
 #include <cstdint>
@@ -72,7 +62,13 @@ struct VrkmParams {
   int max_epochs = 100;        ///< epochs (inner loops), >= 1
   double tol = 1e-4;           ///< relative change of Q between epochs that stops (>= 0)
   VrkmUpdateRule update_rule = VrkmUpdateRule::paper;
-  index_t block_size = 1;      ///< 1: the paper's sequential loop; > 1: blocked variant
+  /// 1: the paper's sequential inner loop (each draw searches all C centers,
+  /// O(C d), one thread). B > 1 (not in the paper): the nearest centers of B
+  /// draws come from one matrix product against the centers at the block's
+  /// start (all threads), the updates are then applied in draw order; labels
+  /// may go stale within a block (eta is small, so centers move little): the
+  /// result differs from the sequential loop's within noise.
+  index_t block_size = 1;
 };
 
 /// VRKM / VRKM++ as a pipeline (default seeding: k-means++, the paper's).

@@ -41,7 +41,7 @@ enum class Stream : std::uint64_t {
   yinyang = 12,       ///< nmbatch's grouping of the centers (Yinyang bounds)
   coreset_split = 13,  ///< chunked coreset: the split of the draws over the chunks
   coreset_chunk = 14,  ///< chunked coreset: the draws of one chunk (index = chunk id)
-  // Kernel k-means (kernel_kmeans.cpp); numbered apart from the other families.
+  // Kernel k-means (kernel_kmeans/kernel_kmeans.cpp); numbered apart from the other families.
   kernel_gamma = 101,           ///< rows of the gamma heuristic
   kernel_kmeans_plusplus = 102, ///< kernel k-means++ draws
   kernel_kmeans_batch = 103,    ///< the mini-batch of an iteration (index: the iteration)

@@ -1,6 +1,6 @@
 // Internal: empty clusters moved onto far points, the step Lloyd's loop
-// (lloyd.cpp, relocate_empty) and vc-GMM's hard refinement after EM
-// (variational_gmm.cpp) share, and the rounding size of a squared distance
+// (kmeans/lloyd.cpp, relocate_empty) and vc-GMM's hard refinement after EM
+// (vcgmm/variational_gmm.cpp) share, and the rounding size of a squared distance
 // below which a point counts as sitting on its center.
 #pragma once
 

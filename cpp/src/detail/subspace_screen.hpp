@@ -270,7 +270,8 @@ class SubspaceScreen {
   /// its id; the winner is not measured again. survivors: room for s
   /// rounded up to kLanes. Returns the distances evaluated (float and double
   /// ones each count). The loop of the approximate labelling's cells
-  /// (approximate_assignment.cpp) and of AFK-MC^2's candidates (afkmc2.cpp).
+  /// (approximate/approximate_assignment.cpp) and of AFK-MC^2's candidates
+  /// (blocks/afkmc2.cpp).
   template <class Row, class Id>
   std::int64_t lower_nearest(const T* x, double x_norm, const T* bound, index_t s,
                              std::int32_t* survivors, double& best, std::int32_t& winner,

@@ -45,6 +45,24 @@ inline Terms aggregate(std::vector<std::pair<index_t, double>> pairs) {
   return t;
 }
 
+/// cm(B), the mean of a center's batch points B (as drawn, repeats
+/// included): each point with coefficient 1 / |B|, as terms.
+inline Terms batch_mean(const std::vector<index_t>& points) {
+  const double b = static_cast<double>(points.size());
+  std::vector<std::pair<index_t, double>> pairs;
+  pairs.reserve(points.size());
+  for (index_t p : points) pairs.emplace_back(p, 1.0 / b);
+  return aggregate(std::move(pairs));
+}
+
+/// The mini-batch center update C' = (1 - alpha) C + alpha cm(B) (truncated
+/// and untruncated): <C', C'> from <C, C>, u = <C, cm(B)> and
+/// v = <cm(B), cm(B)>.
+inline double updated_sqnorm(double sqnorm, double alpha, double u, double v) {
+  return (1.0 - alpha) * (1.0 - alpha) * sqnorm + 2.0 * alpha * (1.0 - alpha) * u +
+         alpha * alpha * v;
+}
+
 /// The training data with its kernel: rows, K(x, x), weighted block sums.
 template <typename T>
 class Training {
@@ -161,16 +179,11 @@ struct TruncatedCenter {
   std::int64_t update(const Training<T>& tr, int iter, double alpha,
                       std::vector<index_t> batch_points, double u, index_t tau) {
     std::int64_t evals = 0;
-    const double bj = static_cast<double>(batch_points.size());
     // <cm(B), cm(B)> over the distinct points of the batch.
-    std::vector<std::pair<index_t, double>> bp;
-    bp.reserve(batch_points.size());
-    for (index_t p : batch_points) bp.emplace_back(p, 1.0 / bj);
-    const Terms bt = aggregate(std::move(bp));
+    const Terms bt = batch_mean(batch_points);
     const double v = tr.block_sum(bt, bt);
     evals += bt.size() * bt.size();
-    const double full = (1.0 - alpha) * (1.0 - alpha) * sqnorm +
-                        2.0 * alpha * (1.0 - alpha) * u + alpha * alpha * v;
+    const double full = updated_sqnorm(sqnorm, alpha, u, v);
 
     for (Segment& s : segments) s.weight *= (1.0 - alpha);
     n_terms += static_cast<std::int64_t>(batch_points.size());

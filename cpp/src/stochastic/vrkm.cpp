@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "blocks/checks.hpp"
 #include "detail/assign.hpp"
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
@@ -13,6 +14,7 @@
 #include "detail/random.hpp"
 #include "detail/sampling.hpp"
 #include "detail/validation.hpp"
+#include "stochastic/checks.hpp"
 
 namespace vcgmm {
 

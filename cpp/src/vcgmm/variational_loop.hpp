@@ -11,16 +11,16 @@
 #include <vector>
 
 #include "detail/huge_pages.hpp"
-#include "variational/data_moments.hpp"
-#include "variational/mstep.hpp"
-#include "variational/neighbourhood_statistics.hpp"
-#include "variational/truncation_sets.hpp"
+#include "vcgmm/data_moments.hpp"
+#include "vcgmm/mstep.hpp"
+#include "vcgmm/neighbourhood_statistics.hpp"
+#include "vcgmm/truncation_sets.hpp"
 #include "vcgmm/variational_gmm.hpp"
 
 namespace vcgmm {
 namespace detail {
 
-struct EStepSums;  // variational/estep_search.hpp
+struct EStepSums;  // estep_search.hpp
 
 template <typename T>
 class VariationalLoop {

@@ -6,6 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "blocks/checks.hpp"
+#include "blocks/seeding.hpp"
 #include "detail/assign.hpp"
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
@@ -13,7 +15,6 @@
 #include "detail/sampling.hpp"
 #include "detail/subspace_screen.hpp"
 #include "detail/unchecked.hpp"
-#include "detail/validation.hpp"
 
 namespace vcgmm {
 
@@ -112,20 +113,11 @@ class Afkmc2Seeding {
  private:
   // Proposal q(x) from the distances to c1 (one pass).
   void build_proposal(double w_total, SeedingStats* stats) {
-    const index_t n = data_.n, d = data_.d;
+    const index_t n = data_.n;
     q_.resize(n);
-    const index_t n_tasks = n_chunks(n, kStreamChunk);
-    std::vector<double> part(n_tasks);
-    parallel_for(n_tasks, run_.n_threads, [&](index_t t) {
-      const index_t r0 = t * kStreamChunk, r1 = std::min(n, r0 + kStreamChunk);
-      double s = 0.0;
-      for (index_t i = r0; i < r1; ++i) {
-        q_[i] = static_cast<double>(squared_distance(data_.row(i), centers_, d));
-        s += data_.weight(i) * q_[i];
-      }
-      part[t] = s;
-    }, static_cast<double>(kStreamChunk * d * 3));
-    stats->n_distance_evals.seeding += n;
+    std::vector<double> part(n_chunks(n, kStreamChunk));
+    center_distance_pass(data_, centers_, kStreamChunk, run_.n_threads, part.data(),
+                         [&](index_t i, double di) { return q_[i] = di; }, stats);
     double wd2_total = 0.0;
     for (double s : part) wd2_total += s;
     for (index_t i = 0; i < n; ++i) {
@@ -149,8 +141,7 @@ class Afkmc2Seeding {
   }
 
   void take(index_t k, index_t row) {
-    std::memcpy(centers_ + k * data_.d, data_.row(row), sizeof(T) * data_.d);
-    if (indices_) indices_[k] = row;
+    take_center(data_, k, row, centers_, indices_);
     if (screen_.dims() > 0) {
       screen_.cover(centers_ + k * data_.d);
       proj_scratch_.resize(data_.d);
@@ -219,24 +210,17 @@ class Afkmc2Seeding {
 template <typename T>
 SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Params& params,
                     const RunOptions& run, T* centers, index_t* indices) {
-  Stopwatch clock;
-  SeedingStats stats;
-  Afkmc2Seeding<T> seeding(data, n_clusters, params, run, centers, indices);
-  seeding.start(n_clusters > 1, &stats);
-  const index_t round = std::clamp<index_t>(
-      kMaxRoundElements / (static_cast<index_t>(params.chain_length) * data.d), 1, kRound);
-  for (index_t k0 = 1; k0 < n_clusters; k0 += round) {
-    check_interrupt();
-    seeding.choose_round(k0, std::min(n_clusters, k0 + round), &stats);
-  }
-  stats.timings.seeding = clock.seconds();
-  return stats;
+  return timed_seeding([&](SeedingStats* stats) {
+    Afkmc2Seeding<T> seeding(data, n_clusters, params, run, centers, indices);
+    seeding.start(n_clusters > 1, stats);
+    const index_t round = std::clamp<index_t>(
+        kMaxRoundElements / (static_cast<index_t>(params.chain_length) * data.d), 1, kRound);
+    for (index_t k0 = 1; k0 < n_clusters; k0 += round) {
+      check_interrupt();
+      seeding.choose_round(k0, std::min(n_clusters, k0 + round), stats);
+    }
+  });
 }
-
-template SeedingStats afkmc2<float>(const DataView<float>&, index_t, const Afkmc2Params&,
-                                    const RunOptions&, float*, index_t*);
-template SeedingStats afkmc2<double>(const DataView<double>&, index_t, const Afkmc2Params&,
-                                     const RunOptions&, double*, index_t*);
 
 }  // namespace detail
 
@@ -245,7 +229,7 @@ SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Par
                     const RunOptions& run, T* centers, index_t* indices) {
   detail::require_data(data, "afkmc2");
   detail::require_clusters(n_clusters, data.n, "afkmc2");
-  detail::require(params.chain_length >= 1, "afkmc2: chain_length must be >= 1");
+  detail::require_afkmc2_params(params, "afkmc2");
   detail::require(
       params.screen_dims >= -1 && (params.screen_dims < data.d || params.screen_dims == 0),
       "afkmc2: screen_dims must be -1 (automatic), 0 (off) or in [1, d)");
@@ -253,10 +237,7 @@ SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Par
   return detail::afkmc2(data, n_clusters, params, run, centers, indices);
 }
 
-template SeedingStats afkmc2<float>(const DataView<float>&, index_t, const Afkmc2Params&,
-                                    const RunOptions&, float*, index_t*);
-template SeedingStats afkmc2<double>(const DataView<double>&, index_t, const Afkmc2Params&,
-                                     const RunOptions&, double*, index_t*);
+VCGMM_INSTANTIATE_SEEDING(afkmc2, Afkmc2Params)
 
 index_t afkmc2_min_screen_coordinates(index_t d, const Afkmc2Params& params) {
   using Screen = detail::SubspaceScreen<float>;  // its constants do not depend on T

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "approximate/checks.hpp"
 #include "detail/assign.hpp"
 #include "detail/blocked_scan.hpp"
 #include "detail/distance_kernels.hpp"
@@ -141,23 +142,6 @@ struct ProbeHandler {
   }
 };
 
-/// Checks the parameters both methods share (and the method's name).
-void check_params(const ApproximateAssignmentParams& params, const char* where) {
-  detail::require(params.method == ApproximateMethod::gemm ||
-                      params.method == ApproximateMethod::graph,
-                  std::string(where) + ": unknown method");
-  detail::require(params.graph_degree >= 1, std::string(where) + ": graph_degree must be >= 1");
-  detail::require(params.n_starts >= 1, std::string(where) + ": n_starts must be >= 1");
-  detail::require(params.beam_width >= 1, std::string(where) + ": beam_width must be >= 1");
-  detail::require(params.coarse_size >= 0, std::string(where) + ": coarse_size must be >= 0");
-  detail::require(params.n_probe >= 1, std::string(where) + ": n_probe must be >= 1");
-  detail::require(params.probe_ratio >= 1.0,  // NaN fails too
-                  std::string(where) + ": probe_ratio must be >= 1 (or infinity)");
-  detail::require(params.coarse_iter >= 0, std::string(where) + ": coarse_iter must be >= 0");
-  detail::require(params.screen_dims >= -1,
-                  std::string(where) + ": screen_dims must be >= -1 (-1: automatic, 0: off)");
-}
-
 /// Checks the centers, then keeps one copy of each distinct row: `ids`
 /// (ascending) are the original indices (of identical rows the lowest: the
 /// exact assignment's choice among ties), `out` the rows (ids.size(), d).
@@ -197,15 +181,6 @@ void distinct_centers(const T* centers, index_t c, index_t d, const char* where,
   }
 }
 
-/// The query checks both indexes' assign() make: X valid (zero weights
-/// allowed) and as wide as the centers.
-template <typename T>
-void require_query(const DataView<T>& data, index_t d, const char* where) {
-  detail::require_data(data, where, /*allow_zero_weights=*/true);
-  detail::require(data.d == d, std::string(where) + ": X has " + std::to_string(data.d) +
-                                   " columns, the centers " + std::to_string(d));
-}
-
 /// The statistics of one assign() call: its objective, the distances it
 /// evaluated and its time, under both the search's and the phase's names.
 ApproximateAssignmentStats search_stats(double objective, std::int64_t evals, double seconds) {
@@ -224,7 +199,7 @@ template <typename T>
 CenterGraphIndex<T>::CenterGraphIndex(const T* centers, index_t n_centers, index_t d,
                                       const ApproximateAssignmentParams& params, int n_threads) {
   const char* where = "CenterGraphIndex";
-  check_params(params, where);
+  detail::require_approximate_params(params, where);
   const detail::Stopwatch clock;
   c_ = n_centers;
   d_ = d;
@@ -300,7 +275,7 @@ template <typename T>
 ApproximateAssignmentStats CenterGraphIndex<T>::assign(const DataView<T>& data,
                                                        std::int32_t* labels, double* min_d2,
                                                        int n_threads) const {
-  require_query(data, d_, "CenterGraphIndex::assign");
+  detail::require_query(data, d_, "CenterGraphIndex::assign");
   const detail::Stopwatch clock;
   const index_t n = data.n;
   const int s = n_starts_;
@@ -442,7 +417,7 @@ template <typename T>
 CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t d,
                                     const ApproximateAssignmentParams& params, int n_threads) {
   const char* where = "CenterCellIndex";
-  check_params(params, where);
+  detail::require_approximate_params(params, where);
   const detail::Stopwatch clock;
   c_ = n_centers;
   d_ = d;
@@ -722,7 +697,7 @@ template <typename T>
 ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
                                                       std::int32_t* labels, double* min_d2,
                                                       int n_threads) const {
-  require_query(data, d_, "CenterCellIndex::assign");
+  detail::require_query(data, d_, "CenterCellIndex::assign");
   const detail::Stopwatch clock;
   const index_t n = data.n;
   const index_t m = n_cells();
@@ -913,7 +888,7 @@ ApproximateAssignmentStats assign_approximate(const DataView<T>& data, const T* 
                                               std::int32_t* labels, double* min_d2,
                                               int n_threads) {
   detail::require_data(data, "assign_approximate", /*allow_zero_weights=*/true);
-  check_params(params, "assign_approximate");
+  detail::require_approximate_params(params, "assign_approximate");
   if (params.method == ApproximateMethod::graph) {
     return build_and_assign<CenterGraphIndex<T>>(data, centers, n_centers, params, labels, min_d2,
                                                  n_threads);

@@ -1,7 +1,7 @@
-// vcgmm::count_outside (cpp/src/data_check.cpp): the value check behind the
-// Python layer's finiteness and magnitude test, against a plain loop: NaN and
-// infinities count, the limit itself is inside, several tasks (chunks of
-// 65,536 values) and thread counts give the same count.
+// vcgmm::count_outside (cpp/src/blocks/data_check.cpp): the value check
+// behind the Python layer's finiteness and magnitude test, against a plain
+// loop: NaN and infinities count, the limit itself is inside, several tasks
+// (chunks of 65,536 values) and thread counts give the same count.
 #include <doctest.h>
 
 #include <cmath>

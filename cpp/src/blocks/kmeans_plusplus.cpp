@@ -1,16 +1,16 @@
 #include "vcgmm/kmeans_plusplus.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <vector>
 
+#include "blocks/checks.hpp"
+#include "blocks/seeding.hpp"
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
 #include "detail/random.hpp"
 #include "detail/sampling.hpp"
 #include "detail/unchecked.hpp"
-#include "detail/validation.hpp"
 
 namespace vcgmm {
 
@@ -56,19 +56,13 @@ class DSquaredSampling {
 
   /// Takes center c into the distances and the potential (one pass).
   void add_center(const T* c, SeedingStats* stats) {
-    const index_t n = data_.n, d = data_.d;
-    if (min_d2_.empty()) min_d2_.assign(n, std::numeric_limits<double>::infinity());
-    parallel_for(n_tasks_, run_.n_threads, [&](index_t t) {
-      const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
-      double pot = 0.0;
-      for (index_t i = r0; i < r1; ++i) {
-        const double di = static_cast<double>(squared_distance(data_.row(i), c, d));
-        if (di < min_d2_[i]) min_d2_[i] = di;
-        pot += data_.weight(i) * min_d2_[i];
-      }
-      pot_chunk_[t] = pot;
-    }, 3.0 * kChunk * d);
-    stats->n_distance_evals.seeding += n;
+    if (min_d2_.empty()) min_d2_.assign(data_.n, std::numeric_limits<double>::infinity());
+    center_distance_pass(data_, c, kChunk, run_.n_threads, pot_chunk_.data(),
+                         [&](index_t i, double di) {
+                           if (di < min_d2_[i]) min_d2_[i] = di;
+                           return min_d2_[i];
+                         },
+                         stats);
   }
 
   /// Greedy step: of L candidates, the one whose addition leaves the
@@ -121,31 +115,19 @@ template <typename T>
 SeedingStats kmeans_plusplus(const DataView<T>& data, index_t n_clusters,
                              const KMeansPlusPlusParams& params, const RunOptions& run,
                              T* centers, index_t* indices) {
-  Stopwatch clock;
-  const index_t d = data.d, L = params.n_local_trials;
-  SeedingStats stats;
-  DSquaredSampling<T> sampling(data, run);
-  auto take = [&](index_t k, index_t row) {
-    std::memcpy(centers + k * d, data.row(row), sizeof(T) * d);
-    if (indices) indices[k] = row;
-  };
-  take(0, sampling.draw_by_weight());
-  if (n_clusters > 1) sampling.add_center(centers, &stats);
-  for (index_t k = 1; k < n_clusters; ++k) {
-    check_interrupt();
-    take(k, L == 1 ? sampling.draw_candidate() : sampling.best_of(L, &stats));
-    if (k + 1 < n_clusters) sampling.add_center(centers + k * d, &stats);
-  }
-  stats.timings.seeding = clock.seconds();
-  return stats;
+  return timed_seeding([&](SeedingStats* stats) {
+    const index_t d = data.d, L = params.n_local_trials;
+    DSquaredSampling<T> sampling(data, run);
+    take_center(data, 0, sampling.draw_by_weight(), centers, indices);
+    if (n_clusters > 1) sampling.add_center(centers, stats);
+    for (index_t k = 1; k < n_clusters; ++k) {
+      check_interrupt();
+      take_center(data, k, L == 1 ? sampling.draw_candidate() : sampling.best_of(L, stats),
+                  centers, indices);
+      if (k + 1 < n_clusters) sampling.add_center(centers + k * d, stats);
+    }
+  });
 }
-
-template SeedingStats kmeans_plusplus<float>(const DataView<float>&, index_t,
-                                             const KMeansPlusPlusParams&, const RunOptions&,
-                                             float*, index_t*);
-template SeedingStats kmeans_plusplus<double>(const DataView<double>&, index_t,
-                                              const KMeansPlusPlusParams&, const RunOptions&,
-                                              double*, index_t*);
 
 }  // namespace detail
 
@@ -155,16 +137,11 @@ SeedingStats kmeans_plusplus(const DataView<T>& data, index_t n_clusters,
                              T* centers, index_t* indices) {
   detail::require_data(data, "kmeans_plusplus");
   detail::require_clusters(n_clusters, data.n, "kmeans_plusplus");
-  detail::require(params.n_local_trials >= 1, "kmeans_plusplus: n_local_trials must be >= 1");
+  detail::require_kmeans_plusplus_params(params, "kmeans_plusplus");
   detail::require(centers != nullptr, "kmeans_plusplus: centers is a null pointer");
   return detail::kmeans_plusplus(data, n_clusters, params, run, centers, indices);
 }
 
-template SeedingStats kmeans_plusplus<float>(const DataView<float>&, index_t,
-                                             const KMeansPlusPlusParams&, const RunOptions&,
-                                             float*, index_t*);
-template SeedingStats kmeans_plusplus<double>(const DataView<double>&, index_t,
-                                              const KMeansPlusPlusParams&, const RunOptions&,
-                                              double*, index_t*);
+VCGMM_INSTANTIATE_SEEDING(kmeans_plusplus, KMeansPlusPlusParams)
 
 }  // namespace vcgmm

@@ -16,6 +16,7 @@
 #include "detail/sampling.hpp"
 #include "detail/validation.hpp"
 #include "kernel_kmeans/centers.hpp"
+#include "kernel_kmeans/checks.hpp"
 #include "kernel_kmeans/kernel_tiles.hpp"
 
 namespace vcgmm {
@@ -34,57 +35,6 @@ const char* algorithm_name(KernelKMeansAlgorithm a) {
       return "full-batch";
   }
   return "?";
-}
-
-bool uses_gamma(KernelType t) {
-  return t == KernelType::rbf || t == KernelType::laplacian || t == KernelType::polynomial;
-}
-
-// ---------------------------------------------------------------------------
-// Checks
-// ---------------------------------------------------------------------------
-
-void require_kernel(const KernelParams& k, bool resolved, const std::string& w) {
-  require(std::isfinite(k.gamma) && k.gamma >= 0.0, w + ": gamma must be >= 0 (0: auto)");
-  if (resolved && uses_gamma(k.type)) {
-    require(k.gamma > 0.0, w + ": gamma must be > 0 (the fitted kernel's)");
-  }
-  require(k.degree >= 1, w + ": degree must be >= 1");
-  require(std::isfinite(k.coef0), w + ": coef0 must be finite");
-}
-
-template <typename T>
-void require_kernel_data(const DataView<T>& data, const KernelParams& k, const std::string& w) {
-  require(data.n >= 1, w + ": X must have at least one row (n >= 1)");
-  require(data.d >= 1, w + ": X must have at least one column (d >= 1)");
-  require(data.x != nullptr, w + ": X is a null pointer");
-  require(data.w == nullptr, w + ": sample weights are not supported by kernel k-means");
-  if (k.type == KernelType::precomputed) {
-    require(data.d == data.n, w + ": a precomputed kernel must be square (n, n), got (" +
-                                  std::to_string(data.n) + ", " + std::to_string(data.d) + ")");
-  }
-}
-
-template <typename T>
-void require_fit(const DataView<T>& data, const KernelKMeansParams& p, const index_t* init,
-                 const std::string& w) {
-  require_kernel_data(data, p.kernel, w);
-  require_kernel(p.kernel, false, w);
-  require_clusters(p.n_clusters, data.n, w.c_str());
-  if (p.algorithm != KernelKMeansAlgorithm::full) {
-    require(p.batch_size >= 1 && p.batch_size <= data.n,
-            w + ": batch_size must be in [1, n] (n = " + std::to_string(data.n) + "), got " +
-                std::to_string(p.batch_size));
-  }
-  require(p.tau >= 1, w + ": tau must be >= 1");
-  require(p.max_iter >= 1, w + ": max_iter must be >= 1");
-  require(std::isfinite(p.tol) && p.tol >= 0.0, w + ": tol must be >= 0");
-  if (init) {
-    for (index_t j = 0; j < p.n_clusters; ++j) {
-      require(init[j] >= 0 && init[j] < data.n,
-              w + ": init index " + std::to_string(init[j]) + " is not a row of X");
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -313,20 +263,70 @@ void batch_inner_products(const Training<T>& tr, const Fitted<T>& f,
                  [&](index_t i) { return tr.row(batch[i]); }, n_threads, ip->data());
 }
 
-/// Mean over the batch of the distance to the nearest center (not clamped).
-template <typename T>
-double batch_objective(const Training<T>& tr, const std::vector<index_t>& batch,
-                       const std::vector<double>& ip, const std::vector<double>& sqnorm,
-                       std::vector<std::int32_t>* labels) {
-  const index_t k = static_cast<index_t>(sqnorm.size());
+/// Mean over the batch of the distance to the nearest center (not clamped);
+/// ip_row(r): the (k,) inner products of batch position r with the centers.
+template <typename T, typename IpRow>
+double batch_objective(const Training<T>& tr, const std::vector<index_t>& batch, IpRow&& ip_row,
+                       const std::vector<double>& sqnorm, std::vector<std::int32_t>* labels) {
   double s = 0.0;
   for (size_t r = 0; r < batch.size(); ++r) {
     double dr;
-    const std::int32_t l = nearest(ip.data() + r * k, tr.self(batch[r]), sqnorm, &dr);
+    const std::int32_t l = nearest(ip_row(r), tr.self(batch[r]), sqnorm, &dr);
     if (labels) (*labels)[r] = l;
     s += dr;
   }
   return s / static_cast<double>(batch.size());
+}
+
+/// One center's share of a mini-batch step (both mini-batch variants): the
+/// batch points it won (as drawn, in batch order), its rate alpha (0: it won
+/// none) and u = <C_j, cm(B_j)>.
+struct CenterStep {
+  std::vector<index_t> points;
+  double alpha = 0.0;
+  double u = 0.0;
+};
+
+/// Splits the batch among the centers by label; ip(r, j) = <phi(x), C_j> of
+/// batch position r. counts: per center, for the sklearn rate.
+template <typename InnerProduct>
+void center_steps(const std::vector<index_t>& batch, const std::vector<std::int32_t>& lab,
+                  LearningRate rule, std::vector<double>* counts, InnerProduct&& ip,
+                  std::vector<CenterStep>* steps) {
+  const index_t b = static_cast<index_t>(batch.size()), k = static_cast<index_t>(steps->size());
+  std::vector<std::vector<index_t>> members(k);
+  for (index_t r = 0; r < b; ++r) members[lab[r]].push_back(r);
+  for (index_t j = 0; j < k; ++j) {
+    CenterStep& step = (*steps)[j];
+    step = CenterStep{};
+    const index_t bj = static_cast<index_t>(members[j].size());
+    if (bj == 0) continue;
+    step.alpha = learning_rate(rule, bj, b, &(*counts)[j]);
+    double u = 0.0;
+    step.points.reserve(members[j].size());
+    for (index_t r : members[j]) {
+      u += ip(r, j);
+      step.points.push_back(batch[r]);
+    }
+    u /= static_cast<double>(members[j].size());
+    step.u = u;
+  }
+}
+
+/// The end of a mini-batch iteration (both variants): records its batch
+/// objective fb and reports progress. True when the loop ends: gain (fb
+/// minus the batch's objective after the update) < tol, or a stop request.
+inline bool end_batch_iteration(const KernelKMeansParams& p, int it, double fb, double gain,
+                                const Stopwatch& clock, KernelKMeansResult* result) {
+  result->objective.push_back(fb);
+  result->n_iter = it;
+  const bool stop = report_progress(p.run, "kernel-kmeans", "iterations", it, fb, clock.seconds(),
+                                    result->n_distance_evals.iterations);
+  if (p.tol > 0.0 && gain < p.tol) {
+    result->converged = true;
+    return true;
+  }
+  return stop;
 }
 
 template <typename T>
@@ -342,7 +342,7 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
   std::vector<index_t> batch(b);
   std::vector<std::int32_t> lab(b);
   std::vector<double> ip;
-  std::vector<std::vector<index_t>> members(k);
+  std::vector<CenterStep> steps(k);
   std::vector<std::int64_t> task_evals(k);
   std::int64_t& evals = result->n_distance_evals.iterations;
   Fitted<T> f;
@@ -353,15 +353,10 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
     build_from_windows(tr, centers, &f);
     batch_inner_products(tr, f, batch, k, p.run.n_threads, &ip);
     evals += b * f.support.size();
-    const double fb = batch_objective(tr, batch, ip, f.sqnorm, &lab);
-
-    for (auto& m : members) m.clear();
-    for (index_t r = 0; r < b; ++r) members[lab[r]].push_back(r);
-    std::vector<double> alpha(k, 0.0);
-    for (index_t j = 0; j < k; ++j) {
-      const index_t bj = static_cast<index_t>(members[j].size());
-      if (bj > 0) alpha[j] = learning_rate(p.learning_rate, bj, b, &counts[j]);
-    }
+    const auto ip_row = [&](size_t r) { return ip.data() + r * k; };
+    const double fb = batch_objective(tr, batch, ip_row, f.sqnorm, &lab);
+    center_steps(batch, lab, p.learning_rate, &counts,
+                 [&](index_t r, index_t j) { return ip[r * k + j]; }, &steps);
     // Work of a center's update: about b_j (tau + 3 b_j) evaluations with
     // b_j ~ b / k (the incremental <C, C>); small updates stay on one thread.
     const double bj_mean = static_cast<double>(b) / static_cast<double>(k);
@@ -369,27 +364,18 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
         bj_mean * (static_cast<double>(std::min<index_t>(p.tau, n)) + 3.0 * bj_mean);
     parallel_for(k, p.run.n_threads, [&](index_t j) {
       task_evals[j] = 0;
-      if (members[j].empty()) return;
-      double u = 0.0;
-      std::vector<index_t> pts;
-      pts.reserve(members[j].size());
-      for (index_t r : members[j]) {
-        u += ip[r * k + j];
-        pts.push_back(batch[r]);
-      }
-      u /= static_cast<double>(members[j].size());
-      task_evals[j] = centers[j].update(tr, it, alpha[j], std::move(pts), u, tau);
+      CenterStep& step = steps[j];
+      if (step.points.empty()) return;
+      task_evals[j] = centers[j].update(tr, it, step.alpha, std::move(step.points), step.u, tau);
     }, update_evals * kernel_value_flops(tr.kernel().params(), tr.data().d));
     for (index_t j = 0; j < k; ++j) evals += task_evals[j];
 
-    result->objective.push_back(fb);
-    result->n_iter = it;
     double gain = NAN;
     if (p.tol > 0.0) {
       build_from_windows(tr, centers, &f);
       batch_inner_products(tr, f, batch, k, p.run.n_threads, &ip);
       evals += b * f.support.size();
-      gain = fb - batch_objective(tr, batch, ip, f.sqnorm, nullptr);
+      gain = fb - batch_objective(tr, batch, ip_row, f.sqnorm, nullptr);
     }
     std::int64_t held = 0;
     for (const auto& c : centers) held += c.n_terms;
@@ -398,13 +384,7 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
              "  (%.2f s)",
              algorithm_name(p.algorithm), it, fb, gain, static_cast<long long>(held),
              clock.seconds());
-    const bool stop =
-        report_progress(p.run, "kernel-kmeans", "iterations", it, fb, clock.seconds(), evals);
-    if (p.tol > 0.0 && gain < p.tol) {
-      result->converged = true;
-      break;
-    }
-    if (stop) break;
+    if (end_batch_iteration(p, it, fb, gain, clock, result)) break;
   }
   build_from_windows(tr, centers, out);
   result->timings.iterations = clock.seconds();
@@ -438,33 +418,18 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
   std::vector<double> counts(k, 0.0);
   std::vector<index_t> batch(b);
   std::vector<std::int32_t> lab(b);
-  std::vector<std::vector<index_t>> members(k);
-  auto objective_at_batch = [&](std::vector<std::int32_t>* l) {
-    double s = 0.0;
-    for (index_t r = 0; r < b; ++r) {
-      double dr;
-      const std::int32_t lr = nearest(G.data() + batch[r] * k, tr.self(batch[r]), sqnorm, &dr);
-      if (l) (*l)[r] = lr;
-      s += dr;
-    }
-    return s / static_cast<double>(b);
-  };
+  std::vector<CenterStep> steps(k);
+  const auto g_row = [&](size_t r) { return G.data() + batch[r] * k; };
 
   for (int it = 1; it <= p.max_iter; ++it) {
     check_interrupt();
     draw_batch(p.run.seed, it, n, &batch);
-    const double fb = objective_at_batch(&lab);
-    for (auto& m : members) m.clear();
-    for (index_t r = 0; r < b; ++r) members[lab[r]].push_back(r);
-    std::vector<double> alpha(k, 0.0);
+    const double fb = batch_objective(tr, batch, g_row, sqnorm, &lab);
+    center_steps(batch, lab, p.learning_rate, &counts,
+                 [&](index_t r, index_t j) { return G[batch[r] * k + j]; }, &steps);
     std::vector<Terms> cm(k);
     for (index_t j = 0; j < k; ++j) {
-      const index_t bj = static_cast<index_t>(members[j].size());
-      if (bj == 0) continue;
-      alpha[j] = learning_rate(p.learning_rate, bj, b, &counts[j]);
-      std::vector<std::pair<index_t, double>> pairs;
-      for (index_t r : members[j]) pairs.emplace_back(batch[r], 1.0 / static_cast<double>(bj));
-      cm[j] = aggregate(std::move(pairs));
+      if (!steps[j].points.empty()) cm[j] = batch_mean(steps[j].points);
     }
     // M (n, k): <phi(x), cm(B_j)> for every point, one pass of n x (distinct batch points).
     CenterSupport<T> cs;
@@ -473,14 +438,11 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
     inner_products(S, cs.cols, k, n, [&](index_t i) { return tr.row(i); }, nt, M.data());
     evals += n * cs.size();
     for (index_t j = 0; j < k; ++j) {
-      if (members[j].empty()) continue;
-      const double a = alpha[j];
-      double u = 0.0;
-      for (index_t r : members[j]) u += G[batch[r] * k + j];
-      u /= static_cast<double>(members[j].size());
+      if (steps[j].points.empty()) continue;
+      const double a = steps[j].alpha;
       double v = 0.0;
       for (index_t t = 0; t < cm[j].size(); ++t) v += cm[j].coef[t] * M[cm[j].idx[t] * k + j];
-      sqnorm[j] = (1.0 - a) * (1.0 - a) * sqnorm[j] + 2.0 * a * (1.0 - a) * u + a * a * v;
+      sqnorm[j] = updated_sqnorm(sqnorm[j], a, steps[j].u, v);
       double* Aj = A.data() + j * n;
       for (index_t x = 0; x < n; ++x) Aj[x] *= (1.0 - a);
       for (index_t t = 0; t < cm[j].size(); ++t) Aj[cm[j].idx[t]] += a * cm[j].coef[t];
@@ -489,23 +451,16 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
       const index_t r1 = std::min(n, (t + 1) * kStreamChunk);
       for (index_t x = t * kStreamChunk; x < r1; ++x) {
         for (index_t j = 0; j < k; ++j) {
-          if (alpha[j] > 0.0) G[x * k + j] = (1.0 - alpha[j]) * G[x * k + j] + alpha[j] * M[x * k + j];
+          const double a = steps[j].alpha;
+          if (a > 0.0) G[x * k + j] = (1.0 - a) * G[x * k + j] + a * M[x * k + j];
         }
       }
     }, 3.0 * kStreamChunk * k);
-    result->objective.push_back(fb);
-    result->n_iter = it;
     double gain = NAN;
-    if (p.tol > 0.0) gain = fb - objective_at_batch(nullptr);
+    if (p.tol > 0.0) gain = fb - batch_objective(tr, batch, g_row, sqnorm, nullptr);
     log_line(p.run.log, "kernel k-means (%s) iter %4d  batch objective %.8g  gain %.3g  (%.2f s)",
              algorithm_name(p.algorithm), it, fb, gain, clock.seconds());
-    const bool stop =
-        report_progress(p.run, "kernel-kmeans", "iterations", it, fb, clock.seconds(), evals);
-    if (p.tol > 0.0 && gain < p.tol) {
-      result->converged = true;
-      break;
-    }
-    if (stop) break;
+    if (end_batch_iteration(p, it, fb, gain, clock, result)) break;
   }
   result->timings.iterations = clock.seconds();
   // The model: the nonzero coefficients; labels and inertia from G.
@@ -659,7 +614,7 @@ template <typename T>
 KernelKMeansResult fit_kernel_kmeans(const DataView<T>& data, const KernelKMeansParams& params,
                                      const index_t* init_indices, std::int32_t* labels) {
   using namespace detail;
-  require_fit(data, params, init_indices, "fit_kernel_kmeans");
+  require_kernel_kmeans_fit(data, params, init_indices, "fit_kernel_kmeans");
   const RunOptions& run = params.run;
   const index_t k = params.n_clusters, n = data.n;
   KernelKMeansResult result;

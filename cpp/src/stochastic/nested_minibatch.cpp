@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "blocks/checks.hpp"
 #include "detail/assign.hpp"
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
@@ -15,8 +16,9 @@
 #include "detail/spherical.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
-#include "nmbatch/bounds.hpp"
-#include "nmbatch/new_rows.hpp"
+#include "stochastic/checks.hpp"
+#include "stochastic/nmbatch_bounds.hpp"
+#include "stochastic/nmbatch_new_rows.hpp"
 
 namespace vcgmm {
 

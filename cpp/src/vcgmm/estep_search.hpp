@@ -15,8 +15,8 @@
 
 #include "detail/distance_kernels.hpp"
 #include "detail/random.hpp"
-#include "variational/neighbourhood_statistics.hpp"
-#include "variational/truncation_sets.hpp"
+#include "vcgmm/neighbourhood_statistics.hpp"
+#include "vcgmm/truncation_sets.hpp"
 
 namespace vcgmm {
 namespace detail {

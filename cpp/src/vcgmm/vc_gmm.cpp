@@ -2,10 +2,11 @@
 
 #include <cstring>
 
+#include "blocks/checks.hpp"
 #include "detail/parallel.hpp"
 #include "detail/pipeline_stages.hpp"
-#include "detail/validation.hpp"
-#include "variational/variational_loop.hpp"
+#include "vcgmm/checks.hpp"
+#include "vcgmm/variational_loop.hpp"
 
 namespace vcgmm {
 

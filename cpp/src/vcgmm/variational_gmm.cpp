@@ -14,9 +14,10 @@
 #include "detail/validation.hpp"
 #include "vcgmm/approximate_assignment.hpp"
 #include "vcgmm/assignment.hpp"
-#include "variational/estep_search.hpp"
-#include "variational/mstep.hpp"
-#include "variational/variational_loop.hpp"
+#include "vcgmm/checks.hpp"
+#include "vcgmm/estep_search.hpp"
+#include "vcgmm/mstep.hpp"
+#include "vcgmm/variational_loop.hpp"
 
 namespace vcgmm {
 

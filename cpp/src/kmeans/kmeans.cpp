@@ -1,8 +1,9 @@
 #include "vcgmm/kmeans.hpp"
 
+#include "blocks/checks.hpp"
 #include "detail/pipeline_stages.hpp"
 #include "detail/unchecked.hpp"
-#include "detail/validation.hpp"
+#include "kmeans/checks.hpp"
 
 namespace vcgmm {
 

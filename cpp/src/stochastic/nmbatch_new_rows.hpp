@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "detail/blocked_scan.hpp"
-#include "nmbatch/bounds.hpp"
+#include "stochastic/nmbatch_bounds.hpp"
 
 namespace vcgmm {
 namespace detail {

@@ -20,8 +20,8 @@
 #include "detail/distance_kernels.hpp"
 #include "detail/huge_pages.hpp"
 #include "detail/parallel.hpp"
-#include "variational/data_moments.hpp"
-#include "variational/truncation_sets.hpp"
+#include "vcgmm/data_moments.hpp"
+#include "vcgmm/truncation_sets.hpp"
 
 namespace vcgmm {
 namespace detail {

@@ -15,6 +15,7 @@
 #include "detail/spherical.hpp"
 #include "detail/unchecked.hpp"
 #include "detail/validation.hpp"
+#include "kmeans/checks.hpp"
 
 namespace vcgmm {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "blocks/checks.hpp"
 #include "detail/assign.hpp"
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
@@ -12,6 +13,7 @@
 #include "detail/sampling.hpp"
 #include "detail/spherical.hpp"
 #include "detail/validation.hpp"
+#include "stochastic/checks.hpp"
 
 namespace vcgmm {
 
