@@ -1,12 +1,10 @@
-// Bindings of vc-GMM / var-GMM-S, the step-by-step variational loop and the
-// GMM scoring kernels. Conversion only.
-#include <algorithm>
+// vc-GMM / var-GMM-S: the variational loop's params and result (with their
+// name tables), the fit_vcgmm pipeline, the step-by-step loop, and the GMM
+// scoring kernels.
 #include <memory>
-#include <string>
 
-#include "_core_bindings.hpp"
+#include "bindings.hpp"
 #include "vcgmm/gmm_scoring.hpp"
-#include "vcgmm/kmeans.hpp"
 #include "vcgmm/variational_gmm.hpp"
 #include "vcgmm/vc_gmm.hpp"
 
@@ -16,14 +14,25 @@ namespace {
 
 using vcgmm::index_t;
 
-/// n_components of `means`, checked against X's width.
-template <typename T>
-index_t n_components_of(const CArray<T>& X, const CArray<T>& means) {
-  if (means.ndim() != 2 || means.shape(1) != X.shape(1)) {
-    throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
-  }
-  return static_cast<index_t>(means.shape(0));
-}
+const NameTable<vcgmm::StopRule> kStopRules[] = {
+    {"gain", vcgmm::StopRule::gain},
+    {"relative", vcgmm::StopRule::relative},
+};
+
+const NameTable<vcgmm::CovarianceType> kCovarianceTypes[] = {
+    {"shared", vcgmm::CovarianceType::shared},
+    {"spherical", vcgmm::CovarianceType::spherical},
+};
+
+// "approx": the library's word for the approximate search, as in
+// labels="approx".
+const NameTable<vcgmm::RefineSearch> kRefineSearches[] = {
+    {"restricted", vcgmm::RefineSearch::restricted},
+    {"approx", vcgmm::RefineSearch::approximate},
+    {"exact", vcgmm::RefineSearch::exact},
+};
+
+constexpr const char* kMeansShape = "means must have shape (n_components, n_features)";
 
 /// The (n, k) outputs of a truncated-posterior call: (indices, responsibilities).
 struct PosteriorOutputs {
@@ -42,7 +51,7 @@ template <typename T>
 CArray<double> gmm_log_likelihood(const CArray<T>& X, const CArray<T>& means, double sigma2,
                                   int n_threads) {
   const auto data = data_view(X, std::nullopt);
-  const index_t C = n_components_of(X, means);
+  const index_t C = rows_matching(X, means, kMeansShape);
   CArray<double> out(data.n);
   double* o = out.mutable_data();
   const T* mu = means.data();
@@ -54,7 +63,7 @@ template <typename T>
 py::tuple gmm_truncated_posteriors(const CArray<T>& X, const CArray<T>& means, double sigma2,
                                    int k, int n_threads) {
   const auto data = data_view(X, std::nullopt);
-  const index_t C = n_components_of(X, means);
+  const index_t C = rows_matching(X, means, kMeansShape);
   PosteriorOutputs out(data.n, C, k);
   std::int32_t* ip = out.idx.mutable_data();
   double* rp = out.resp.mutable_data();
@@ -65,8 +74,8 @@ py::tuple gmm_truncated_posteriors(const CArray<T>& X, const CArray<T>& means, d
 }
 
 /// (variances, weights) of a spherical model: both (n_components,).
-inline void require_component_arrays(const CArray<double>& variances,
-                                     const CArray<double>& weights, index_t C) {
+void require_component_arrays(const CArray<double>& variances, const CArray<double>& weights,
+                              index_t C) {
   if (variances.ndim() != 1 || variances.shape(0) != C) {
     throw vcgmm::InvalidArgument("variances must have shape (n_components,)");
   }
@@ -80,7 +89,7 @@ CArray<double> gmm_log_likelihood_spherical(const CArray<T>& X, const CArray<T>&
                                             const CArray<double>& variances,
                                             const CArray<double>& weights, int n_threads) {
   const auto data = data_view(X, std::nullopt);
-  const index_t C = n_components_of(X, means);
+  const index_t C = rows_matching(X, means, kMeansShape);
   require_component_arrays(variances, weights, C);
   CArray<double> out(data.n);
   double* o = out.mutable_data();
@@ -97,7 +106,7 @@ py::tuple gmm_truncated_posteriors_spherical(const CArray<T>& X, const CArray<T>
                                              const CArray<double>& weights, int k,
                                              int n_threads) {
   const auto data = data_view(X, std::nullopt);
-  const index_t C = n_components_of(X, means);
+  const index_t C = rows_matching(X, means, kMeansShape);
   require_component_arrays(variances, weights, C);
   PosteriorOutputs out(data.n, C, k);
   std::int32_t* ip = out.idx.mutable_data();
@@ -119,10 +128,7 @@ class VariationalLoop {
                   const vcgmm::VariationalGmmParams& params, const vcgmm::RunOptions& run)
       : X_(std::move(X)), w_(std::move(w)) {
     const auto data = data_view(X_, w_);
-    if (means.ndim() != 2 || means.shape(1) != X_.shape(1)) {
-      throw vcgmm::InvalidArgument("means must have shape (n_components, n_features)");
-    }
-    const index_t C = static_cast<index_t>(means.shape(0));
+    const index_t C = rows_matching(X_, means, kMeansShape);
     loop_ = std::make_unique<vcgmm::VariationalGmm<T>>(data, C, means.data(), params, run);
   }
 
@@ -130,10 +136,7 @@ class VariationalLoop {
     return without_gil([&] { return loop_->e_step(estimate_sigma); });
   }
   void m_step() {
-    without_gil([&] {
-      loop_->m_step();
-      return 0;
-    });
+    without_gil([&] { loop_->m_step(); });
   }
   double refine_step() {
     return without_gil([&] { return loop_->refine_step(); });
@@ -174,7 +177,7 @@ class VariationalLoop {
 
 template <typename T>
 void bind_typed(py::module_& m, const char* loop_name) {
-  def_pipeline<T, vcgmm::VcgmmParams>(m, "fit_vcgmm", &vcgmm::fit_vcgmm<T>);
+  def_pipeline(m, "fit_vcgmm", &vcgmm::fit_vcgmm<T>);
   m.def("gmm_log_likelihood", &gmm_log_likelihood<T>, py::arg("X").noconvert(),
         py::arg("means").noconvert(), py::arg("sigma2"), py::arg("n_threads"));
   m.def("gmm_truncated_posteriors", &gmm_truncated_posteriors<T>, py::arg("X").noconvert(),
@@ -186,30 +189,71 @@ void bind_typed(py::module_& m, const char* loop_name) {
         py::arg("X").noconvert(), py::arg("means").noconvert(),
         py::arg("variances").noconvert(), py::arg("weights").noconvert(), py::arg("k"),
         py::arg("n_threads"));
-  // module_local: every instruction-set module registers its own copy.
-  py::class_<VariationalLoop<T>>(m, loop_name, py::module_local())
+  using Loop = VariationalLoop<T>;
+  py::class_<Loop>(m, loop_name, py::module_local())
       .def(py::init<CArray<T>, OptWeights, const CArray<T>&, const vcgmm::VariationalGmmParams&,
                     const vcgmm::RunOptions&>(),
            py::arg("X").noconvert(), py::arg("sample_weight").noconvert(),
            py::arg("means").noconvert(), py::arg("params"), py::arg("run"))
-      .def("e_step", &VariationalLoop<T>::e_step, py::arg("estimate_sigma") = false)
-      .def("m_step", &VariationalLoop<T>::m_step)
-      .def("refine_step", &VariationalLoop<T>::refine_step)
-      .def("free_energy", &VariationalLoop<T>::free_energy)
-      .def("fit", &VariationalLoop<T>::fit)
-      .def_property_readonly("means", &VariationalLoop<T>::means)
-      .def_property_readonly("sigma2", &VariationalLoop<T>::sigma2)
-      .def_property_readonly("variances", &VariationalLoop<T>::variances)
-      .def_property_readonly("mixing_weights", &VariationalLoop<T>::mixing_weights)
-      .def_property_readonly("G", &VariationalLoop<T>::G)
-      .def_property_readonly("truncation_sets", &VariationalLoop<T>::truncation_sets)
-      .def_property_readonly("neighbourhoods", &VariationalLoop<T>::neighbourhoods)
-      .def_property_readonly("n_distance_evals", &VariationalLoop<T>::n_distance_evals);
+      .def("e_step", &Loop::e_step, py::arg("estimate_sigma") = false)
+      .def("m_step", &Loop::m_step)
+      .def("refine_step", &Loop::refine_step)
+      .def("free_energy", &Loop::free_energy)
+      .def("fit", &Loop::fit)
+      .def_property_readonly("means", &Loop::means)
+      .def_property_readonly("sigma2", &Loop::sigma2)
+      .def_property_readonly("variances", &Loop::variances)
+      .def_property_readonly("mixing_weights", &Loop::mixing_weights)
+      .def_property_readonly("G", &Loop::G)
+      .def_property_readonly("truncation_sets", &Loop::truncation_sets)
+      .def_property_readonly("neighbourhoods", &Loop::neighbourhoods)
+      .def_property_readonly("n_distance_evals", &Loop::n_distance_evals);
+}
+
+void bind_params(py::module_& m) {
+  using P = vcgmm::VariationalGmmParams;
+  def_names(m, "stop_rules", kStopRules,
+            "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
+  def_names(m, "refine_searches", kRefineSearches,
+            "Names of the refinement's assignments (VariationalGmmParams.refine_search).");
+  def_names(m, "covariance_types", kCovarianceTypes,
+            "Names of the variational loop's covariance models (VariationalGmmParams.covariance_type).");
+  auto em = params_class<P>(m, "VariationalGmmParams");
+  em.def_readwrite("G", &P::G)
+      .def_readwrite("plus1", &P::plus1)
+      .def_readwrite("n_init_estep", &P::n_init_estep)
+      .def_readwrite("tol", &P::tol)
+      .def_readwrite("max_iter", &P::max_iter)
+      .def_readwrite("refine", &P::refine)
+      .def_readwrite("variance_floor", &P::variance_floor);
+  enum_property(em, "stop_rule", &P::stop_rule, kStopRules);
+  enum_property(em, "covariance_type", &P::covariance_type, kCovarianceTypes);
+  enum_property(em, "refine_search", &P::refine_search, kRefineSearches);
+  params_class<vcgmm::VcgmmParams, vcgmm::PipelineParams>(m, "VcgmmParams")
+      .def_readwrite("em", &vcgmm::VcgmmParams::em);
+}
+
+void bind_results(py::module_& m) {
+  using R = vcgmm::VariationalGmmResult;
+  auto r = result_class<R, vcgmm::IterationResult>(m, "VariationalGmmResult");
+  r.def_readonly("G", &R::G)
+      .def_readonly("sigma2", &R::sigma2)
+      .def_readonly("final_free_energy", &R::final_free_energy);
+  vector_property(r, "free_energy", &R::free_energy);
+  vector_property(r, "estep_distance_evals", &R::estep_distance_evals);
+  vector_property(r, "refine_objective", &R::refine_objective);
+  vector_property(r, "refine_relocated", &R::refine_relocated);
+  vector_property(r, "variances", &R::variances);
+  vector_property(r, "mixing_weights", &R::mixing_weights);
+  result_class<vcgmm::VcgmmResult, R>(m, "VcgmmResult")
+      .def_readonly("inertia", &vcgmm::VcgmmResult::inertia);
 }
 
 }  // namespace
 
 void bind_vcgmm(py::module_& m) {
+  bind_params(m);
+  bind_results(m);
   bind_typed<float>(m, "VariationalLoop32");
   bind_typed<double>(m, "VariationalLoop64");
 }

@@ -1,12 +1,16 @@
-// The binding layer's shared helpers: conversion only, no algorithm logic.
+// The binding layer's shared helpers: conversion and validation only, no
+// algorithm logic.
 //
-// Parameters and results are bound as Python classes with fields by name
-// (_core_bind_params.cpp), so Python sets `params.em.G = 7` and a new field
-// of a params struct needs one line there and none in any call. Every entry
-// point takes C-contiguous float32/float64 arrays with .noconvert() (a wrong
-// dtype or layout raises instead of being copied silently; the Python layer
-// converts once, explicitly), allocates its outputs while holding the GIL,
-// then releases the GIL for the C++ call.
+// Each algorithm family has one bind_<family>.cpp that binds its params and
+// results as Python classes with fields by name (Python sets
+// `params.em.G = 7`: a new field of a struct needs one .def_readwrite in its
+// family's file and nothing in any call), its name tables and its functions.
+// Every entry point takes C-contiguous float32/float64 arrays with
+// .noconvert() (a wrong dtype or layout raises instead of being copied
+// silently; the Python layer converts once, explicitly), allocates its
+// outputs while holding the GIL, then releases the GIL for the C++ call.
+// Classes are module_local: every instruction-set module (_core, _core_avx2,
+// _core_avx512) registers its own copy, and the loader's module is used.
 #pragma once
 
 #include <pybind11/functional.h>
@@ -16,11 +20,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__GLIBCXX__) || defined(_LIBCPP_VERSION)
@@ -39,13 +45,22 @@ template <typename T>
 using CArray = py::array_t<T, py::array::c_style>;
 using OptWeights = std::optional<CArray<double>>;
 
-/// Registers every class and function of the extension module on `m`.
-void bind_all(py::module_& m);
-void bind_params(py::module_& m);
+// The families, one file each; module.cpp calls them in this order (a class
+// is registered before any signature names it).
+void bind_common(py::module_& m);
+void bind_blocks(py::module_& m);
+void bind_approximate(py::module_& m);
 void bind_kmeans(py::module_& m);
 void bind_vcgmm(py::module_& m);
-void bind_minibatch(py::module_& m);
+void bind_stochastic(py::module_& m);
 void bind_kernel_kmeans(py::module_& m);
+
+/// Module-wide hooks: vcgmm::InvalidArgument -> ValueError, and the core's
+/// interrupt check (Ctrl-C, cancel_all()).
+void install_module_hooks();
+
+// ---------------------------------------------------------------------------
+// Calls from the core back into Python
 
 inline bool interpreter_finalizing() {
 #if PY_VERSION_HEX >= 0x030D0000
@@ -84,34 +99,8 @@ auto call_python_from_core(Body&& body) -> decltype(body()) {
 #endif
 }
 
-/// A Logger calling a Python callable (pybind11's wrapper takes the GIL for
-/// each call and for copies).
-inline vcgmm::Logger python_logger(std::function<void(const std::string&)> f) {
-  if (!f) return {};
-  return [f](const std::string& line) { call_python_from_core([&] { f(line); }); };
-}
-
-/// A ProgressCallback calling a Python callable with a dict (algorithm,
-/// phase, iteration, objective, seconds, distance_evals); a truthy return
-/// value asks the loop to stop. The GIL is held while the dict and the
-/// callable's result exist; a Python exception propagates out of the fit.
-inline vcgmm::ProgressCallback python_progress(std::function<py::object(py::dict)> f) {
-  if (!f) return {};
-  return [f](const vcgmm::ProgressRecord& r) -> bool {
-    return call_python_from_core([&]() -> bool {
-      py::gil_scoped_acquire gil;
-      py::dict d;
-      d["algorithm"] = r.algorithm;
-      d["phase"] = r.phase;
-      d["iteration"] = r.iteration;
-      d["objective"] = r.objective;
-      d["seconds"] = r.seconds;
-      d["distance_evals"] = r.distance_evals;
-      py::object stop = f(std::move(d));
-      return !stop.is_none() && PyObject_IsTrue(stop.ptr()) == 1;
-    });
-  };
-}
+// ---------------------------------------------------------------------------
+// Arrays
 
 /// A (n, d) view of a 2-D C-contiguous array plus optional weights.
 template <typename T>
@@ -140,19 +129,32 @@ void require_shape(const CArray<T>& a, vcgmm::index_t rows, vcgmm::index_t cols,
   }
 }
 
+/// The number of rows of a (rows, n_features) array whose width must be X's.
+template <typename T>
+vcgmm::index_t rows_matching(const CArray<T>& X, const CArray<T>& a, const char* message) {
+  if (a.ndim() != 2 || a.shape(1) != X.shape(1)) throw vcgmm::InvalidArgument(message);
+  return static_cast<vcgmm::index_t>(a.shape(0));
+}
+
 /// A numpy copy of a vector (results are small: traces, per-iteration counts).
 template <typename V>
 CArray<V> to_numpy(const std::vector<V>& v) {
   return CArray<V>(static_cast<py::ssize_t>(v.size()), v.data());
 }
 
-/// Runs f() with the GIL released; turns vcgmm::Interrupted into the
-/// KeyboardInterrupt that the interrupt callback left pending (or raises one
-/// when the call was cancelled by cancel_all()). A call that was running when
-/// cancel_all() was called raises KeyboardInterrupt even if it returned
-/// before its next interrupt check (the end of a call is not checked every
-/// 100 ms: a cancellation landing there would otherwise be lost, and a loop of
-/// calls in the cancelled thread would go on).
+/// An optional (n,) output: None, or an array whose data `*ptr` points to.
+template <typename V>
+py::object optional_output(bool wanted, py::ssize_t n, V** ptr) {
+  *ptr = nullptr;
+  if (!wanted) return py::none();
+  CArray<V> a(n);
+  *ptr = a.mutable_data();
+  return std::move(a);
+}
+
+// ---------------------------------------------------------------------------
+// The GIL and interruption
+
 /// cancel_all() increments this; a call started before stops at its next
 /// interrupt check (the value at the call's start is kept per thread).
 extern std::atomic<std::uint64_t> g_cancel_generation;
@@ -167,6 +169,13 @@ inline void raise_if_cancelled_since(std::uint64_t generation) {
   }
 }
 
+/// Runs f() with the GIL released; turns vcgmm::Interrupted into the
+/// KeyboardInterrupt that the interrupt callback left pending (or raises one
+/// when the call was cancelled by cancel_all()). A call that was running when
+/// cancel_all() was called raises KeyboardInterrupt even if it returned
+/// before its next interrupt check (the end of a call is not checked every
+/// 100 ms: a cancellation landing there would otherwise be lost, and a loop of
+/// calls in the cancelled thread would go on).
 template <typename F>
 auto without_gil(F&& f) -> decltype(f()) {
   const std::uint64_t generation = g_cancel_generation.load();
@@ -192,6 +201,89 @@ auto without_gil(F&& f) -> decltype(f()) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Classes, fields and names
+
+/// A params class: module_local, default-constructible from Python.
+template <typename P, typename... Bases>
+py::class_<P, Bases...> params_class(py::module_& m, const char* name) {
+  return py::class_<P, Bases...>(m, name, py::module_local()).def(py::init<>());
+}
+
+/// A result class: module_local, made only by the core.
+template <typename R, typename... Bases>
+py::class_<R, Bases...> result_class(py::module_& m, const char* name) {
+  return py::class_<R, Bases...>(m, name, py::module_local());
+}
+
+/// A read-only numpy property of a vector field.
+template <typename R, typename... Bases, typename V>
+void vector_property(py::class_<R, Bases...>& cls, const char* name, std::vector<V> R::*field) {
+  cls.def_property_readonly(name, [field](const R& r) { return to_numpy(r.*field); });
+}
+
+/// The user-facing names of an enum's values: the one table of them.
+template <typename E>
+using NameTable = std::pair<const char*, E>;
+
+template <typename E, std::size_t N>
+std::string name_of(const NameTable<E> (&table)[N], E value) {
+  for (const auto& entry : table) {
+    if (entry.second == value) return entry.first;
+  }
+  return "?";
+}
+
+/// The value named `name`; an unknown name raises ValueError listing the
+/// names, `what` naming the parameter.
+template <typename E, std::size_t N>
+E value_of(const NameTable<E> (&table)[N], const std::string& name, const char* what) {
+  std::string names;
+  for (const auto& entry : table) {
+    if (name == entry.first) return entry.second;
+    names += std::string(names.empty() ? "'" : ", '") + entry.first + "'";
+  }
+  throw vcgmm::InvalidArgument(std::string(what) + " must be one of " + names + ", got '" +
+                               name + "'");
+}
+
+/// Binds `name` = a function returning the names of `table` as a list.
+template <typename E, std::size_t N>
+void def_names(py::module_& m, const char* name, const NameTable<E> (&table)[N], const char* doc) {
+  m.def(
+      name,
+      [&table] {
+        py::list names;
+        for (const auto& entry : table) names.append(entry.first);
+        return names;
+      },
+      doc);
+}
+
+/// A property of an enum field E P::*field, read and set by the names of
+/// `table`; errors name the parameter `what` (default: the property's name).
+template <typename P, typename... Bases, typename E, std::size_t N>
+void enum_property(py::class_<P, Bases...>& cls, const char* name, E P::*field,
+                   const NameTable<E> (&table)[N], const char* what = nullptr) {
+  if (what == nullptr) what = name;
+  cls.def_property(
+      name, [field, &table](const P& p) { return name_of(table, p.*field); },
+      [field, &table, what](P& p, const std::string& value) {
+        p.*field = value_of(table, value, what);
+      });
+}
+
+/// A read-only property of an enum field, by the names of `table`.
+template <typename R, typename... Bases, typename E, std::size_t N>
+void enum_property_readonly(py::class_<R, Bases...>& cls, const char* name, E R::*field,
+                            const NameTable<E> (&table)[N]) {
+  cls.def_property_readonly(name,
+                            [field, &table](const R& r) { return name_of(table, r.*field); });
+}
+
+// ---------------------------------------------------------------------------
+// Pipelines
+
 /// The buffers of a pipeline (vcgmm::FitBuffers) as numpy arrays, allocated
 /// while the GIL is held; the optional ones stay None when not asked for.
 template <typename T>
@@ -211,11 +303,7 @@ struct PipelineArrays {
       require_shape(*init_centers, p.n_clusters, data.d, "init");
       buffers.init_centers = init_centers->data();
     }
-    if (want_labels) {
-      CArray<std::int32_t> a(data.n);
-      buffers.labels = a.mutable_data();
-      labels = a;
-    }
+    labels = optional_output(want_labels, data.n, &buffers.labels);
     if (p.coreset_size > 0) {
       CArray<vcgmm::index_t> a(p.coreset_size);
       CArray<double> b(p.coreset_size);
@@ -240,11 +328,14 @@ struct PipelineArrays {
   }
 };
 
-/// Binds `name` = a one-call pipeline `fit(data, params, buffers)` (fit_kmeans,
-/// fit_vcgmm, ...) for T: (X, sample_weight, init_centers, params,
-/// return_labels) -> (result, centers, labels, coreset_indices, coreset_weights).
-template <typename T, typename Params, typename Fit>
-void def_pipeline(py::module_& m, const char* name, Fit fit) {
+/// Binds `name` = a one-call pipeline `fit(data, params, buffers)`
+/// (fit_kmeans, fit_vcgmm, fit_mbatch, ...) for T: (X, sample_weight,
+/// init_centers, params, return_labels) -> (result, centers, labels,
+/// coreset_indices, coreset_weights).
+template <typename T, typename Params, typename Result>
+void def_pipeline(py::module_& m, const char* name,
+                  Result (*fit)(const vcgmm::DataView<T>&, const Params&,
+                                const vcgmm::FitBuffers<T>&)) {
   m.def(
       name,
       [fit](const CArray<T>& X, const OptWeights& w, const std::optional<CArray<T>>& init_centers,

@@ -1,10 +1,9 @@
-// Bindings of kernel k-means (fit, predict, kernel k-means++, the gamma
-// heuristic, graph kernels). Conversion only: shapes are checked, outputs
-// allocated, the GIL released, the C++ function called.
+// Kernel k-means: the kernels, params, result and name tables, and fit,
+// predict, kernel k-means++, the gamma heuristic, graph kernels.
 #include <optional>
 #include <string>
 
-#include "_core_bindings.hpp"
+#include "bindings.hpp"
 #include "vcgmm/kernel_kmeans.hpp"
 
 namespace vcgmm_python {
@@ -12,6 +11,28 @@ namespace vcgmm_python {
 namespace {
 
 using vcgmm::index_t;
+
+// The names of scikit-learn's pairwise_kernels where they overlap.
+const NameTable<vcgmm::KernelType> kKernelTypes[] = {
+    {"rbf", vcgmm::KernelType::rbf},
+    {"laplacian", vcgmm::KernelType::laplacian},
+    {"poly", vcgmm::KernelType::polynomial},
+    {"linear", vcgmm::KernelType::linear},
+    {"precomputed", vcgmm::KernelType::precomputed},
+};
+const NameTable<vcgmm::KernelKMeansAlgorithm> kKernelKMeansAlgorithms[] = {
+    {"truncated", vcgmm::KernelKMeansAlgorithm::truncated},
+    {"minibatch", vcgmm::KernelKMeansAlgorithm::minibatch},
+    {"full", vcgmm::KernelKMeansAlgorithm::full},
+};
+const NameTable<vcgmm::LearningRate> kLearningRates[] = {
+    {"beta", vcgmm::LearningRate::beta},
+    {"sklearn", vcgmm::LearningRate::sklearn},
+};
+const NameTable<vcgmm::GraphKernelType> kGraphKernels[] = {
+    {"knn", vcgmm::GraphKernelType::knn},
+    {"heat", vcgmm::GraphKernelType::heat},
+};
 
 template <typename T>
 vcgmm::DataView<T> kernel_data(const CArray<T>& X) {
@@ -36,13 +57,8 @@ py::tuple fit(const CArray<T>& X, const vcgmm::KernelKMeansParams& params,
     }
     init_ptr = init->data();
   }
-  py::object labels = py::none();
   std::int32_t* lab = nullptr;
-  if (return_labels) {
-    CArray<std::int32_t> a(data.n);
-    lab = a.mutable_data();
-    labels = a;
-  }
+  py::object labels = optional_output(return_labels, data.n, &lab);
   auto result =
       without_gil([&] { return vcgmm::fit_kernel_kmeans(data, params, init_ptr, lab); });
   return py::make_tuple(std::move(result), labels);
@@ -126,9 +142,56 @@ void bind_typed(py::module_& m) {
   m.def("graph_kernel", &graph<T>, py::arg("X").noconvert(), py::arg("params"), py::arg("run"));
 }
 
+void bind_params(py::module_& m) {
+  def_names(m, "kernel_types", kKernelTypes,
+            "Names of the kernels of kernel k-means (KernelParams.type).");
+  def_names(m, "kernel_kmeans_algorithms", kKernelKMeansAlgorithms,
+            "Names of the kernel k-means algorithms (KernelKMeansParams.algorithm).");
+  def_names(m, "learning_rates", kLearningRates,
+            "Names of the mini-batch learning rates (KernelKMeansParams.learning_rate).");
+  def_names(m, "graph_kernels", kGraphKernels,
+            "Names of the graph kernels (GraphKernelParams.type).");
+  using K = vcgmm::KernelParams;
+  auto kernel = params_class<K>(m, "KernelParams");
+  enum_property(kernel, "type", &K::type, kKernelTypes, "kernel");
+  kernel.def_readwrite("gamma", &K::gamma)
+      .def_readwrite("degree", &K::degree)
+      .def_readwrite("coef0", &K::coef0);
+  using P = vcgmm::KernelKMeansParams;
+  auto params = params_class<P>(m, "KernelKMeansParams");
+  params.def_readwrite("n_clusters", &P::n_clusters).def_readwrite("kernel", &P::kernel);
+  enum_property(params, "algorithm", &P::algorithm, kKernelKMeansAlgorithms);
+  params.def_readwrite("batch_size", &P::batch_size).def_readwrite("tau", &P::tau);
+  enum_property(params, "learning_rate", &P::learning_rate, kLearningRates);
+  params.def_readwrite("max_iter", &P::max_iter)
+      .def_readwrite("tol", &P::tol)
+      .def_readwrite("evaluate", &P::evaluate)
+      .def_readwrite("run", &P::run);
+  using G = vcgmm::GraphKernelParams;
+  auto graph_params = params_class<G>(m, "GraphKernelParams");
+  enum_property(graph_params, "type", &G::type, kGraphKernels, "kernel");
+  graph_params.def_readwrite("n_neighbors", &G::n_neighbors).def_readwrite("t", &G::t);
+}
+
+void bind_result(py::module_& m) {
+  using R = vcgmm::KernelKMeansResult;
+  auto cls = result_class<R, vcgmm::IterationResult>(m, "KernelKMeansResult");
+  cls.def_property_readonly("support", [](const R& r) { return to_numpy(r.centers.support); })
+      .def_property_readonly("indptr", [](const R& r) { return to_numpy(r.centers.indptr); })
+      .def_property_readonly("index", [](const R& r) { return to_numpy(r.centers.index); })
+      .def_property_readonly("coef", [](const R& r) { return to_numpy(r.centers.coef); })
+      .def_property_readonly("sqnorm", [](const R& r) { return to_numpy(r.centers.sqnorm); })
+      .def_readonly("kernel", &R::kernel)
+      .def_readonly("inertia", &R::inertia);
+  vector_property(cls, "init_indices", &R::init_indices);
+  vector_property(cls, "objective", &R::objective);
+}
+
 }  // namespace
 
 void bind_kernel_kmeans(py::module_& m) {
+  bind_params(m);
+  bind_result(m);
   bind_typed<float>(m);
   bind_typed<double>(m);
 }

@@ -1,0 +1,189 @@
+// The stochastic k-means family: mbatch (and its single step, for
+// partial_fit), nmbatch, VRKM / VRKM++: their params, results and name
+// tables, their pipelines, and the draws each makes (so tests and research
+// can reproduce them).
+#include <algorithm>
+
+#include "bindings.hpp"
+#include "vcgmm/minibatch.hpp"
+#include "vcgmm/nested_minibatch.hpp"
+#include "vcgmm/vrkm.hpp"
+
+namespace vcgmm_python {
+
+namespace {
+
+using vcgmm::index_t;
+
+const NameTable<vcgmm::NmbatchBounds> kNmbatchBounds[] = {
+    {"auto", vcgmm::NmbatchBounds::automatic},
+    {"elkan", vcgmm::NmbatchBounds::elkan},
+    {"yinyang", vcgmm::NmbatchBounds::yinyang},
+    {"none", vcgmm::NmbatchBounds::none},
+};
+const NameTable<vcgmm::VrkmVariant> kVrkmVariants[] = {
+    {"vrkm++", vcgmm::VrkmVariant::vrkm_plus_plus},
+    {"vrkm", vcgmm::VrkmVariant::vrkm},
+};
+const NameTable<vcgmm::VrkmUpdateRule> kVrkmUpdateRules[] = {
+    {"paper", vcgmm::VrkmUpdateRule::paper},
+    {"reference-code", vcgmm::VrkmUpdateRule::reference_code},
+};
+
+/// (centers, counts, labels or None, stats): one mbatch step on copies of
+/// the state (the caller's arrays are not modified).
+template <typename T>
+py::tuple mbatch_step(const CArray<T>& X, const OptWeights& w, const CArray<T>& centers,
+                      const CArray<double>& counts, bool want_labels, int n_threads,
+                      bool spherical) {
+  const auto batch = data_view(X, w);
+  const index_t C =
+      rows_matching(X, centers, "centers must have shape (n_clusters, n_features)");
+  if (counts.ndim() != 1 || counts.shape(0) != C) {
+    throw vcgmm::InvalidArgument("counts must have shape (n_clusters,)");
+  }
+  CArray<T> c_out({C, batch.d});
+  CArray<double> v_out(C);
+  std::copy(centers.data(), centers.data() + C * batch.d, c_out.mutable_data());
+  std::copy(counts.data(), counts.data() + C, v_out.mutable_data());
+  std::int32_t* lab = nullptr;
+  py::object labels = optional_output(want_labels, batch.n, &lab);
+  T* c = c_out.mutable_data();
+  double* v = v_out.mutable_data();
+  const auto stats =
+      without_gil([&] { return vcgmm::mbatch_step(batch, C, c, v, lab, n_threads, spherical); });
+  return py::make_tuple(c_out, v_out, labels, stats);
+}
+
+template <typename T>
+void bind_typed(py::module_& m) {
+  def_pipeline(m, "fit_mbatch", &vcgmm::fit_mbatch<T>);
+  def_pipeline(m, "fit_nmbatch", &vcgmm::fit_nmbatch<T>);
+  def_pipeline(m, "fit_vrkm", &vcgmm::fit_vrkm<T>);
+  m.def("mbatch_step", &mbatch_step<T>, py::arg("X").noconvert(),
+        py::arg("sample_weight").noconvert(), py::arg("centers").noconvert(),
+        py::arg("counts").noconvert(), py::arg("want_labels"), py::arg("n_threads"),
+        py::arg("spherical") = false);
+}
+
+void bind_draws(py::module_& m) {
+  m.def("mbatch_batch_rows",
+        [](index_t n, index_t b, std::uint64_t seed, std::int64_t iteration) {
+          if (b < 1) throw vcgmm::InvalidArgument("batch_size must be >= 1");
+          CArray<index_t> rows(b);
+          vcgmm::mbatch_batch_rows(n, b, seed, iteration, rows.mutable_data());
+          return rows;
+        },
+        py::arg("n"), py::arg("batch_size"), py::arg("seed"), py::arg("iteration"),
+        "The rows fit_mbatch draws in iteration t >= 1.");
+  m.def("nmbatch_sample_order",
+        [](index_t n, std::uint64_t seed) {
+          if (n < 1) throw vcgmm::InvalidArgument("n must be >= 1");
+          CArray<index_t> order(n);
+          vcgmm::nmbatch_sample_order(n, seed, order.mutable_data());
+          return order;
+        },
+        py::arg("n"), py::arg("seed"), "The order in which fit_nmbatch visits the rows.");
+  m.def("vrkm_epoch_rows",
+        [](index_t n, const OptWeights& w, index_t T, std::uint64_t seed, std::int64_t epoch) {
+          if (T < 1) throw vcgmm::InvalidArgument("epoch_size must be >= 1");
+          if (w && (w->ndim() != 1 || w->shape(0) != n)) {
+            throw vcgmm::InvalidArgument("sample_weight must have shape (n,)");
+          }
+          CArray<index_t> rows(T);
+          vcgmm::vrkm_epoch_rows(n, w ? w->data() : nullptr, T, seed, epoch, rows.mutable_data());
+          return rows;
+        },
+        py::arg("n"), py::arg("sample_weight").noconvert(), py::arg("epoch_size"),
+        py::arg("seed"), py::arg("epoch"), "The rows VRKM's inner loop draws in epoch e >= 1.");
+}
+
+void bind_params(py::module_& m) {
+  def_names(m, "nmbatch_bounds", kNmbatchBounds,
+            "Names of nmbatch's bounds (NmbatchParams.bounds).");
+  def_names(m, "vrkm_variants", kVrkmVariants, "VrkmParams.variant names.");
+  def_names(m, "vrkm_update_rules", kVrkmUpdateRules, "VrkmParams.update_rule names.");
+  using MP = vcgmm::MbatchParams;
+  params_class<MP>(m, "MbatchParams")
+      .def_readwrite("batch_size", &MP::batch_size)
+      .def_readwrite("max_iter", &MP::max_iter)
+      .def_readwrite("spherical", &MP::spherical);
+  using NP = vcgmm::NmbatchParams;
+  auto nm = params_class<NP>(m, "NmbatchParams");
+  nm.def_readwrite("batch_size", &NP::batch_size)
+      .def_readwrite("rho", &NP::rho)
+      .def_readwrite("max_iter", &NP::max_iter)
+      .def_readwrite("time_budget", &NP::time_budget)
+      .def_readwrite("n_groups", &NP::n_groups)
+      .def_readwrite("bounds_memory", &NP::bounds_memory)
+      .def_readwrite("spherical", &NP::spherical);
+  enum_property(nm, "bounds", &NP::bounds, kNmbatchBounds);
+  using VP = vcgmm::VrkmParams;
+  auto vr = params_class<VP>(m, "VrkmParams");
+  vr.def_readwrite("learning_rate", &VP::learning_rate)
+      .def_readwrite("epoch_size", &VP::epoch_size)
+      .def_readwrite("max_epochs", &VP::max_epochs)
+      .def_readwrite("tol", &VP::tol)
+      .def_readwrite("block_size", &VP::block_size);
+  enum_property(vr, "variant", &VP::variant, kVrkmVariants);
+  enum_property(vr, "update_rule", &VP::update_rule, kVrkmUpdateRules);
+  params_class<vcgmm::MbatchKMeansParams, vcgmm::PipelineParams>(m, "MbatchKMeansParams")
+      .def_readwrite("mbatch", &vcgmm::MbatchKMeansParams::mbatch);
+  params_class<vcgmm::NmbatchKMeansParams, vcgmm::PipelineParams>(m, "NmbatchKMeansParams")
+      .def_readwrite("nmbatch", &vcgmm::NmbatchKMeansParams::nmbatch);
+  params_class<vcgmm::VrkmKMeansParams, vcgmm::PipelineParams>(m, "VrkmKMeansParams")
+      .def_readwrite("vrkm", &vcgmm::VrkmKMeansParams::vrkm);
+}
+
+void bind_results(py::module_& m) {
+  using MR = vcgmm::MbatchResult;
+  auto mb = result_class<MR, vcgmm::IterationResult>(m, "MbatchResult");
+  mb.def_readonly("batch_size", &MR::batch_size);
+  vector_property(mb, "objective", &MR::objective);
+  vector_property(mb, "seconds", &MR::seconds);
+  vector_property(mb, "counts", &MR::counts);
+  using NR = vcgmm::NmbatchResult;
+  auto nm = result_class<NR, vcgmm::IterationResult>(m, "NmbatchResult");
+  enum_property_readonly(nm, "bounds", &NR::bounds, kNmbatchBounds);
+  nm.def_readonly("n_groups", &NR::n_groups)
+      .def_readonly("bounds_bytes", &NR::bounds_bytes)
+      .def_readonly("batch_size", &NR::batch_size)
+      .def_readonly("n_skipped", &NR::n_skipped);
+  vector_property(nm, "objective", &NR::objective);
+  vector_property(nm, "seconds", &NR::seconds);
+  vector_property(nm, "batch_sizes", &NR::batch_sizes);
+  vector_property(nm, "computed", &NR::computed);
+  vector_property(nm, "skipped", &NR::skipped);
+  vector_property(nm, "n_changed", &NR::n_changed);
+  using VR = vcgmm::VrkmResult;
+  auto vr = result_class<VR, vcgmm::IterationResult>(m, "VrkmResult");
+  vr.def_readonly("learning_rate", &VR::learning_rate)
+      .def_readonly("epoch_size", &VR::epoch_size)
+      .def_readonly("full_pass_seconds", &VR::full_pass_seconds)
+      .def_readonly("correction_seconds", &VR::correction_seconds)
+      .def_readonly("inner_loop_seconds", &VR::inner_loop_seconds);
+  vector_property(vr, "objective", &VR::objective);
+  vector_property(vr, "seconds", &VR::seconds);
+  vector_property(vr, "n_updates", &VR::n_updates);
+  result_class<vcgmm::MbatchKMeansResult, MR>(m, "MbatchKMeansResult")
+      .def_readonly("inertia", &vcgmm::MbatchKMeansResult::inertia);
+  result_class<vcgmm::NmbatchKMeansResult, NR>(m, "NmbatchKMeansResult")
+      .def_readonly("inertia", &vcgmm::NmbatchKMeansResult::inertia);
+  result_class<vcgmm::VrkmKMeansResult, VR>(m, "VrkmKMeansResult")
+      .def_readonly("inertia", &vcgmm::VrkmKMeansResult::inertia);
+  result_class<vcgmm::MbatchStepStats>(m, "MbatchStepStats")
+      .def_readonly("objective", &vcgmm::MbatchStepStats::objective)
+      .def_readonly("n_distance_evals", &vcgmm::MbatchStepStats::n_distance_evals);
+}
+
+}  // namespace
+
+void bind_stochastic(py::module_& m) {
+  bind_params(m);
+  bind_results(m);
+  bind_typed<float>(m);
+  bind_typed<double>(m);
+  bind_draws(m);
+}
+
+}  // namespace vcgmm_python
