@@ -45,21 +45,21 @@ NestedMiniBatchKMeans  nmbatch
 VRKMeans               VRKM++ / VRKM
 """
 
-from ._assignment import ApproximateIndex, assign, assign_approximate, quantization_error
-from ._coreset import default_coreset_size, lwcs
-from ._kernel_kmeans import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
+from ._base.loader import available_levels
+from ._base.loader import core as _core
+from ._base.loader import opt_level as _opt_level
+from ._base.run import ProgressRecord, cancel_all
+from ._blocks.approximate import ApproximateIndex, assign_approximate
+from ._blocks.assignment import assign, quantization_error
+from ._blocks.coreset import default_coreset_size, lwcs
+from ._blocks.seeding import afkmc2, kmeans_plusplus
+from ._estimator.persistence import VersionMismatchWarning
+from ._kernel import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
 from ._kmeans import KMeans, lloyd
-from ._minibatch import MiniBatchKMeans, NestedMiniBatchKMeans, fit_mbatch, fit_nmbatch
-from ._persistence import VersionMismatchWarning
-from ._persistence import load_model as load
-from ._run import ProgressRecord, cancel_all
-from ._seeding import afkmc2, kmeans_plusplus
-from ._stochastic import StochasticKMeansResult
-from ._variational_loop import VariationalLoop
-from ._vcgmm import VCGMM, VCGMMResult, fit_vargmm, fit_vcgmm
-from ._vrkm import VRKMeans, fit_vrkm
-from ._loader import core as _core
-from ._loader import opt_level as _opt_level
+from ._registry import load
+from ._stochastic import (MiniBatchKMeans, NestedMiniBatchKMeans, StochasticKMeansResult,
+                          VRKMeans, fit_mbatch, fit_nmbatch, fit_vrkm)
+from ._vcgmm import VCGMM, VCGMMResult, VariationalLoop, fit_vargmm, fit_vcgmm
 
 __version__ = _core.version()
 
@@ -113,8 +113,6 @@ def show_build() -> dict:
     >>> sorted(vcgmm.show_build())
     ['available_levels', 'cpu_features', 'openmp', 'opt_level', 'version']
     """
-    from ._loader import available_levels
-
     return {
         "version": __version__,
         "opt_level": _opt_level,

@@ -54,8 +54,11 @@ except ImportError as exc:
         "vcgmm.dask needs Dask: pip install 'vcgmm[dask]' (dask[array] and distributed)."
     ) from exc
 
-from . import _assignment, _coreset, _vcgmm
-from ._chunked import is_dask_array
+from ._base.docs import fill_doc
+from ._base.inputs import is_dask_array
+from ._blocks import assignment as _assignment
+from ._blocks import coreset as _coreset
+from ._vcgmm import functions as _vcgmm
 from ._kmeans import KMeans
 from ._vcgmm import VCGMM, VCGMMResult
 
@@ -129,15 +132,13 @@ def lwcs(X, coreset_size, *, sample_weight=None, random_state=None, return_point
                          random_state=random_state, return_points=return_points)
 
 
+@fill_doc
 def assign(X, centers):
     """Nearest center of every row, lazily (``map_blocks`` of the exact scan).
 
     Parameters
     ----------
-    X : dask.array.Array of shape (n_samples, n_features)
-        Data.
-    centers : array-like of shape (n_clusters, n_features)
-        Cluster centers.
+    %(dask_X_centers)s
 
     Returns
     -------
@@ -147,6 +148,7 @@ def assign(X, centers):
     return _assignment.assign(X, centers)
 
 
+@fill_doc
 def quantization_error(X, centers, sample_weight=None):
     """Weighted quantization error of a Dask array, lazily.
 
@@ -154,10 +156,7 @@ def quantization_error(X, centers, sample_weight=None):
 
     Parameters
     ----------
-    X : dask.array.Array of shape (n_samples, n_features)
-        Data.
-    centers : array-like of shape (n_clusters, n_features)
-        Cluster centers.
+    %(dask_X_centers)s
     sample_weight : array-like or dask.array.Array of shape (n_samples,), default=None
         Non-negative weights; a point of weight 0 adds nothing.
 

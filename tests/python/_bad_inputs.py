@@ -9,8 +9,8 @@
   weights, centers) and which parameters, so that every table is applied to
   every entry point that takes that input;
 - ``bad_values(constraint)``: values just outside a parameter's constraint of
-  the library's parameter tables (``vcgmm._kmeans.KMEANS_PARAMS``,
-  ``vcgmm._vcgmm.VCGMM_PARAMS``), so a new parameter is tested automatically.
+  the library's parameter tables (``vcgmm._kmeans.kmeans.KMEANS_PARAMS``,
+  ``vcgmm._vcgmm.params.VCGMM_PARAMS``), so a new parameter is tested automatically.
 
 A new entry point gets one :class:`EntryPoint` below; a new kind of
 constraint gets its bad values in :func:`bad_values` (an unknown kind fails
@@ -30,11 +30,12 @@ import numpy as np
 import scipy.sparse as sp
 
 import vcgmm
-from vcgmm._assignment import APPROXIMATE_PARAMS
-from vcgmm._kernel_kmeans import KERNEL_KMEANS_PARAMS, IndexInit
-from vcgmm._kmeans import KMEANS_PARAMS
-from vcgmm._minibatch import MBATCH_PARAMS, NMBATCH_PARAMS
-from vcgmm._params import (
+from vcgmm._blocks.approximate import APPROXIMATE_PARAMS
+from vcgmm._kernel.kernel_kmeans import KERNEL_KMEANS_PARAMS, IndexInit
+from vcgmm._kmeans.kmeans import KMEANS_PARAMS
+from vcgmm._stochastic.minibatch import MBATCH_PARAMS
+from vcgmm._stochastic.nmbatch import NMBATCH_PARAMS
+from vcgmm._base.params import (
     INT32_MAX,
     AnyOf,
     Boolean,
@@ -43,10 +44,10 @@ from vcgmm._params import (
     Options,
     Real,
 )
-from vcgmm._run import Callback, RandomState, Threads
-from vcgmm._seeding import InitConstraint
-from vcgmm._vcgmm import VCGMM_PARAMS
-from vcgmm._vrkm import VRKM_PARAMS
+from vcgmm._base.run import Callback, RandomState, Threads
+from vcgmm._blocks.seeding import InitConstraint
+from vcgmm._vcgmm.params import VCGMM_PARAMS
+from vcgmm._stochastic.vrkm import VRKM_PARAMS
 
 N_SAMPLES = 12
 N_FEATURES = 3

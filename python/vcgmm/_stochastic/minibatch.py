@@ -1,0 +1,208 @@
+"""Mini-batch k-means (mbatch, Sculley 2010): :class:`MiniBatchKMeans` (with
+``partial_fit``), :func:`fit_mbatch` and its parameter table."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from .._base.nearest import nearest_centers
+from .._blocks.coreset import coreset_size_param
+from .._base.docs import fill_doc
+from .._base.loader import core as _core
+from .._base.metric import is_cosine, metric_param, normalize_rows
+from .._base.params import CORE, Param, \
+    ParamTable, make_init
+from .._base.run import RUN_PARAMS, check_n_threads
+from .._blocks.seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
+from .base import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, batch_size_param, fit_function)
+from .._base.validation import check_n_clusters, check_sample_weight, positive_rows
+from .base import _MAX_ITER, _N_CLUSTERS, _check_batch_size
+
+__all__ = ["MiniBatchKMeans", "fit_mbatch", "MBATCH_PARAMS"]
+
+
+#: The parameters of mbatch, in MiniBatchKMeans' signature order.
+MBATCH_PARAMS = ParamTable(
+    [
+        _N_CLUSTERS,
+        init_param(_core.MbatchKMeansParams().seeding.method),
+        batch_size_param("mini-batch size b (mbatch) or first batch b0 (nmbatch); 'auto': "
+                         "min(5000, n), at least C for nmbatch", "mbatch.batch_size"),
+        Param("max_iter", _MAX_ITER, CORE, "maximum number of iterations (mbatch: batches)",
+              target="mbatch.max_iter", cli="--max-iter"),
+        metric_param(),
+        N_INIT_PARAM,
+        STOCHASTIC_COMPUTE_LABELS,
+        coreset_size_param(None),
+        *SEEDING_PARAMS,
+        *RUN_PARAMS,
+    ],
+    core_params=_core.MbatchKMeansParams,
+)
+
+
+@fill_doc
+class MiniBatchKMeans(StochasticKMeans):
+    """Mini-batch k-means (Sculley, "Web-scale k-means clustering", 2010).
+
+    Each iteration draws ``batch_size`` samples uniformly (with replacement),
+    assigns each to its nearest center (exact, blocked matrix products) and
+    moves every center to the running mean of all samples ever assigned to
+    it (per-center learning rate 1 / count; the initial center counts as one
+    sample). Runs ``max_iter`` batches (no convergence test). ``partial_fit``
+    runs one iteration on the batch it is given (``n_init`` does not apply).
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+        Number of clusters C, 1 <= C <= n_samples.
+    init : {"random", "k-means++", "afk-mc2"} or array-like of shape (n_clusters, n_features), \
+            default="random"
+        "random": C distinct samples (the paper's); k-means++ / AFK-MC^2 run on
+        min(n, 3 * batch_size) distinct random samples (as scikit-learn's
+        init_size); or the initial centers.
+    batch_size : int or "auto", default="auto"
+        Samples per batch, 1 to n_samples; "auto": min(5000, n_samples) (the paper's 5000).
+    max_iter : int, default=100
+        Number of batches.
+    metric : {"euclidean", "cosine"}, default="euclidean"
+        %(metric_spherical)s
+    %(stochastic_params)s
+
+    Attributes
+    ----------
+    %(stochastic_attributes)s
+    n_iter_ : int
+        Batches processed (fit: this fit's; partial_fit: all calls').
+    converged_ : bool
+        Always False (mbatch has no convergence test).
+    objective_ : ndarray of shape (n_iter,)
+        Each batch's quantization error (before its update), scaled to the
+        total sample weight: an estimate of the energy.
+    objective_seconds_ : ndarray of shape (n_iter,)
+        When each batch finished, in seconds since the iterations started.
+    counts_ : ndarray of shape (n_clusters,)
+        Weight of all assignments per center (+1 for the initial center):
+        the state ``partial_fit`` continues from.
+    batch_size_ : int
+        The batch size used.
+    %(cost_attributes)s
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.random.default_rng(0).normal(size=(20000, 4))
+    >>> km = vcgmm.MiniBatchKMeans(8, batch_size=1000, random_state=0).fit(X)
+    >>> km.cluster_centers_.shape
+    (8, 4)
+    """
+
+    _params = MBATCH_PARAMS
+    _core_fit = staticmethod(_core.fit_mbatch)
+    __init__ = make_init(MBATCH_PARAMS)
+    _spherical_centers = True
+
+    @staticmethod
+    def _set_spherical(params):
+        params.mbatch.spherical = True
+
+    def _check_sizes(self, values, n_fit, n_clusters):
+        _check_batch_size(values, n_fit, 1, "1")
+
+    def _iteration_evals(self, fit_n, params):
+        return min(params.mbatch.batch_size or 5000, fit_n) * params.n_clusters
+
+    def _info(self, r):
+        return {"batch_size": int(r.batch_size), "counts": r.counts, "n_steps": int(r.n_iter)}
+
+    @fill_doc
+    def partial_fit(self, X, y=None, sample_weight=None):
+        """One mbatch iteration on the batch X (the first call also seeds).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The batch (at least n_clusters samples on the first call).
+        %(y)s
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; None means all ones. Zero entries are ignored (the
+            step sees the other rows; they are still labelled).
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "cluster_centers_")
+        X = self._validate_X(X, reset=first)  # later batches: normalised here if cosine
+        values = self._checked_params()
+        if first and is_cosine(values):
+            X = normalize_rows(X, "X")
+        w = check_sample_weight(sample_weight, X)
+        # Rows of weight 0 do not exist: the step (and the first call's
+        # seeding) sees X[w > 0]; they are still labelled below.
+        Xp, wp, _ = positive_rows(X, w, values["n_clusters"] if first else 1)
+        if first:
+            self._seed_partial(Xp, wp, values)
+        centers = np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
+        centers, counts, _, _ = _core.mbatch_step(Xp, wp, centers, self.counts_, False,
+                                                  check_n_threads(values["n_threads"]),
+                                                  is_cosine(values))
+        self.cluster_centers_, self.counts_ = centers, counts
+        self.n_steps_ += 1
+        self.n_iter_ = self.n_steps_
+        if values["compute_labels"]:
+            self.labels_, inertia = nearest_centers(X, centers, w,
+                                                    n_threads=values["n_threads"])
+            self.inertia_ = self._objective_scale() * inertia
+        return self
+
+    def _seed_partial(self, X, w, values):
+        """The initial centers from the first batch; counts one each (Alg. 2)."""
+        C = check_n_clusters(values["n_clusters"], X)
+        init, seed = values["init"], values["random_state"]
+        if not isinstance(init, str):
+            centers = seeding_to_core(values, X, C, _core.MbatchKMeansParams())
+        elif init == "random":
+            centers = X[check_random_state(seed).permutation(X.shape[0])[:C]]
+        elif init == "k-means++":
+            centers = kmeans_plusplus(X, C, sample_weight=w, random_state=seed,
+                                      n_local_trials=values["n_local_trials"],
+                                      n_threads=values["n_threads"])[0]
+        else:
+            centers = afkmc2(X, C, sample_weight=w, random_state=seed,
+                             chain_length=values["chain_length"], n_threads=values["n_threads"])[0]
+        self.cluster_centers_ = np.ascontiguousarray(centers, dtype=X.dtype)
+        self.counts_ = np.ones(C)
+        self.n_steps_ = 0
+        self.batch_size_ = X.shape[0]
+        self.converged_ = False
+
+
+@fill_doc
+def fit_mbatch(X, C, *, sample_weight=None, return_labels=False, **params):
+    """Fit C centers by mini-batch k-means (Sculley's mbatch).
+
+    Parameters
+    ----------
+    %(fit_function_params)s
+    **params
+        Every other parameter of :class:`MiniBatchKMeans`, by keyword.
+
+    Returns
+    -------
+    StochasticKMeansResult
+        ``info`` holds ``batch_size``, ``counts`` and ``n_steps``.
+
+    Examples
+    --------
+    >>> import numpy as np, vcgmm
+    >>> X = np.random.default_rng(0).normal(size=(20000, 4))
+    >>> r = vcgmm.fit_mbatch(X, 8, batch_size=1000, random_state=0, return_labels=True)
+    >>> r.centers.shape, r.labels.shape, int(r.info["counts"].sum()) > 0
+    ((8, 4), (20000,), True)
+    """
+    return fit_function(MiniBatchKMeans, "fit_mbatch", X, C, sample_weight, return_labels,
+                        params)
+
+
