@@ -19,8 +19,8 @@ import argparse
 
 from .._base.params import Boolean
 from .._registry import ALGORITHMS
-from .common import PROG, CLIError, _flag_type
 from . import fit
+from .common import PROG, CLIError, _flag_type
 
 __all__ = ["applies", "parse_args"]
 

@@ -23,7 +23,7 @@ def check_outputs(args):
     outputs = [(opt, path) for opt, path in (("--out", args.out), ("--labels-out", args.labels_out))
                if path is not None]
     data = os.path.realpath(args.data)
-    chunk_files = set(os.path.realpath(f) for f in getattr(args, "chunk_files", ()))
+    chunk_files = {os.path.realpath(f) for f in getattr(args, "chunk_files", ())}
     seen = {}
     for option, path in outputs:
         ext = os.path.splitext(path)[1].lower()

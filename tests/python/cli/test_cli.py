@@ -313,12 +313,15 @@ def test_fit_kernel_kmeans_errors_one_line(tmp_path, capsys, blobs32, args, mess
     assert not (tmp_path / "c.npy").exists()
 
 
-def test_shared_flag_help_gives_each_familys_meaning(capsys):
+def test_each_subcommand_gives_its_own_meaning_of_a_shared_flag(capsys):
     with pytest.raises(SystemExit):
-        cli.main(["fit", "--help"])
+        cli.main(["fit", "vrkm", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "vrkm++/vrkm: VRKM's constant learning rate" in text
-    assert "kernel-kmeans: beta: sqrt(b_j / b)" in text
+    assert "VRKM's constant learning rate" in text and "sqrt(b_j / b)" not in text
+    with pytest.raises(SystemExit):
+        cli.main(["fit", "kernel-kmeans", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "beta: sqrt(b_j / b)" in text and "VRKM's constant learning rate" not in text
 
 
 def test_fit_kernel_kmeans_unknown_kernel_is_a_usage_error(tmp_path, blobs32):
