@@ -16,7 +16,7 @@ read it (the model is scikit-learn's ``_parameter_constraints``):
   help text and default come from the table.
 
 Adding a parameter to an algorithm: its field in the C++ params struct, one
-``.def_readwrite`` in ``_core_bind_params.cpp``, one :class:`Param` here in
+``.def_readwrite`` in the family's ``python/src/bind_<family>.cpp``, one :class:`Param` in
 the family's table, and its docstring entry (for a parameter several
 families share, a placeholder of :mod:`vcgmm._base.docs`, whose text starts
 with the ``help`` given here).
