@@ -21,6 +21,15 @@
 namespace vcgmm {
 namespace detail {
 
+/// tile[:nrows, :width] += -2 xs shifted[j0 : j0 + width]^T, for `tile` an
+/// aligned row-major (CenterTiles::kMaxRowBlock, CenterTiles::kCenterTile)
+/// buffer and `xs` an aligned row-major (nrows, d) block: the matrix product
+/// of every blocked distance scan. Defined once (tile_product.cpp) for float
+/// and double: Eigen's product is the costliest code to compile.
+template <typename T>
+void add_tile_product(T* tile, const T* xs, index_t nrows, index_t d,
+                      const RowMatrix<T>& shifted, index_t j0, index_t width);
+
 /// Centers prepared for blocked distance computations.
 ///
 /// Distances are translation invariant, so both the rows and the centers are
@@ -132,7 +141,6 @@ class CenterTiles {
         shifted_norm2[i] = squared_distance(xs.data() + i * d_, zeros_.data(), d_);
       }
     }
-    const auto& xb = xs;
     for (index_t j0 = 0; j0 < c_; j0 += kCenterTile) {
       const index_t ncols = std::min(kCenterTile, c_ - j0);
       const index_t width = round_up(ncols);
@@ -144,8 +152,7 @@ class CenterTiles {
         std::copy(cn, cn + ncols, row);
         std::fill(row + ncols, row + width, T(0));
       }
-      auto out = ip.topLeftCorner(nrows, width);
-      out.noalias() += T(-2) * (xb * shifted_.middleRows(j0, width).transpose());
+      add_tile_product(ip.data(), xs.data(), nrows, d_, shifted_, j0, width);
       visit(j0, ncols, static_cast<const T*>(ip.data()), ld);
     }
   }

@@ -25,8 +25,6 @@
 // many full distances it takes.
 #pragma once
 
-#include <Eigen/Eigenvalues>
-#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -43,17 +41,10 @@
 namespace vcgmm {
 namespace detail {
 
-template <typename T>
-class SubspaceScreen {
- public:
-  /// Centers per panel of the packed layout: the kernel keeps four 64-byte
-  /// vectors of accumulators per panel (64 floats or 32 doubles).
-  static constexpr index_t kLanes = 64 / static_cast<index_t>(sizeof(T));
+/// The screen's choices that do not depend on the type of the data.
+struct SubspaceScreenConstants {
   /// Centers the axes are computed from, at most.
   static constexpr index_t kAxesSample = 2048;
-
-  SubspaceScreen() = default;
-
   /// The automatic choice: the smallest multiple of kAutoDimsStep up to kMaxAutoDims
   /// whose axes hold kAutoVariance of the centers' variance; else
   /// kMaxAutoDims if they hold kMinAutoVariance; else none. Measured (2
@@ -70,13 +61,24 @@ class SubspaceScreen {
   static constexpr index_t kMaxAutoDims = 32;
   /// Subspace iterations of the axes' computation.
   static constexpr int kIterations = 4;
+};
 
-  /// About the k leading principal axes of the u centers (rows of `centers`,
-  /// (u, d) row-major; a few subspace iterations on a strided sample of
-  /// them, then Rayleigh-Ritz: any orthonormal axes give exact bounds, better
-  /// ones tighter bounds) about their mean, and the largest ||c - mean||
-  /// over all of them. k in [1, d); k < 0 chooses (see kAutoVariance; none,
-  /// dims() == 0, also when d < kMinAutoFeatures or the choice exceeds d / 2).
+/// The axes of the screen from the centered sample `a` (s, d) of the centers
+/// and its total sum of squares (see SubspaceScreen's constructor): returns
+/// the number k of axes kept (k < 0 asks for the automatic choice; 0: none)
+/// and writes them to `axes` (k, d) in double. Defined once
+/// (subspace_axes.cpp): Eigen's QR and eigensolver are costly to compile.
+index_t subspace_axes(const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>& a,
+                      double total, index_t k, std::vector<double>* axes);
+
+template <typename T>
+class SubspaceScreen : public SubspaceScreenConstants {
+ public:
+  /// Centers per panel of the packed layout: the kernel keeps four 64-byte
+  /// vectors of accumulators per panel (64 floats or 32 doubles).
+  static constexpr index_t kLanes = 64 / static_cast<index_t>(sizeof(T));
+  SubspaceScreen() = default;
+
   SubspaceScreen(const T* centers, index_t u, index_t d, index_t k) : d_(d), k_(k) {
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(d);
     for (index_t i = 0; i < u; ++i) {
@@ -101,50 +103,10 @@ class SubspaceScreen {
         total += v * v;
       }
     }
-    const index_t r = std::min<index_t>(d, (k > 0 ? k : kMaxAutoDims) + 8);
-    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(d, r);
-    for (index_t c = 0; c < r; ++c) {  // start: strided sample rows (unit vectors beyond s)
-      if (c < s) {
-        q.col(c) = a.row((c * s) / r).transpose().cast<double>();
-      } else {
-        q(c, c) = 1.0;
-      }
-    }
-    const auto orthonormalize = [&]() {
-      const Eigen::HouseholderQR<Eigen::MatrixXd> qr(q);
-      q = qr.householderQ() * Eigen::MatrixXd::Identity(d, r);
-    };
-    orthonormalize();
-    for (int it = 0; it < kIterations; ++it) {
-      const MatrixF aq = a * q.cast<float>();
-      q = (a.transpose() * aq).cast<double>();
-      orthonormalize();
-    }
-    const MatrixF aq = a * q.cast<float>();
-    const Eigen::MatrixXd gram = (aq.transpose() * aq).cast<double>();
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram);
-    // Ritz values ascending: the leading axes are the last ones.
-    const auto value = [&](index_t a_) { return std::max(0.0, eig.eigenvalues()[r - 1 - a_]); };
-    if (k < 0) {
-      k = 0;
-      double kept = 0.0;
-      for (index_t a_ = 0; a_ < std::min(r, kMaxAutoDims); ++a_) {
-        kept += value(a_);
-        if ((a_ + 1) % kAutoDimsStep == 0 && kept >= kAutoVariance * total) {
-          k = a_ + 1;
-          break;
-        }
-      }
-      if (k == 0 && r >= kMaxAutoDims && kept >= kMinAutoVariance * total) k = kMaxAutoDims;
-      if (k > d / 2) k = 0;
-      k_ = k;
-      if (k == 0) return;
-    }
-    const Eigen::MatrixXd v = q * eig.eigenvectors();  // orthonormal columns
-    axes_.resize(k * d);
-    for (index_t a_ = 0; a_ < k; ++a_) {
-      for (index_t j = 0; j < d; ++j) axes_[a_ * d + j] = static_cast<T>(v(j, r - 1 - a_));
-    }
+    std::vector<double> axes;
+    k_ = k = subspace_axes(a, total, k, &axes);
+    if (k == 0) return;
+    axes_.assign(axes.begin(), axes.end());  // (k, d), each rounded to T
     mean_.resize(d);
     for (index_t j = 0; j < d; ++j) mean_[j] = static_cast<T>(mean[j]);
     for (index_t i = 0; i < u; ++i) {
