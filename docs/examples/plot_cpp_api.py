@@ -10,9 +10,13 @@ distance evaluations per phase it reports for the two k-means baselines of the
 papers (LWCS on a coreset and k-means++ on all points).
 
 It needs CMake, Ninja and a C++ compiler (``pip install cmake ninja``) and the
-repository's sources; otherwise it says so and stops.
+repository's sources; otherwise it says so and stops. If the environment variable
+``VCGMM_CPP_PREFIX`` names a prefix where the library is already installed
+(``cmake --install <build> --prefix <prefix>``), the example builds against that
+one instead of compiling the library again.
 """
 
+import os
 import re
 import shutil
 import subprocess
@@ -31,13 +35,19 @@ if not (tools and (ROOT / "cpp" / "examples" / "kmeans_example.cpp").exists()):
     raise SystemExit(0)
 
 work = Path(tempfile.mkdtemp(prefix="vcgmm-cpp-"))
-steps = [
-    ["cmake", "-S", str(ROOT), "-B", str(work / "build"), "-G", "Ninja",
-     "-DVCGMM_BUILD_TESTS=OFF", "-DVCGMM_BUILD_PYTHON=OFF", "-DVCGMM_INSTALL=ON"],
-    ["cmake", "--build", str(work / "build")],
-    ["cmake", "--install", str(work / "build"), "--prefix", str(work / "prefix")],
+prefix = os.environ.get("VCGMM_CPP_PREFIX")
+steps = []
+if not prefix:  # build and install the library first
+    prefix = str(work / "prefix")
+    steps += [
+        ["cmake", "-S", str(ROOT), "-B", str(work / "build"), "-G", "Ninja",
+         "-DVCGMM_BUILD_TESTS=OFF", "-DVCGMM_BUILD_PYTHON=OFF", "-DVCGMM_INSTALL=ON"],
+        ["cmake", "--build", str(work / "build")],
+        ["cmake", "--install", str(work / "build"), "--prefix", prefix],
+    ]
+steps += [
     ["cmake", "-S", str(ROOT / "cpp" / "examples"), "-B", str(work / "example"), "-G", "Ninja",
-     f"-DCMAKE_PREFIX_PATH={work / 'prefix'}"],
+     f"-DCMAKE_PREFIX_PATH={prefix}"],
     ["cmake", "--build", str(work / "example")],
 ]
 for cmd in steps:
