@@ -79,6 +79,12 @@ class SubspaceScreen : public SubspaceScreenConstants {
   static constexpr index_t kLanes = 64 / static_cast<index_t>(sizeof(T));
   SubspaceScreen() = default;
 
+  /// About the k leading principal axes of the u centers (rows of `centers`,
+  /// (u, d) row-major; a few subspace iterations on a strided sample of
+  /// them, then Rayleigh-Ritz: any orthonormal axes give exact bounds, better
+  /// ones tighter bounds) about their mean, and the largest ||c - mean||
+  /// over all of them. k in [1, d); k < 0 chooses (see kAutoVariance; none,
+  /// dims() == 0, also when d < kMinAutoFeatures or the choice exceeds d / 2).
   SubspaceScreen(const T* centers, index_t u, index_t d, index_t k) : d_(d), k_(k) {
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(d);
     for (index_t i = 0; i < u; ++i) {
