@@ -48,6 +48,12 @@ CHILD = textwrap.dedent(
 )
 
 
+# The uninterrupted fit runs for many minutes; the child's unwinding and exit
+# after the interrupt can take seconds on a loaded 2-core machine (a CI run
+# failed at 5 s while builds ran beside it).
+STOP_WITHIN = 30.0
+
+
 @pytest.mark.parametrize("which", ["KMeans", "lloyd"])
 def test_sigint_stops_a_long_fit(which):
     proc = subprocess.Popen(
@@ -66,9 +72,9 @@ def test_sigint_stops_a_long_fit(which):
         proc.send_signal(signal.SIGINT)
         sent = time.monotonic()
         try:
-            out, err = proc.communicate(timeout=5.0)
+            out, err = proc.communicate(timeout=STOP_WITHIN)
         except subprocess.TimeoutExpired:
-            pytest.fail("the fit did not stop within 5 s of SIGINT")
+            pytest.fail(f"the fit did not stop within {STOP_WITHIN} s of SIGINT")
         elapsed = time.monotonic() - sent
     finally:
         if proc.poll() is None:
@@ -78,4 +84,4 @@ def test_sigint_stops_a_long_fit(which):
     assert "recovered" in out, (out, err)
     assert "finished" not in out
     assert proc.returncode != 0
-    assert elapsed < 5.0
+    assert elapsed < STOP_WITHIN
