@@ -54,3 +54,43 @@ function(vcgmm_arch_supported arch out_var)
   check_cxx_compiler_flag("${flag_string}" ${var})
   set(${out_var} ${${var}} PARENT_SCOPE)
 endfunction()
+
+# vcgmm_host_levels(<out-var>): generic plus the widest level this machine's CPU
+# runs, the default of a source build (one copy of the core fewer than a wheel;
+# the generic module keeps the build importable on any x86-64 CPU). Falls back
+# to every level when the CPU cannot be asked (cross-compiling, non-x86).
+function(vcgmm_host_levels out_var)
+  set(all generic avx2 avx512)
+  if(CMAKE_CROSSCOMPILING OR MSVC
+     OR NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+    set(${out_var} ${all} PARENT_SCOPE)
+    return()
+  endif()
+  set(src "${CMAKE_BINARY_DIR}/vcgmm_cpu_level.cpp")
+  file(WRITE "${src}" [=[
+#include <cstdio>
+int main() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    std::puts("avx512");
+  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    std::puts("avx2");
+  } else {
+    std::puts("generic");
+  }
+  return 0;
+}
+]=])
+  try_run(run_result compile_result "${CMAKE_BINARY_DIR}/vcgmm_cpu_level" "${src}"
+          RUN_OUTPUT_VARIABLE level)
+  string(STRIP "${level}" level)
+  if(NOT compile_result OR NOT run_result EQUAL 0 OR NOT level MATCHES "^(generic|avx2|avx512)$")
+    set(${out_var} ${all} PARENT_SCOPE)
+  elseif(level STREQUAL "generic")
+    set(${out_var} generic PARENT_SCOPE)
+  else()
+    set(${out_var} generic ${level} PARENT_SCOPE)
+  endif()
+endfunction()
