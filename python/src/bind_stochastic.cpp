@@ -107,7 +107,8 @@ void bind_params(py::module_& m) {
   params_class<MP>(m, "MbatchParams")
       .def_readwrite("batch_size", &MP::batch_size)
       .def_readwrite("max_iter", &MP::max_iter)
-      .def_readwrite("spherical", &MP::spherical);
+      .def_readwrite("spherical", &MP::spherical)
+      .def_readwrite("reassignment_ratio", &MP::reassignment_ratio);
   using NP = vcgmm::NmbatchParams;
   auto nm = params_class<NP>(m, "NmbatchParams");
   nm.def_readwrite("batch_size", &NP::batch_size)
@@ -138,7 +139,8 @@ void bind_params(py::module_& m) {
 void bind_results(py::module_& m) {
   using MR = vcgmm::MbatchResult;
   auto mb = result_class<MR, vcgmm::IterationResult>(m, "MbatchResult");
-  mb.def_readonly("batch_size", &MR::batch_size);
+  mb.def_readonly("batch_size", &MR::batch_size)
+      .def_readonly("n_reassigned", &MR::n_reassigned);
   vector_property(mb, "objective", &MR::objective);
   vector_property(mb, "seconds", &MR::seconds);
   vector_property(mb, "counts", &MR::counts);

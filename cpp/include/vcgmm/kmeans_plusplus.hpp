@@ -8,7 +8,10 @@
 // one with probability proportional to w(x) min_c d(x, c)^2 over the centers
 // chosen so far. With n_local_trials = L > 1, L candidates are drawn per step
 // and the one that lowers the potential sum_x w(x) min_c d(x, c)^2 most is
-// kept (scikit-learn's "greedy k-means++", which uses L = 2 + floor(ln C)).
+// kept (scikit-learn's "greedy k-means++"). The default, L = 0, means
+// L = 2 + floor(ln C), as scikit-learn: on well-separated clusters plain D^2
+// sampling (L = 1, the papers' baseline) leaves clusters split and merged that
+// Lloyd cannot repair (bench/users_data.py).
 // When every point already coincides with a center (C > distinct points) the
 // next center is drawn by weight alone.
 //
@@ -21,6 +24,7 @@
 // Do not use for: large n and large C together; use AFK-MC^2 (afkmc2.hpp).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "vcgmm/common.hpp"
@@ -28,8 +32,16 @@
 namespace vcgmm {
 
 struct KMeansPlusPlusParams {
-  int n_local_trials = 1;  ///< candidates per step L >= 1 (1: plain D^2 sampling)
+  /// Candidates per step L >= 1 (1: plain D^2 sampling, the papers'), or 0:
+  /// 2 + floor(ln C) (local_trials() resolves it).
+  int n_local_trials = 0;
 };
+
+/// The candidates per step that `params` asks for with C clusters.
+inline int local_trials(const KMeansPlusPlusParams& params, index_t n_clusters) {
+  if (params.n_local_trials > 0) return params.n_local_trials;
+  return 2 + static_cast<int>(std::log(static_cast<double>(n_clusters)));
+}
 
 /// Chooses C centers among the rows of X by (weighted) D^2 sampling.
 ///

@@ -48,15 +48,24 @@ struct MbatchParams {
   /// metric): every updated center is rescaled to unit length (a center
   /// whose update has norm zero keeps its previous position).
   bool spherical = false;
+  /// Centers updated by fewer than this fraction of the most updated one's
+  /// weight move onto rows of the current batch (drawn by weight, without
+  /// replacement, at most b/2), after every 10 C rows drawn; their count
+  /// becomes the smallest kept count (scikit-learn's MiniBatchKMeans rule).
+  /// Without it, centers seeded where the data are sparse stay there and the
+  /// fit ends with clusters empty. 0: never (Sculley's and the paper's mbatch).
+  double reassignment_ratio = 0.01;
 };
 
 /// mbatch as a pipeline: PipelineParams plus the iterations. A D^2 seeding
 /// (k-means++, AFK-MC^2) runs on min(n, 3 b) distinct rows drawn uniformly
-/// (as scikit-learn's init_size); "random" picks C distinct rows of all data.
+/// (as scikit-learn's init_size); "random" picks C distinct rows of all data
+/// (Sculley's and the paper's initialisation: on well-separated clusters it
+/// leaves some split and others merged, bench/users_data.py).
 struct MbatchKMeansParams : PipelineParams {
   MbatchParams mbatch;
   MbatchKMeansParams() {
-    seeding.method = SeedingMethod::random;  // Sculley's and the paper's initialisation
+    seeding.method = SeedingMethod::kmeans_plusplus;
     evaluate = true;
   }
 };
@@ -70,6 +79,7 @@ struct MbatchResult : IterationResult {
   std::vector<double> seconds;     ///< per iteration: seconds since the iterations started
   std::vector<double> counts;      ///< (C,) the final v(j): with the centers, the state that
                                    ///< mbatch_step continues from
+  index_t n_reassigned = 0;        ///< centers moved by MbatchParams::reassignment_ratio
 };
 
 /// The iterations' result, the costs of every phase and the inertia on all points.

@@ -13,7 +13,7 @@ namespace vcgmm {
 namespace detail {
 
 inline void require_kmeans_plusplus_params(const KMeansPlusPlusParams& p, const char* where) {
-  require(p.n_local_trials >= 1, std::string(where) + ": n_local_trials must be >= 1");
+  require(p.n_local_trials >= 0, std::string(where) + ": n_local_trials must be >= 1 (or 0: 2 + ln C)");
 }
 
 /// The chain; screen_dims depends on d and is checked by afkmc2() itself.

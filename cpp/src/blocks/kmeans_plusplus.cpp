@@ -116,7 +116,7 @@ SeedingStats kmeans_plusplus(const DataView<T>& data, index_t n_clusters,
                              const KMeansPlusPlusParams& params, const RunOptions& run,
                              T* centers, index_t* indices) {
   return timed_seeding([&](SeedingStats* stats) {
-    const index_t d = data.d, L = params.n_local_trials;
+    const index_t d = data.d, L = local_trials(params, n_clusters);
     DSquaredSampling<T> sampling(data, run);
     take_center(data, 0, sampling.draw_by_weight(), centers, indices);
     if (n_clusters > 1) sampling.add_center(centers, stats);

@@ -19,6 +19,8 @@ inline void require_mbatch_params(const MbatchParams& p, index_t n_fit, const ch
           w + ": batch_size must be 0 (default) or in [1, " + std::to_string(n_fit) +
               "] (the points fitted), got " + std::to_string(p.batch_size));
   require(p.max_iter >= 1, w + ": max_iter must be >= 1");
+  require(p.reassignment_ratio >= 0.0 && p.reassignment_ratio <= 1.0,
+          w + ": reassignment_ratio must be in [0, 1]");
 }
 
 inline void require_nmbatch_params(const NmbatchParams& p, index_t n_fit, index_t C, const char* where) {

@@ -1,6 +1,8 @@
 #include "vcgmm/minibatch.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 #include <vector>
 
 #include "blocks/checks.hpp"
@@ -56,6 +58,54 @@ MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* co
   return stats;
 }
 
+/// Moves the centers whose count is below `ratio` times the largest onto rows
+/// of `batch` (MbatchParams::reassignment_ratio). Rows are drawn by weight
+/// without replacement (the largest keys u^(1/w), Efraimidis & Spirakis) from
+/// the stream keyed by (seed, iteration). Returns the centers moved.
+template <typename T>
+index_t reassign_rare_centers(const DataView<T>& batch, index_t C, double ratio,
+                              std::uint64_t seed, std::int64_t iteration, T* centers,
+                              double* counts) {
+  const index_t b = batch.n, d = batch.d;
+  const double most = *std::max_element(counts, counts + C);
+  std::vector<index_t> rare;
+  for (index_t c = 0; c < C; ++c) {
+    if (counts[c] < ratio * most) rare.push_back(c);
+  }
+  if (rare.empty()) return 0;
+  // At most half a batch, the rarest first (ties: lower index).
+  std::stable_sort(rare.begin(), rare.end(),
+                   [&](index_t a, index_t c) { return counts[a] < counts[c]; });
+  Rng rng(seed, Stream::mbatch_reassign, static_cast<std::uint64_t>(iteration));
+  std::vector<std::pair<double, index_t>> keys;
+  keys.reserve(b);
+  for (index_t i = 0; i < b; ++i) {
+    const double u = rng.uniform(), w = batch.weight(i);
+    if (w > 0.0) keys.emplace_back(std::log(u > 0.0 ? u : 0x1.0p-60) / w, i);
+  }
+  const index_t k = std::min<index_t>({static_cast<index_t>(rare.size()), b / 2,
+                                       static_cast<index_t>(keys.size())});
+  if (k == 0) return 0;
+  std::partial_sort(keys.begin(), keys.begin() + k, keys.end(),
+                    [](const auto& a, const auto& c) {
+                      return a.first > c.first || (a.first == c.first && a.second < c.second);
+                    });
+  std::vector<char> moved(C, 0);
+  for (index_t e = 0; e < k; ++e) {
+    const T* row = batch.x + keys[e].second * d;
+    std::copy(row, row + d, centers + rare[e] * d);
+    moved[rare[e]] = 1;
+  }
+  double least_kept = most;
+  for (index_t c = 0; c < C; ++c) {
+    if (!moved[c]) least_kept = std::min(least_kept, counts[c]);
+  }
+  for (index_t c = 0; c < C; ++c) {
+    if (moved[c]) counts[c] = least_kept;
+  }
+  return k;
+}
+
 template <typename T>
 MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& params,
                      const RunOptions& run, T* centers) {
@@ -71,12 +121,19 @@ MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& par
   std::vector<T> xb(static_cast<size_t>(b * d));
   std::vector<double> wb(data.w ? b : 0);
   DataView<T> batch{xb.data(), b, d, data.w ? wb.data() : nullptr};
+  index_t rows_since_reassign = 0;
   for (int it = 1; it <= params.max_iter; ++it) {
     check_interrupt();
     mbatch_batch_rows(n, b, run.seed, it, rows.data());
     gather_rows(data, rows.data(), b, run.n_threads, xb.data(), wb.data());
     const MbatchStepStats st = step(batch, C, centers, counts.data(), nullptr, run.n_threads,
                                         params.spherical);
+    rows_since_reassign += b;
+    if (params.reassignment_ratio > 0.0 && rows_since_reassign >= 10 * C) {
+      rows_since_reassign = 0;
+      result.n_reassigned += reassign_rare_centers(batch, C, params.reassignment_ratio, run.seed,
+                                                   it, centers, counts.data());
+    }
     double w_batch = static_cast<double>(b);
     if (data.w) {
       w_batch = 0.0;

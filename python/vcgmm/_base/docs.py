@@ -208,7 +208,7 @@ DOCDICT = {
         ("compute_labels : bool, default=True", "compute_labels_after"),
         ('coreset_size : int, "auto" or None, default=None', "coreset_size"),
         ("chain_length : int, default=20", "chain_length"),
-        ('n_local_trials : int or "auto", default=1', "n_local_trials"),
+        ('n_local_trials : int or "auto", default="auto"', "n_local_trials"),
         "run_params"),
     "fit_params": _Entries(
         ("X : array-like of shape (n_samples, n_features), or chunked data", "X_chunked"),

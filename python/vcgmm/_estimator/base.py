@@ -722,14 +722,19 @@ def kmeans_score(self, X, y=None, sample_weight=None):
     return -self._quantization_error(X, sample_weight)
 
 
-def warn_distinct_clusters(labels, n_clusters):
-    """ConvergenceWarning when fewer than n_clusters distinct labels were found."""
+#: Why an algorithm that moves empty clusters (Lloyd) ends with fewer clusters.
+TOO_FEW_DISTINCT_POINTS = ("the data have too few distinct points, so some centers coincide "
+                           "or hold no points.")
+
+
+def warn_distinct_clusters(labels, n_clusters, cause=TOO_FEW_DISTINCT_POINTS):
+    """ConvergenceWarning when fewer than n_clusters distinct labels were found;
+    ``cause`` is the family's explanation."""
     n_distinct = np.unique(labels).shape[0]
     if n_distinct < n_clusters:
         warnings.warn(
             f"Number of distinct clusters ({n_distinct}) found smaller than "
-            f"n_clusters ({n_clusters}): the data have too few distinct points, "
-            "so some centers coincide or hold no points.",
+            f"n_clusters ({n_clusters}): {cause}",
             ConvergenceWarning,
             stacklevel=user_stacklevel(),
         )

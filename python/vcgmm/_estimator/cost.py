@@ -7,6 +7,8 @@ import os
 import sys
 import warnings
 
+import numpy as np
+
 from .._base.run import available_threads
 
 __all__ = ["FLOPS_PER_THREAD", "seeding_work", "user_stacklevel", "warn_if_huge"]
@@ -30,7 +32,8 @@ def seeding_work(n, d, params):
     C = params.n_clusters
     seeding = params.seeding
     if seeding.method == "k-means++":
-        evals = n * (C - 1) * max(1, seeding.kmeans_plusplus.n_local_trials)
+        trials = seeding.kmeans_plusplus.n_local_trials or 2 + int(np.log(C))  # 0: "auto"
+        evals = n * (C - 1) * trials
         return evals, 2.0 * d * evals
     if seeding.method == "afk-mc2":
         chain = seeding.afkmc2.chain_length * C * (C - 1) // 2

@@ -86,7 +86,7 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         %(coreset_size)s
     chain_length : int, default=20
         %(chain_length)s
-    n_local_trials : int or "auto", default=1
+    n_local_trials : int or "auto", default="auto"
         %(n_local_trials)s
     tol : float, default=1e-4
         Relative change of the quantization error below which the iterations

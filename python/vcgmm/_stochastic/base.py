@@ -105,6 +105,12 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
     score = kmeans_score
     _count_param = "n_clusters"
 
+    def _empty_cluster_cause(self):
+        return ("some centers ended where no sample is nearest to them (a stochastic "
+                "algorithm does not move empty clusters), or the data have fewer than "
+                "n_clusters distinct points; another init or random_state, or more "
+                "iterations, may help.")
+
     def _info(self, r):  # pragma: no cover - per family
         """The family's own results, by attribute name without the trailing '_'."""
         raise NotImplementedError
@@ -173,7 +179,7 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
         r = self._fit_result(X, sample_weight, return_labels=labels)
         self._set_fitted(r)
         if labels:
-            warn_distinct_clusters(r.labels, self.n_clusters)
+            warn_distinct_clusters(r.labels, self.n_clusters, self._empty_cluster_cause())
         return self
 
 

@@ -11,8 +11,7 @@ from .._blocks.coreset import coreset_size_param
 from .._base.docs import fill_doc
 from .._base.loader import core as _core
 from .._base.metric import is_cosine, metric_param, normalize_rows
-from .._base.params import CORE, Param, \
-    ParamTable, make_init
+from .._base.params import CORE, Param, ParamTable, Real, make_init
 from .._base.run import RUN_PARAMS, check_n_threads
 from .._blocks.seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
 from .base import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, batch_size_param, fit_function)
@@ -31,6 +30,10 @@ MBATCH_PARAMS = ParamTable(
                          "min(5000, n), at least C for nmbatch", "mbatch.batch_size"),
         Param("max_iter", _MAX_ITER, CORE, "maximum number of iterations (mbatch: batches)",
               target="mbatch.max_iter", cli="--max-iter"),
+        Param("reassignment_ratio", Real(0.0, 1.0), CORE,
+              "centers updated less than this fraction of the most updated one move onto "
+              "batch samples (0: never, the paper's mbatch)",
+              target="mbatch.reassignment_ratio", cli="--reassignment-ratio"),
         metric_param(),
         N_INIT_PARAM,
         STOCHASTIC_COMPUTE_LABELS,
@@ -58,14 +61,24 @@ class MiniBatchKMeans(StochasticKMeans):
     n_clusters : int, default=8
         Number of clusters C, 1 <= C <= n_samples.
     init : {"random", "k-means++", "afk-mc2"} or array-like of shape (n_clusters, n_features), \
-            default="random"
-        "random": C distinct samples (the paper's); k-means++ / AFK-MC^2 run on
+            default="k-means++"
+        k-means++ (greedy, see ``n_local_trials``) and AFK-MC^2 run on
         min(n, 3 * batch_size) distinct random samples (as scikit-learn's
-        init_size); or the initial centers.
+        init_size); "random": C distinct samples (Sculley's and the paper's);
+        or the initial centers.
     batch_size : int or "auto", default="auto"
         Samples per batch, 1 to n_samples; "auto": min(5000, n_samples) (the paper's 5000).
     max_iter : int, default=100
         Number of batches.
+    reassignment_ratio : float, default=0.01
+        After every ``10 * n_clusters`` samples drawn, the centers whose count
+        (the weight assigned to them so far) is below this fraction of the
+        largest count move onto samples of the current batch (drawn by weight,
+        at most half a batch) and take the smallest remaining count, as in
+        scikit-learn's MiniBatchKMeans: centers seeded where the data are
+        sparse would otherwise stay there and leave clusters empty. 0 turns it
+        off (Sculley's and the paper's mbatch). ``partial_fit`` does not
+        reassign.
     metric : {"euclidean", "cosine"}, default="euclidean"
         %(metric_spherical)s
     %(stochastic_params)s
@@ -113,8 +126,15 @@ class MiniBatchKMeans(StochasticKMeans):
     def _iteration_evals(self, fit_n, params):
         return min(params.mbatch.batch_size or 5000, fit_n) * params.n_clusters
 
+    def _empty_cluster_cause(self):
+        return ("some centers ended where no sample is nearest to them, or the data have "
+                f"fewer than n_clusters distinct points; with reassignment_ratio="
+                f"{self.reassignment_ratio:g}, a larger value (centers updated rarely move "
+                "onto samples), more batches (max_iter) or another init may help.")
+
     def _info(self, r):
-        return {"batch_size": int(r.batch_size), "counts": r.counts, "n_steps": int(r.n_iter)}
+        return {"batch_size": int(r.batch_size), "counts": r.counts, "n_steps": int(r.n_iter),
+                "n_reassigned": int(r.n_reassigned)}
 
     @fill_doc
     def partial_fit(self, X, y=None, sample_weight=None):

@@ -69,7 +69,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Chunked and Dask data take ``n_init=1`` only.
     chain_length : int, default=20
         %(chain_length)s
-    n_local_trials : int or "auto", default=1
+    n_local_trials : int or "auto", default="auto"
         %(n_local_trials)s
     n_init_estep : int, default=0
         Extra E-steps before the first M-step; they count against ``max_iter``

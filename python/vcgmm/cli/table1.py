@@ -196,7 +196,8 @@ def lloyd_bound_stop(X, n_clusters, *, random_state=None, n_threads=None, eps=PA
                      max_iter=None):
     """k-means++ + Lloyd stopped the papers' way (relative change of the bound below ``eps``).
 
-    The seeding and the first iteration are ``vcgmm.KMeans(max_iter=1)``'s,
+    The seeding (the papers' plain D^2 sampling, ``n_local_trials=1``) and the
+    first iteration are ``vcgmm.KMeans(max_iter=1)``'s,
     each further iteration one ``vcgmm.lloyd(max_iter=1)`` call (the same
     Lloyd step as inside KMeans, so the trajectory is KMeans's); after every
     iteration's assignment F_t = :func:`kmeans_bound` of its Q_t, and the run
@@ -216,7 +217,7 @@ def lloyd_bound_stop(X, n_clusters, *, random_state=None, n_threads=None, eps=PA
     if max_iter is None:
         max_iter = KMeans().max_iter
     n, d = X.shape
-    est = KMeans(n_clusters, max_iter=1, tol=0.0, random_state=random_state,
+    est = KMeans(n_clusters, max_iter=1, tol=0.0, n_local_trials=1, random_state=random_state,
                  n_threads=n_threads).fit(X)
     timings = {k: float(est.timings_[k]) for k in ("coreset", "seeding", "iterations")}
     evals = {k: int(est.n_distance_evals_[k]) for k in ("coreset", "seeding", "iterations")}
@@ -251,7 +252,8 @@ def _fit_kmeanspp(X, setting, seed):
                            distances=sum(info["n_distance_evals"].values()),
                            iterations=info["n_iter"], extra={"stop": "bound"})
     tol = {} if setting.kmeans_tol is None else {"tol": setting.kmeans_tol}
-    est = KMeans(setting.n_clusters, random_state=seed, n_threads=setting.n_threads, **tol)
+    est = KMeans(setting.n_clusters, n_local_trials=1, random_state=seed,
+                 n_threads=setting.n_threads, **tol)
     return measure_fit(X, est.fit(X), setting.n_threads)
 
 

@@ -133,7 +133,7 @@ TEST_CASE_TEMPLATE("samplers reject bad parameters", T, float, double) {
         vcgmm::afkmc2(data, C, vcgmm::Afkmc2Params{5}, run, centers.data(), idx.data()),
         doctest::Contains("n_clusters"), InvalidArgument);
   }
-  for (int trials : {0, -2}) {
+  for (int trials : {-1, -2}) {
     CHECK_THROWS_WITH_AS(vcgmm::kmeans_plusplus(data, 3, vcgmm::KMeansPlusPlusParams{trials}, run,
                                                 centers.data(), idx.data()),
                          doctest::Contains("n_local_trials"), InvalidArgument);
@@ -260,7 +260,7 @@ TEST_CASE_TEMPLATE("fit_kmeans rejects bad parameters", T, float, double) {
   p.seeding.afkmc2.chain_length = 0;
   CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("chain_length"), InvalidArgument);
   p = base(vcgmm::SeedingMethod::kmeans_plusplus, 0);
-  p.seeding.kmeans_plusplus.n_local_trials = 0;
+  p.seeding.kmeans_plusplus.n_local_trials = -1;
   CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("n_local_trials"), InvalidArgument);
   // seeding.method == given needs the centers.
   p = base(vcgmm::SeedingMethod::given, 0);

@@ -165,6 +165,7 @@ TEST_CASE_TEMPLATE("fit_mbatch is mbatch_step on the rows mbatch_batch_rows draw
     auto p = given_init<vcgmm::MbatchKMeansParams>(C, 77, 2);
     p.mbatch.batch_size = b;
     p.mbatch.max_iter = iters;
+    p.mbatch.reassignment_ratio = 0.0;  // Sculley's mbatch: mbatch_step does not reassign
     std::vector<T> centers(C * d);
     const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
     const vcgmm::MbatchKMeansResult r = vcgmm::fit_mbatch(data, p, buffers(init, &centers));
@@ -553,6 +554,14 @@ TEST_CASE_TEMPLATE("the stochastic family rejects bad parameters, naming them", 
     CHECK_THROWS_WITH_AS(mbatch(b, 3), doctest::Contains("batch_size"), InvalidArgument);
   }
   CHECK_THROWS_WITH_AS(mbatch(10, 0), doctest::Contains("max_iter"), InvalidArgument);
+  for (double ratio : {-0.5, 1.5, kNaN}) {
+    CAPTURE(ratio);
+    vcgmm::MbatchKMeansParams p;
+    p.n_clusters = C;
+    p.mbatch.reassignment_ratio = ratio;
+    CHECK_THROWS_WITH_AS(vcgmm::fit_mbatch(data, p, out), doctest::Contains("reassignment_ratio"),
+                         InvalidArgument);
+  }
   CHECK_NOTHROW(mbatch(n, 1));
   CHECK_NOTHROW(mbatch(1, 1));
 

@@ -935,7 +935,7 @@ TEST_CASE_TEMPLATE("VariationalGmm and fit_vcgmm reject invalid arguments", T, f
     auto p = fok;
     p.seeding.method = vcgmm::SeedingMethod::kmeans_plusplus;
     CHECK_NOTHROW(fit(p));
-    p.seeding.kmeans_plusplus.n_local_trials = 0;
+    p.seeding.kmeans_plusplus.n_local_trials = -1;
     CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("fit_vcgmm: n_local_trials"), InvalidArgument);
   }
   {

@@ -68,6 +68,11 @@ def afkmc2_joint(X, w, chain_length):
     return joint
 
 
+def d2_sampling(X, n_clusters, **kwargs):
+    """Classic D^2 sampling (one candidate per step), the law the tests check."""
+    return vcgmm.kmeans_plusplus(X, n_clusters, n_local_trials=1, **kwargs)
+
+
 def pair_counts(sampler, X, n_draws, seed, n_labels=None, owner=None, **kwargs):
     """Counts of (first index, second index) over n_draws calls with 2 centers.
 
@@ -102,7 +107,7 @@ def repeated_rows(X, w):
 def test_d2_sampling_matches_exact_joint_distribution(small_weighted, chisquare_exact, alpha,
                                                       power_alpha):
     X, w = small_weighted
-    counts = pair_counts(vcgmm.kmeans_plusplus, X, 20000, seed=1, sample_weight=w)
+    counts = pair_counts(d2_sampling, X, 20000, seed=1, sample_weight=w)
     assert np.all(np.diag(counts) == 0), "a point was chosen twice"
     p = chisquare_exact(counts, d2_joint(X, w))
     assert p > alpha, p
@@ -118,7 +123,7 @@ def test_d2_sampling_matches_exact_joint_distribution(small_weighted, chisquare_
 
 def test_d2_sampling_unweighted_and_float32(small_weighted, chisquare_exact, alpha):
     X, _ = small_weighted
-    counts = pair_counts(vcgmm.kmeans_plusplus, X.astype(np.float32), 6000, seed=2)
+    counts = pair_counts(d2_sampling, X.astype(np.float32), 6000, seed=2)
     p = chisquare_exact(counts, d2_joint(X, np.ones(X.shape[0])))
     assert p > alpha, p
 
@@ -126,9 +131,9 @@ def test_d2_sampling_unweighted_and_float32(small_weighted, chisquare_exact, alp
 def test_d2_integer_weights_equal_repeated_rows(small_weighted, chisquare_exact, alpha):
     X, w = small_weighted
     Xr, owner = repeated_rows(X, w)
-    rep = pair_counts(vcgmm.kmeans_plusplus, Xr, 8000, seed=3, n_labels=X.shape[0], owner=owner)
+    rep = pair_counts(d2_sampling, Xr, 8000, seed=3, n_labels=X.shape[0], owner=owner)
     assert chisquare_exact(rep, d2_joint(X, w)) > alpha
-    wtd = pair_counts(vcgmm.kmeans_plusplus, X, 8000, seed=4, sample_weight=w)
+    wtd = pair_counts(d2_sampling, X, 8000, seed=4, sample_weight=w)
     keep = (rep + wtd).ravel() > 0
     table = np.vstack([rep.ravel()[keep], wtd.ravel()[keep]])
     assert chi2_contingency(table).pvalue > alpha
@@ -336,8 +341,8 @@ SAMPLERS = {
     # Data of ~50,000 x 108: several tasks of every pass (16,384-row stream
     # chunks, 4,096-row k-means++ chunks) and enough work for every thread.
     "lwcs": lambda X, w, t: vcgmm.lwcs(X, 30_000, sample_weight=w, random_state=0, n_threads=t),
-    "k-means++": lambda X, w, t: vcgmm.kmeans_plusplus(X, 20, sample_weight=w, random_state=1,
-                                                       n_threads=t),
+    "k-means++": lambda X, w, t: vcgmm.kmeans_plusplus(X, 20, n_local_trials=1, sample_weight=w,
+                                                       random_state=1, n_threads=t),
     "greedy k-means++": lambda X, w, t: vcgmm.kmeans_plusplus(
         X, 20, n_local_trials=3, sample_weight=w, random_state=2, n_threads=t),
     "afk-mc2": lambda X, w, t: vcgmm.afkmc2(X, 40, sample_weight=w, random_state=3, n_threads=t),

@@ -248,7 +248,8 @@ def test_d2_sampling_ignores_zero_weight_rows(small_weighted, chisquare_exact, a
                                               power_alpha):
     X, w = small_weighted
     Xz, wz, keep = _with_zero_rows(X, w)
-    counts = pair_counts(vcgmm.kmeans_plusplus, Xz, 10000, seed=31, sample_weight=wz)
+    counts = pair_counts(vcgmm.kmeans_plusplus, Xz, 10000, seed=31, sample_weight=wz,
+                         n_local_trials=1)  # classic D^2 sampling: the law tested
     assert counts.sum() == counts[np.ix_(keep, keep)].sum(), "a zero-weight row was drawn"
     assert chisquare_exact(counts[np.ix_(keep, keep)], d2_joint(X, w)) > alpha
     # Power: the same draws reject the zero-weight rows treated as present.

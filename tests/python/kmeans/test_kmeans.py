@@ -91,7 +91,7 @@ def test_lwcs_baseline_recovers_blob_centers():
 
 def test_distance_evals_without_coreset(blobs):
     N, C = blobs.shape[0], 6
-    km = vcgmm.KMeans(C, random_state=0, n_threads=1).fit(blobs)
+    km = vcgmm.KMeans(C, n_local_trials=1, random_state=0, n_threads=1).fit(blobs)
     ev = km.n_distance_evals_
     assert set(ev) == {"coreset", "seeding", "iterations", "refinement", "evaluation"}
     assert set(km.timings_) == set(ev) and all(t >= 0 for t in km.timings_.values())
@@ -119,7 +119,7 @@ def test_distance_evals_with_coreset(blobs, chain_length):
     assert ev["seeding"] == m + chain_length * C * (C - 1) // 2
     assert ev["iterations"] == km.n_iter_ * m * C
     assert ev["evaluation"] == N * C
-    km = vcgmm.KMeans(C, coreset_size=m, random_state=0, n_threads=1).fit(blobs)
+    km = vcgmm.KMeans(C, coreset_size=m, n_local_trials=1, random_state=0, n_threads=1).fit(blobs)
     assert km.n_distance_evals_["seeding"] == (C - 1) * m
     assert km.n_distance_evals_["iterations"] == km.n_iter_ * m * C
 

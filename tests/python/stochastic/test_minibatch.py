@@ -7,9 +7,11 @@ independence, pickling."""
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 import vcgmm
 from vcgmm._base.loader import core
@@ -50,7 +52,8 @@ def test_mbatch_matches_a_numpy_reference_of_sculley(make_blobs, weighted):
     w = np.random.default_rng(2).uniform(0.5, 2.0, 400) if weighted else np.ones(400)
     init = _init(X, 5)
     r = vcgmm.fit_mbatch(X, 5, init=init, batch_size=30, max_iter=9, random_state=3,
-                         sample_weight=w if weighted else None, n_threads=1)
+                         reassignment_ratio=0.0, sample_weight=w if weighted else None,
+                         n_threads=1)
     ref_c, ref_v = _sculley_reference(X, w, init, 30, 9, seed_from(3))
     np.testing.assert_allclose(r.centers, ref_c, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(r.info["counts"], ref_v, rtol=1e-12)
@@ -62,8 +65,9 @@ def test_partial_fit_over_chunks_equals_fit_on_the_same_batches(make_blobs):
     X = make_blobs(500, 4, 3, seed=4)[0].astype(np.float32)
     w = np.random.default_rng(5).uniform(0.5, 2.0, 500)
     init = _init(X, 4)
+    # partial_fit does not reassign rare centers
     fit = vcgmm.MiniBatchKMeans(4, init=init, batch_size=40, max_iter=6, random_state=7,
-                                n_threads=1).fit(X, sample_weight=w)
+                                reassignment_ratio=0.0, n_threads=1).fit(X, sample_weight=w)
     part = vcgmm.MiniBatchKMeans(4, init=init, random_state=7, n_threads=1)
     for t in range(1, 7):
         rows = core.mbatch_batch_rows(500, 40, seed_from(7), t)
@@ -76,7 +80,7 @@ def test_partial_fit_over_chunks_equals_fit_on_the_same_batches(make_blobs):
     rows = core.mbatch_batch_rows(500, 40, seed_from(7), 7)
     fit.partial_fit(X[rows], sample_weight=w[rows])
     longer = vcgmm.MiniBatchKMeans(4, init=init, batch_size=40, max_iter=7, random_state=7,
-                                   n_threads=1).fit(X, sample_weight=w)
+                                   reassignment_ratio=0.0, n_threads=1).fit(X, sample_weight=w)
     assert fit.cluster_centers_.tobytes() == longer.cluster_centers_.tobytes()
     # labels_ and inertia_ of partial_fit: the batch with the updated centers
     np.testing.assert_array_equal(fit.labels_, vcgmm.assign(X[rows], fit.cluster_centers_))
@@ -100,13 +104,72 @@ def test_mbatch_defaults_and_seeding_sample(make_blobs):
     X = make_blobs(2000, 4, 3, seed=8)[0]
     km = vcgmm.MiniBatchKMeans(4, random_state=0, n_threads=1).fit(X)
     assert km.batch_size_ == 2000 and km.n_iter_ == 100  # "auto": min(5000, n)
+    # greedy k-means++ (2 + ln 4 = 3 candidates) on min(n, 3 b) = 2000 rows:
+    # (C - 1) steps of (L + 1) passes
+    assert km.init == "k-means++" and km.n_local_trials == "auto"
+    assert km.n_distance_evals_["seeding"] == 3 * 4 * 2000
+    km = vcgmm.MiniBatchKMeans(4, init="random", random_state=0, n_threads=1).fit(X)
     assert km.n_distance_evals_["seeding"] == 0  # "random": no distances
-    km = vcgmm.MiniBatchKMeans(4, init="k-means++", batch_size=100, max_iter=2, random_state=0,
-                               n_threads=1).fit(X)
-    # k-means++ on min(n, 3 b) = 300 rows: (C - 1) passes over them
+    km = vcgmm.MiniBatchKMeans(4, init="k-means++", n_local_trials=1, batch_size=100, max_iter=2,
+                               random_state=0, n_threads=1).fit(X)
+    # classic k-means++ on min(n, 3 b) = 300 rows: (C - 1) passes over them
     assert km.n_distance_evals_["seeding"] == 300 * 3
     assert km.objective_.shape == km.objective_seconds_.shape == (2,)
     assert np.all(np.diff(km.objective_seconds_) >= 0)
+
+
+def test_reassignment_moves_the_rare_centers_onto_batch_rows(make_blobs):
+    # One center far from the data is never updated (count 1): after the first
+    # 10 C = 40 rows it moves onto a row of that batch and takes the smallest
+    # count kept; the other centers are Sculley's.
+    X = make_blobs(400, 4, 3, seed=9)[0]
+    init = _init(X, 4, seed=1)
+    init[3] = X.max(axis=0) + 100.0
+    w = np.ones(400)
+    r = vcgmm.fit_mbatch(X, 4, init=init, batch_size=40, max_iter=1, random_state=5,
+                         reassignment_ratio=0.5, n_threads=1)
+    ref_c, ref_v = _sculley_reference(X, w, init, 40, 1, seed_from(5))
+    rare = ref_v < 0.5 * ref_v.max()
+    assert rare[3] and r.info["n_reassigned"] == rare.sum()
+    np.testing.assert_allclose(r.centers[~rare], ref_c[~rare], rtol=1e-12)
+    np.testing.assert_array_equal(r.info["counts"][~rare], ref_v[~rare])
+    np.testing.assert_array_equal(r.info["counts"][rare], ref_v[~rare].min())
+    batch = X[core.mbatch_batch_rows(400, 40, seed_from(5), 1)]
+    for c in np.flatnonzero(rare):
+        assert (batch == r.centers[c]).all(axis=1).any()
+    # ratio 0: Sculley's mbatch, the far center stays
+    r0 = vcgmm.fit_mbatch(X, 4, init=init, batch_size=40, max_iter=1, random_state=5,
+                          reassignment_ratio=0.0, n_threads=1)
+    np.testing.assert_allclose(r0.centers, ref_c, rtol=1e-12)
+    assert r0.info["n_reassigned"] == 0
+
+
+def test_every_cluster_is_used_after_a_bad_start(make_blobs):
+    # Two initial centers far from all data are never nearest to a sample:
+    # without reassignment their clusters stay empty; with it every cluster
+    # holds points.
+    X = make_blobs(6000, 6, 2, seed=10, std=0.3)[0]
+    init = np.vstack([_init(X, 4, seed=2), X.max(axis=0) + [100.0, 0.0],
+                      X.max(axis=0) + [0.0, 150.0]])
+    def fit(ratio):
+        return vcgmm.MiniBatchKMeans(6, init=init, batch_size=500, max_iter=50,
+                                     reassignment_ratio=ratio, random_state=0, n_threads=1).fit(X)
+
+    # the warning names the cause, not the data (6000 distinct points)
+    with pytest.warns(ConvergenceWarning, match="reassignment_ratio=0, a larger value"):
+        km = fit(0.0)
+    assert (np.bincount(km.labels_, minlength=6) == 0).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        km = fit(0.01)
+    assert (np.bincount(km.labels_, minlength=6) > 0).all()
+
+
+def test_reassignment_ratio_is_checked():
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    for bad in (-0.1, 1.5, np.nan):
+        with pytest.raises(ValueError, match="reassignment_ratio"):
+            vcgmm.MiniBatchKMeans(3, reassignment_ratio=bad).fit(X)
 
 
 # ----------------------------------------------------------------------- nmbatch
@@ -202,8 +265,9 @@ def test_first_rows_of_the_order_are_the_random_init(datasets):
     b = vcgmm.fit_nmbatch(X, 7, max_iter=1, init=X[order[:7]], random_state=9, n_threads=1)
     assert a.centers.tobytes() == b.centers.tobytes()
     assert sorted(order.tolist()) == list(range(X.shape[0]))
-    # a D^2 seeding runs on the first batch only
-    km = vcgmm.NestedMiniBatchKMeans(7, init="k-means++", batch_size=250, max_iter=1,
+    # a D^2 seeding (classic: one candidate per step) runs on the first batch only
+    km = vcgmm.NestedMiniBatchKMeans(7, init="k-means++", n_local_trials=1, batch_size=250,
+                                     max_iter=1,
                                      random_state=9, n_threads=1).fit(X)
     assert km.n_distance_evals_["seeding"] == 250 * 6
 
@@ -367,8 +431,8 @@ def test_nmbatch_distance_counts_match_a_brute_force_count(make_blobs):
 
 def test_mbatch_distance_counts(make_blobs):
     X = make_blobs(1000, 4, 3, seed=14)[0]
-    r = vcgmm.fit_mbatch(X, 6, batch_size=77, max_iter=13, init="k-means++", random_state=0,
-                         n_threads=1, return_labels=True)
+    r = vcgmm.fit_mbatch(X, 6, batch_size=77, max_iter=13, init="k-means++", n_local_trials=1,
+                         random_state=0, n_threads=1, return_labels=True)
     # seeding: k-means++ on min(n, 3 b) = 231 rows, C - 1 passes; iterations:
     # b C per batch; evaluation: all n C
     assert r.n_distance_evals == {**r.n_distance_evals, "seeding": 231 * 5,

@@ -189,7 +189,8 @@ def test_empty_cluster_keeps_its_center():
 
 
 def _epoch_trace(X, C, **kw):
-    return vcgmm.VRKMeans(C, random_state=0, n_threads=2, **kw).fit(X)
+    # the paper's start: classic k-means++ (one candidate per step)
+    return vcgmm.VRKMeans(C, n_local_trials=1, random_state=0, n_threads=2, **kw).fit(X)
 
 
 @pytest.mark.parametrize("data", ["blobs", "digits"])
@@ -243,8 +244,10 @@ def test_distance_evaluation_counts(small):
     km = vcgmm.VRKMeans(C, epoch_size=T, max_epochs=4, tol=0.0, random_state=0,
                         n_threads=1).fit(X)
     assert km.n_distance_evals_["iterations"] == 4 * (n + T) * C
-    # k-means++ seeding (the default): C - 1 passes over the n points
-    assert km.n_distance_evals_["seeding"] == (C - 1) * n
+    # greedy k-means++ seeding (the default): C - 1 steps of L + 1 passes over
+    # the n points, L = 2 + ln C candidates
+    L = 2 + int(np.log(C))
+    assert km.n_distance_evals_["seeding"] == (C - 1) * (L + 1) * n
 
 
 _rng = np.random.default_rng(12)
