@@ -121,7 +121,8 @@ _SEEDING_PARAMS = (".._blocks.seeding", "SEEDING_PARAMS")
 _ESTIMATOR = ".._estimator.base"
 _RUN_0 = ("Run 0 is the ``n_init=1`` fit (the seeds are drawn in turn from "
           "``random_state``).")
-_X_TRAIN = ("Training data. float32 stays float32, other numbers become float64; "
+_X_TRAIN = ("Training data. float32 stays float32, float16 and 8/16-bit integers become "
+            "float32, other numbers float64; "
             "C-contiguous float arrays (and memory maps) are used without a copy.")
 
 #: The shared entries, by placeholder name.
@@ -220,7 +221,8 @@ DOCDICT = {
         ("sample_weight : array-like of shape (n_samples,), default=None", "sample_weight")),
     "fit_function_params": _Entries(
         ("X : array-like of shape (n_samples, n_features)",
-         _Text("Data. float32 stays float32; other numbers become float64.")),
+         _Text("Data. float32 stays float32, float16 and 8/16-bit integers become "
+               "float32, other numbers float64.")),
         ("C : int", _Text("Number of clusters, 1 <= C <= n_samples.")),
         ("sample_weight : array-like of shape (n_samples,), default=None", "sample_weight"),
         ("return_labels : bool, default=False", "return_labels")),

@@ -3,9 +3,12 @@
 Rules (the binding accepts nothing else, so a mistake raises instead of
 copying silently):
 
-- X becomes a 2-D, C-contiguous array of float32 or float64. float32 input
-  stays float32; every other numeric dtype (integers, bool, float16, float128,
-  numeric object arrays) is converted to float64 with one explicit copy.
+- X becomes a 2-D, C-contiguous array of float32 or float64
+  (:func:`compute_dtype`). float32 input stays float32; float16, bool and 8-
+  and 16-bit integers, which float32 holds exactly, become float32 (one copy
+  of twice their size, never a float64 copy of four times); every other
+  numeric dtype (32- and 64-bit integers, float128, numeric object arrays)
+  becomes float64 with one explicit copy.
   C-contiguous float32/float64 arrays (including ``np.memmap``) pass through
   without a copy; Fortran-ordered or strided views are copied once to C order.
 - Strings, bytes, complex numbers, datetimes and sparse matrices are rejected
@@ -41,11 +44,32 @@ __all__ = [
     "check_centers",
     "check_n_clusters",
     "check_sample_weight",
+    "compute_dtype",
     "positive_rows",
     "reject_non_numeric",
 ]
 
 FLOAT_DTYPES = (np.float64, np.float32)
+
+
+def compute_dtype(dtype) -> np.dtype:
+    """The float type data of ``dtype`` are computed in: float32 for float32 and
+    for the types float32 holds exactly in at most twice their size (float16,
+    bool, 8- and 16-bit integers); float64 for every other type."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float32 or (dtype.kind in "biuf" and dtype.itemsize <= 2):
+        return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+def target_dtypes(X):
+    """``dtype`` for scikit-learn's check_array / validate_data: the compute type
+    of an array's dtype; float32 or float64 (the latter for non-float32 input)
+    for anything else (lists, data frames)."""
+    dtype = getattr(X, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+        return compute_dtype(dtype)
+    return list(FLOAT_DTYPES)
 
 
 def reject_non_numeric(X, name="X"):
@@ -167,7 +191,7 @@ def as_data(X, name="X", *, ensure_min_samples=1) -> np.ndarray:
         X = check_array(
             X,
             accept_sparse=False,
-            dtype=list(FLOAT_DTYPES),
+            dtype=target_dtypes(X),
             order="C",
             copy=False,
             ensure_all_finite=False,

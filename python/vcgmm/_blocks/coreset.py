@@ -104,7 +104,8 @@ def lwcs(X: ArrayLike, coreset_size: int, *, sample_weight: ArrayLike | None = N
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features), or chunked data
-        Data. float32 stays float32, other numbers become float64.
+        Data. float32 stays float32, float16 and 8/16-bit integers become
+        float32, other numbers float64.
     coreset_size : int
         Number of draws N', 1 <= N' <= 4 n_samples. Draws are with replacement,
         so indices may repeat.

@@ -116,7 +116,8 @@ def kmeans_plusplus(X: ArrayLike, n_clusters: int, *, sample_weight: ArrayLike |
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-        Data. float32 stays float32, other numbers become float64.
+        Data. float32 stays float32, float16 and 8/16-bit integers become
+        float32, other numbers float64.
     n_clusters : int
         Number of centers, 1 <= n_clusters <= n_samples.
     sample_weight : array-like of shape (n_samples,), default=None

@@ -39,7 +39,8 @@ from .._base.loader import core as _core
 from .._base.nearest import nearest_centers
 from .._base.logs import progress_callback
 from .files import _read_npy
-from .._base.validation import check_finite_magnitude, check_sample_weight, reject_non_numeric
+from .._base.validation import (check_finite_magnitude, check_sample_weight, compute_dtype,
+                                reject_non_numeric)
 
 __all__ = ["CoresetDraw", "ChunkSource", "plan_coreset", "validate_chunk"]
 
@@ -82,8 +83,7 @@ def validate_chunk(raw, c, name, dtype, n_features, *, check_values=True,
     if n_features is not None and raw.shape[1] != n_features:
         raise ValueError(f"{where} has {raw.shape[1]} features but {width_from} {n_features}: "
                          "all chunks must have the same width.")
-    target = np.float32 if raw.dtype == np.float32 else np.float64
-    arr = np.ascontiguousarray(raw, dtype=target)
+    arr = np.ascontiguousarray(raw, dtype=compute_dtype(raw.dtype))
     if check_values and arr.size:
         check_finite_magnitude(arr, where)
     return arr, raw.dtype
@@ -247,7 +247,7 @@ class ChunkSource:
         indices = np.empty(m, np.int64)
         gammas = np.empty(m, np.float64)
         points = np.empty((m, self.n_features),
-                          np.float32 if self.dtype == np.float32 else np.float64)
+                          compute_dtype(self.dtype))
         k = 0
         for c, start, chunk, w in self.chunks(check_values=False, skip=lambda c: draws[c] == 0,
                                               log=log, what="coreset pass 2: "):

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._base.loader import core
 from .._base.nearest import nearest_centers
-from .._base.validation import check_sample_weight
+from .._base.validation import check_sample_weight, compute_dtype
 from .chunked import CoresetDraw, plan_coreset, validate_chunk
 from .._base.logs import progress_callback
 
@@ -113,7 +113,8 @@ def _distances_block(block, centers):
 
 def as_dask_rows(X, name="X"):
     """X (a 2-D dask array) with one block along the features and a float
-    dtype (float32 stays, the rest becomes float64), lazily."""
+    dtype (``compute_dtype``: float32 for float32, float16 and small integers,
+    float64 for the rest), lazily, block by block."""
     if X.ndim != 2:
         raise ValueError(f"{name} must be a 2-D dask array (rows, features), got {X.ndim}-D.")
     if X.dtype.kind not in "biuf":
@@ -122,8 +123,8 @@ def as_dask_rows(X, name="X"):
         raise ValueError(f"{name} has no features (shape {X.shape}).")
     if len(X.chunks[1]) > 1:
         X = X.rechunk({1: -1})  # every task needs whole rows
-    if X.dtype not in (np.float32, np.float64):
-        X = X.astype(np.float64)
+    if X.dtype != compute_dtype(X.dtype):
+        X = X.astype(compute_dtype(X.dtype))
     return X
 
 

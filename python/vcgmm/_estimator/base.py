@@ -36,13 +36,13 @@ from .._base.params import INT32_MAX, Boolean, Integer, Options, Param
 from .._base.run import run_options, seed_from
 from .._blocks.seeding import seeding_to_core
 from .._base.validation import (
-    FLOAT_DTYPES,
     check_finite_magnitude,
     check_n_clusters,
     check_sample_weight,
     expand_rows,
     positive_rows,
     friendly_array_errors,
+    target_dtypes,
     reject_non_numeric,
 )
 
@@ -88,8 +88,8 @@ class SourceFitResult:
 class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
     """Mixin for estimators whose model is a set of centers ``cluster_centers_``.
 
-    Input validation (float32 stays float32, everything else becomes
-    float64, C order, finite) and ``predict``, ``transform`` and the exact
+    Input validation (``compute_dtype``: float32, float16 and 8/16-bit
+    integers as float32, everything else as float64; C order, finite) and ``predict``, ``transform`` and the exact
     quantization error; these also take chunked data (one pass, results in
     memory) and Dask arrays (lazy). ``get_feature_names_out`` (``"kmeans0"``,
     ...) and ``set_output`` come from ``ClassNamePrefixFeaturesOutMixin``.
@@ -178,7 +178,7 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
                 self,
                 X,
                 accept_sparse=False,
-                dtype=list(FLOAT_DTYPES),
+                dtype=target_dtypes(X),
                 order="C",
                 reset=reset,
                 ensure_all_finite=False,

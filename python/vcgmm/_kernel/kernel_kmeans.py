@@ -32,10 +32,10 @@ from .._base.params import (
 )
 from .._base.run import RUN_PARAMS, run_options
 from .._base.validation import (
-    FLOAT_DTYPES,
     check_finite_magnitude,
     check_n_clusters,
     friendly_array_errors,
+    target_dtypes,
     reject_non_numeric,
 )
 
@@ -377,7 +377,7 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
     def _validate_X(self, X, *, reset):
         reject_non_numeric(X, "X")
         with friendly_array_errors("X"):
-            X = validate_data(self, X, accept_sparse=False, dtype=list(FLOAT_DTYPES), order="C",
+            X = validate_data(self, X, accept_sparse=False, dtype=target_dtypes(X), order="C",
                               reset=reset, ensure_all_finite=False)
         return check_finite_magnitude(X, "X")
 
@@ -537,7 +537,8 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
             Training data; for ``kernel="precomputed"`` the symmetric kernel
-            matrix. float32 stays float32, other numbers become float64.
+            matrix. float32 stays float32, float16 and 8/16-bit integers become
+            float32, other numbers float64.
         y : Ignored
             Not used, present for API consistency.
 

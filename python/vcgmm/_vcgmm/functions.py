@@ -50,7 +50,8 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
     ----------
     X : array-like of shape (n_samples, n_features), or chunked data
         Data. float32 stays float32 (never copied when C-contiguous, e.g. a
-        ``np.memmap``); other numbers become float64. Data larger than memory
+        ``np.memmap``); float16 and 8/16-bit integers become float32, other
+        numbers float64. Data larger than memory
         can come in chunks (a list of arrays or ``.npy`` paths, a chunk
         function, a zarr or Dask array; see :mod:`vcgmm.dask`): the coreset
         is drawn in two passes holding one chunk at a time (the same on any

@@ -124,7 +124,8 @@ def add_run_flags(parser, centers=True):
     _add_run_flags(run, seed_help="random seed (default: drawn at random and printed)")
     run.add_argument("--dtype", choices=["float32", "float64"], default=None,
                      help="convert the data to this type (default: float32 stays float32, "
-                          "anything else becomes float64)")
+                          "float16 and 8/16-bit integers become float32, anything else "
+                          "float64)")
     run.add_argument("--key", default=None, help="array name inside an .npz file "
                      "(default: the only array)")
     run.add_argument("--out", default=None, metavar="CENTERS",
@@ -254,7 +255,8 @@ def _open_chunked(args):
         raise CLIError("--key applies to .npz files, not to chunked data")
     if args.dtype is not None:
         raise CLIError("--dtype does not apply to chunked data (float32 chunks stay float32, "
-                       "the others are converted to float64 one chunk at a time)")
+                       "float16 and 8/16-bit integer chunks become float32, the others float64, one "
+                       "chunk at a time)")
     start = time.perf_counter()
     X, notes, (n, d), dtype = open_chunks(args.data)
     args.chunk_files = X if isinstance(X, list) else ()

@@ -34,6 +34,7 @@ from _bad_inputs import (
     parameter_cases,
     valid_centers,
 )
+from vcgmm._base.validation import as_data
 from vcgmm._kernel.kernel_kmeans import KERNEL_KMEANS_PARAMS
 from vcgmm._kmeans.kmeans import KMEANS_PARAMS
 from vcgmm._stochastic.minibatch import MBATCH_PARAMS
@@ -436,21 +437,52 @@ def test_results_do_not_depend_on_memory_alignment(dtype):
         _assert_same(res, ref)
 
 
-@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.bool_, np.float16, object])
-def test_other_numeric_dtypes_become_float64(dtype):
+def _numeric(dtype):
     rng = np.random.default_rng(4)
     if dtype is np.bool_:
-        X = rng.integers(0, 2, size=(60, 8)).astype(bool)
-    elif dtype is np.float16:
-        X = rng.standard_normal((60, 8)).astype(np.float16)
-    else:
-        X = rng.integers(0, 10, size=(60, 8)).astype(dtype)
+        return rng.integers(0, 2, size=(60, 8)).astype(bool)
+    if dtype is np.float16:
+        return rng.standard_normal((60, 8)).astype(np.float16)
+    return rng.integers(0, 10, size=(60, 8)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, object])
+def test_other_numeric_dtypes_become_float64(dtype):
+    X = _numeric(dtype)
     res = _results(X)
     _assert_same(res, _results(X.astype(np.float64)))
     for key in ("KMeans.centers", "KMeans.transform", "lloyd", "vc.centers", "est.centers",
                 "loop.means"):
         assert res[key].dtype == np.float64, key
     assert res["kmeans_plusplus"][0].dtype == np.float64
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.uint8, np.int8, np.uint16, np.int16, np.bool_])
+def test_small_dtypes_are_computed_in_float32(dtype):
+    # float32 holds them exactly: computed as float32 (half the memory of float64)
+    X = _numeric(dtype)
+    res = _results(X)
+    _assert_same(res, _results(X.astype(np.float32)))
+    for key in ("KMeans.centers", "KMeans.transform", "lloyd", "vc.centers", "est.centers",
+                "loop.means"):
+        assert res[key].dtype == np.float32, key
+    assert res["kmeans_plusplus"][0].dtype == np.float32
+
+
+def test_float16_input_is_copied_once_into_float32():
+    # One float32 copy (twice X's bytes), never a float64 one (four times).
+    import tracemalloc
+
+    X = np.random.default_rng(5).standard_normal((200_000, 16)).astype(np.float16)
+    tracemalloc.start()
+    try:
+        out = as_data(X)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, X.astype(np.float32))
+    assert peak < 2.2 * X.nbytes, peak / X.nbytes
 
 
 def test_lists_are_accepted(base_X):
@@ -739,3 +771,17 @@ def test_value_check_without_blas(dtype, order, monkeypatch):
     X[17, 3] = -2 * limit
     with pytest.raises(ValueError, match="Rescale"):
         _validation.check_finite_magnitude(X)
+
+
+def test_float16_chunks_and_dask_blocks_are_computed_in_float32():
+    X = np.random.default_rng(6).standard_normal((3000, 5)).astype(np.float16)
+    parts16 = [X[:1000], X[1000:]]
+    parts32 = [p.astype(np.float32) for p in parts16]
+    a = vcgmm.fit_vcgmm(parts16, 4, 3, 500, random_state=0, n_threads=1)
+    b = vcgmm.fit_vcgmm(parts32, 4, 3, 500, random_state=0, n_threads=1)
+    assert a.centers.dtype == np.float32
+    np.testing.assert_array_equal(a.centers, b.centers)
+    da = pytest.importorskip("dask.array")
+    from vcgmm._data.dask_source import as_dask_rows
+
+    assert as_dask_rows(da.from_array(X, chunks=(1000, 5))).dtype == np.float32
