@@ -47,11 +47,9 @@ struct SubspaceScreenConstants {
   static constexpr index_t kAxesSample = 2048;
   /// The automatic choice: the smallest multiple of kAutoDimsStep up to kMaxAutoDims
   /// whose axes hold kAutoVariance of the centers' variance; else
-  /// kMaxAutoDims if they hold kMinAutoVariance; else none. Measured (2
-  /// threads, an index kept): image patches (D = 108) 24 axes hold 97%,
-  /// screening 1.5x faster than without; Fashion-MNIST (D = 784) 32 axes hold
-  /// 84-91%, 1.8x faster at 32 axes, 1.1-1.5x at 96-216 (the 97% rule); on
-  /// isotropic centers no small subspace helps.
+  /// kMaxAutoDims if they hold kMinAutoVariance; else none: on data whose
+  /// centers' variance sits in a few axes a small screen pays, on isotropic
+  /// centers none does (the measurements: docs/user_guide/performance.rst).
   static constexpr double kAutoVariance = 0.97;
   /// The automatic choice takes multiples of this many axes ...
   static constexpr index_t kAutoDimsStep = 8;
