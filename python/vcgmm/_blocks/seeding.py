@@ -21,6 +21,7 @@ __all__ = [
     "kmeans_plusplus",
     "afkmc2",
     "init_param",
+    "local_trials",
     "SEEDING_PARAMS",
     "seeding_to_core",
 ]
@@ -75,15 +76,19 @@ SEEDING_PARAMS: tuple[Param, ...] = (
 )
 
 
-def _local_trials(n_local_trials, n_clusters):
-    return 2 + int(np.log(n_clusters)) if n_local_trials == "auto" else n_local_trials
+def local_trials(n_local_trials, n_clusters):
+    """Candidates per step: ``n_local_trials``, or for "auto" (the core's 0)
+    ``2 + int(ln C)``, as the core's ``local_trials``."""
+    if n_local_trials in ("auto", 0):
+        return 2 + int(np.log(n_clusters))
+    return n_local_trials
 
 
 def seeding_to_core(values, X, n_clusters, params):
     """Writes init and n_local_trials (validated ``values``) into the core's
     ``params.seeding``; returns the initial centers for a given array, else None."""
-    params.seeding.kmeans_plusplus.n_local_trials = _local_trials(values["n_local_trials"],
-                                                                  n_clusters)
+    params.seeding.kmeans_plusplus.n_local_trials = local_trials(values["n_local_trials"],
+                                                                 n_clusters)
     init = values["init"]
     if isinstance(init, str):
         params.seeding.method = init
@@ -145,7 +150,7 @@ def kmeans_plusplus(X: ArrayLike, n_clusters: int, *, sample_weight: ArrayLike |
     n_clusters = check_n_clusters(n_clusters, X)
     params = _core.KMeansPlusPlusParams()
     trials = SEEDING_PARAMS[1].constraint.check(n_local_trials, "n_local_trials")
-    params.n_local_trials = _local_trials(trials, n_clusters)
+    params.n_local_trials = local_trials(trials, n_clusters)
     w = check_sample_weight(sample_weight, X)
     X, w, keep = positive_rows(X, w, n_clusters)  # rows of weight 0 do not exist
     centers, indices, _ = _core.kmeans_plusplus(X, w, n_clusters, params,

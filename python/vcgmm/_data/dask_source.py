@@ -123,8 +123,9 @@ def as_dask_rows(X, name="X"):
         raise ValueError(f"{name} has no features (shape {X.shape}).")
     if len(X.chunks[1]) > 1:
         X = X.rechunk({1: -1})  # every task needs whole rows
-    if X.dtype != compute_dtype(X.dtype):
-        X = X.astype(compute_dtype(X.dtype))
+    dtype = compute_dtype(X.dtype)
+    if X.dtype != dtype:
+        X = X.astype(dtype)
     return X
 
 

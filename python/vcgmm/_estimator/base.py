@@ -89,8 +89,8 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
     """Mixin for estimators whose model is a set of centers ``cluster_centers_``.
 
     Input validation (``compute_dtype``: float32, float16 and 8/16-bit
-    integers as float32, everything else as float64; C order, finite) and ``predict``, ``transform`` and the exact
-    quantization error; these also take chunked data (one pass, results in
+    integers as float32, everything else as float64; C order, finite) and
+    ``predict``, ``transform`` and the exact quantization error; these also take chunked data (one pass, results in
     memory) and Dask arrays (lazy). ``get_feature_names_out`` (``"kmeans0"``,
     ...) and ``set_output`` come from ``ClassNamePrefixFeaturesOutMixin``.
     """

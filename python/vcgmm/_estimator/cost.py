@@ -7,9 +7,8 @@ import os
 import sys
 import warnings
 
-import numpy as np
-
 from .._base.run import available_threads
+from .._blocks.seeding import local_trials
 
 __all__ = ["FLOPS_PER_THREAD", "seeding_work", "user_stacklevel", "warn_if_huge"]
 
@@ -32,8 +31,7 @@ def seeding_work(n, d, params):
     C = params.n_clusters
     seeding = params.seeding
     if seeding.method == "k-means++":
-        trials = seeding.kmeans_plusplus.n_local_trials or 2 + int(np.log(C))  # 0: "auto"
-        evals = n * (C - 1) * trials
+        evals = n * (C - 1) * local_trials(seeding.kmeans_plusplus.n_local_trials, C)
         return evals, 2.0 * d * evals
     if seeding.method == "afk-mc2":
         chain = seeding.afkmc2.chain_length * C * (C - 1) // 2

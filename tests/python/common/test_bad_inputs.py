@@ -446,27 +446,20 @@ def _numeric(dtype):
     return rng.integers(0, 10, size=(60, 8)).astype(dtype)
 
 
-@pytest.mark.parametrize("dtype", [np.int64, np.int32, object])
-def test_other_numeric_dtypes_become_float64(dtype):
+# Small types float32 holds exactly are computed as float32 (half the memory of
+# float64); every other numeric type as float64.
+@pytest.mark.parametrize("dtype, computed", [
+    *[(t, np.float64) for t in (np.int64, np.int32, object)],
+    *[(t, np.float32) for t in (np.float16, np.uint8, np.int8, np.uint16, np.int16, np.bool_)],
+])
+def test_other_numeric_dtypes_are_computed_in_float32_or_float64(dtype, computed):
     X = _numeric(dtype)
     res = _results(X)
-    _assert_same(res, _results(X.astype(np.float64)))
+    _assert_same(res, _results(X.astype(computed)))
     for key in ("KMeans.centers", "KMeans.transform", "lloyd", "vc.centers", "est.centers",
                 "loop.means"):
-        assert res[key].dtype == np.float64, key
-    assert res["kmeans_plusplus"][0].dtype == np.float64
-
-
-@pytest.mark.parametrize("dtype", [np.float16, np.uint8, np.int8, np.uint16, np.int16, np.bool_])
-def test_small_dtypes_are_computed_in_float32(dtype):
-    # float32 holds them exactly: computed as float32 (half the memory of float64)
-    X = _numeric(dtype)
-    res = _results(X)
-    _assert_same(res, _results(X.astype(np.float32)))
-    for key in ("KMeans.centers", "KMeans.transform", "lloyd", "vc.centers", "est.centers",
-                "loop.means"):
-        assert res[key].dtype == np.float32, key
-    assert res["kmeans_plusplus"][0].dtype == np.float32
+        assert res[key].dtype == computed, key
+    assert res["kmeans_plusplus"][0].dtype == computed
 
 
 def test_float16_input_is_copied_once_into_float32():
