@@ -23,21 +23,35 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._base.params import Boolean
+from .._base.validation import compute_dtype
 from .._data.files import IMPORTANT, is_chunked_path, open_chunks, open_data
 from .._registry import ALGORITHMS, FAMILIES
 from .common import PROG, CLIError, _add_run_flags, _flag_type, _threads_text
 from .fit_output import check_outputs, print_phases, progress_bar, save, stop_text
 
 __all__ = ["add_input_flags", "add_parser", "add_run_flags", "add_shared_flags",
-           "algorithm_params", "count_param", "run"]
+           "algorithm_params", "auto_algorithm", "count_param", "run"]
 
 # The estimator parameters the shared flags stand for: -C, and --seed/--threads
 # (with the command line's own defaults).
 _COUNT_PARAMS = ("n_clusters", "n_components")
 _RUN_PARAMS = ("random_state", "n_threads")
 
-#: the algorithm of the --algo form without --algo (as before the subcommands)
-DEFAULT_ALGORITHM = "kmeans++"
+#: the algorithm of the --algo form without --algo: chosen by the data's size
+DEFAULT_ALGORITHM = "auto"
+
+#: --algo auto fits exact k-means (kmeans++) while N C (D + 16), the work of one
+#: Lloyd iteration in multiply-adds plus a per-distance overhead, stays at or
+#: below this; above it, vc-GMM (bench/results/users_data: a full Lloyd fit at
+#: this size takes up to about a minute on two cores).
+AUTO_LLOYD_WORK = 5e9
+
+AUTO_TEXT = (
+    "--algo auto (the default of this form) picks kmeans++ (exact k-means, within 1%%\n"
+    "of scikit-learn's KMeans) when N C (D + 16) <= %.0e, a full fit of up to about a\n"
+    "minute on two cores, and vcgmm (vc-GMM on a coreset: time independent of N) above\n"
+    "that and for chunked data; its flags are checked once the choice is made.\n"
+    % AUTO_LLOYD_WORK)
 
 USAGE = (f"{PROG} fit ALGORITHM DATA -C N [flags of the algorithm]\n"
          f"       {PROG} fit DATA -C N [--algo ALGORITHM] [flags]  (the --algo form)")
@@ -93,6 +107,17 @@ def chunked_choices():
     return sorted(names, key=lambda name: "coreset_size" in ALGORITHMS[name].defaults)
 
 
+def auto_algorithm(n, d, c, chunked):
+    """``--algo auto``: the algorithm for ``n`` x ``d`` data into ``c`` clusters,
+    and the reason to print."""
+    if chunked:
+        return "vcgmm", "chunked data are fitted on a coreset"
+    work = float(n) * c * (d + 16)
+    if work <= AUTO_LLOYD_WORK:
+        return "kmeans++", f"N C (D + 16) = {work:.2g} <= {AUTO_LLOYD_WORK:.0e}: exact k-means"
+    return "vcgmm", f"N C (D + 16) = {work:.2g} > {AUTO_LLOYD_WORK:.0e}: vc-GMM on a coreset"
+
+
 def flag_metavar(dest):
     return dest.upper().replace("_", "-") if len(dest) > 1 else dest
 
@@ -136,8 +161,9 @@ def add_run_flags(parser, centers=True):
     run.add_argument("-v", "--verbose", action="store_true",
                      help="log every phase and iteration (stderr) and how the file was read")
     run.add_argument("--progress", action="store_true",
-                     help="show a progress bar of the iterations on stderr (tqdm; the "
-                          "objective as postfix)")
+                     help="show progress on stderr (tqdm): a line as the coreset and "
+                          "the seeding end, then the iterations with the objective and its "
+                          "change (no ETA: the iteration limit is a cap)")
 
 
 def _value_text(value):
@@ -186,9 +212,8 @@ def add_parser(sub):
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=(
             f"the --algo form: '{PROG} fit DATA -C N --algo ALGORITHM [flags]' runs as\n"
-            f"'{PROG} fit ALGORITHM DATA -C N [flags]' (without --algo: "
-            f"{DEFAULT_ALGORITHM});\nit is kept for existing command lines, with their "
-            "messages.\n\n"
+            f"'{PROG} fit ALGORITHM DATA -C N [flags]'; it is kept for existing command\n"
+            "lines, with their messages.\n" + AUTO_TEXT + "\n"
             + DATA_FILES + CHUNKED_DATA.format(names=f"; {_chunked_names()}")),
     )
     algorithms = fit.add_subparsers(title="algorithms", dest="algo", metavar="ALGORITHM",
@@ -282,8 +307,8 @@ def _read_data(args, chunked):
         raise CLIError(f"-C {args.clusters} exceeds the number of samples ({data.n:,}) "
                        f"in {args.data}")
     if args.verbose and data.dtype not in (np.float32, np.float64):
-        data.notes.append(f"{data.dtype} data are converted to float64 by the library "
-                          + ("(one chunk at a time)" if chunked else "(one copy)"))
+        data.notes.append(f"{data.dtype} data are converted to {compute_dtype(data.dtype)} by "
+                          "the library " + ("(one chunk at a time)" if chunked else "(one copy)"))
     if args.verbose and not chunked and not data.X.flags.c_contiguous:
         data.notes.append("the data are not C-contiguous; the library copies them to C "
                           "order once")
@@ -308,20 +333,22 @@ def _print_start(args, data, est, description, seed_note, out):
         elif args.verbose:
             out(f"              note: {note}")
     out(f"algorithm   : {args.algo}: {description}")
+    if getattr(args, "auto_reason", None):
+        out(f"              (chosen by --algo auto: {args.auto_reason})")
     stops = "".join(f"{name}={getattr(est, name)}, " for name in ALGORITHMS[args.algo].stops)
     out(f"parameters  : C={args.clusters}, {stops}"
         f"seed={args.seed}{seed_note}, threads={_threads_text(args.threads)}")
     sys.stdout.flush()
 
 
-def _fit(args, est, X):
+def _fit(args, est, data):
     """Fits ``est``; returns the wall time. Warnings go to stderr as one line each."""
-    bar = progress_bar(est, ALGORITHMS[args.algo]) if args.progress else None
+    bar = progress_bar(est, ALGORITHMS[args.algo], data.n, data.d) if args.progress else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         start = time.perf_counter()
         try:
-            est.fit(X)
+            est.fit(data.X)
         finally:
             if bar is not None:
                 bar.close()
@@ -358,19 +385,40 @@ def _write_outputs(args, est, X, out):
         out(f"labels      : {labels.shape[0]:,} {labels.dtype} written to {args.labels_out}")
 
 
+def _choose(args, chunked):
+    """Reads the data and resolves ``--algo auto``; then checks the chosen
+    algorithm's flags (the --algo form's, deferred until now) and what it can do."""
+    if chunked:  # before reading: the choice needs no size, and the checks come first
+        args.algo, args.auto_reason = auto_algorithm(0, 0, 0, True)
+        _check_algorithm(args, ALGORITHMS[args.algo], chunked)
+    data, seed_note = _read_data(args, chunked)
+    if not chunked:
+        args.algo, args.auto_reason = auto_algorithm(data.n, data.d, args.clusters, False)
+        _check_algorithm(args, ALGORITHMS[args.algo], chunked)
+    args.late_error = args.check_flags()
+    if args.late_error is not None:
+        args.late_error = CLIError(f"{args.late_error} (chosen by --algo auto: "
+                                   f"{args.auto_reason}; name another with --algo)")
+    return data, seed_note
+
+
 def run(args):
     """``vcgmm fit``: the fit of ``args.algo`` that ``args`` describe (either form)."""
-    spec = ALGORITHMS[args.algo]
     chunked = is_chunked_path(args.data)
-    _check_algorithm(args, spec, chunked)
-    data, seed_note = _read_data(args, chunked)
+    if args.algo == "auto":
+        data, seed_note = _choose(args, chunked)
+        spec = ALGORITHMS[args.algo]
+    else:
+        spec = ALGORITHMS[args.algo]
+        _check_algorithm(args, spec, chunked)
+        data, seed_note = _read_data(args, chunked)
     est, description = _make_estimator(args, data.n)
     if chunked and est.coreset_size is None:
         raise CLIError("chunked data are fitted on a coreset: --coreset-size must be a number "
                        "or 'auto'")
     out = print
     _print_start(args, data, est, description, seed_note, out)
-    wall = _fit(args, est, data.X)
+    wall = _fit(args, est, data)
     _print_result(args, spec, est, data, wall, out)
     _write_outputs(args, est, data.X, out)
     return 0

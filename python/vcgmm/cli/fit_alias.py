@@ -93,7 +93,7 @@ def _parser(flags, show_help):
     # the form's order of flags (argparse lists an ambiguous abbreviation's matches in it)
     parser.add_argument("-h", "--help", action=_Help, show=show_help)
     fit.add_input_flags(parser, fit.count_param(next(iter(ALGORITHMS))))
-    parser.add_argument("--algo", choices=list(ALGORITHMS), default=fit.DEFAULT_ALGORITHM)
+    parser.add_argument("--algo", choices=["auto", *ALGORITHMS], default=fit.DEFAULT_ALGORITHM)
     for dest, params in flags.items():
         first = next(iter(params.values()))
         if isinstance(first.constraint, Boolean):
@@ -141,6 +141,8 @@ def parse_args(parser, argv):
     args, extra = _parser(flags, show_help).parse_known_args(words)
     if extra:  # reported by the vcgmm parser, as before
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    args.late_error = _own_values(args, flags)
+    # --algo auto chooses by the data's size: its flags are checked once chosen
+    args.check_flags = lambda: _own_values(args, flags)
+    args.late_error = None if args.algo == "auto" else args.check_flags()
     args.func, args.alias, args.command = fit.run, True, "fit"
     return args

@@ -76,18 +76,55 @@ def save(path, array):
         raise
 
 
-def progress_bar(est, spec):
-    """A tqdm bar on stderr over the iteration limit, fed by the estimator's
-    progress callback (the objective as postfix); returns the bar."""
-    limit = getattr(est, spec.stops[0], None)
-    bar = tqdm(total=limit if isinstance(limit, int) else None, unit="it", file=sys.stderr,
-               desc="iterations", dynamic_ncols=True, leave=True)
+#: the phase that follows the end of each phase before the iterations
+_NEXT_PHASE = {"coreset": "seeding", "seeding": "iterations"}
+
+
+def _objective_name(record):
+    if record.phase == "refinement":
+        return "error"
+    return {"vc-gmm": "free energy", "mbatch": "batch error",
+            "kernel-kmeans": "objective"}.get(record.algorithm, "error")
+
+
+def progress_bar(est, spec, n_samples, n_features):
+    """A tqdm bar on stderr, fed by the estimator's progress callback; returns it.
+
+    It counts what a fit can know: a line as each phase before the iterations
+    ends, then the iterations of each loop (EM, then the refinement's hard
+    steps, counted anew) with the objective, named, and the change the
+    convergence test compares with ``tol``. No total and no ETA: the
+    iteration limit is a cap, not a forecast."""
+    bar = tqdm(total=None, unit="it", file=sys.stderr, desc="preparing", dynamic_ncols=True,
+               leave=True)
+    gain = getattr(est, "stop_rule", None) == "gain"
+    state = {"phase": None, "objective": None}
 
     def update(record):
-        if record.phase in ("iterations", "refinement"):
-            bar.set_description(record.phase)
-            bar.set_postfix(objective=f"{record.objective:.6g}", refresh=False)
-            bar.update(1)
+        if record.phase in _NEXT_PHASE:
+            bar.write(f"{record.phase:<12}: done in {record.seconds:.2f} s", file=sys.stderr)
+            bar.set_description_str(_NEXT_PHASE[record.phase])
+            return
+        if record.phase not in ("iterations", "refinement"):
+            return
+        if record.phase != state["phase"]:
+            if state["phase"] is not None:  # EM ended; the refinement counts its own steps
+                bar.write(f"{state['phase']:<12}: {bar.n} done", file=sys.stderr)
+                bar.reset(total=None)
+                bar.set_postfix_str("", refresh=False)
+            state.update(phase=record.phase, objective=None)
+            bar.set_description_str(record.phase)
+        postfix = {_objective_name(record): f"{record.objective:.6g}"}
+        previous, state["objective"] = state["objective"], record.objective
+        if previous is not None and spec.converges:
+            delta = abs(record.objective - previous)
+            if gain and record.phase == "iterations" and record.algorithm == "vc-gmm":
+                # nats per point and feature: the coreset's weights sum to about N
+                postfix["gain~"] = f"{delta / (n_samples * n_features):.2g}"
+            elif previous != 0:
+                postfix["change"] = f"{delta / abs(previous):.2g}"
+        bar.set_postfix(postfix, refresh=False)
+        bar.update(1)
 
     est.set_params(callback=update)
     return bar

@@ -121,11 +121,59 @@ def test_both_forms_give_the_same_fit(tmp_path, data, capsys, name):
         np.testing.assert_array_equal(labels, reference[1])
 
 
-def test_without_algo_the_alias_is_kmeans_plus_plus(data, capsys):
+def test_without_algo_the_alias_chooses_by_size(data, capsys, monkeypatch):
+    """--algo auto: exact k-means while N C (D + 16) is at most the threshold,
+    vc-GMM above it, each the same fit as its subcommand's, the choice printed."""
+    from vcgmm.cli import fit
+
     base = ["-C", 3, "--seed", SEED, "--threads", 1]
-    _, alias, _ = run_cli(["fit", data, *base], capsys)
-    _, new, _ = run_cli(["fit", "kmeans++", data, *base], capsys)
-    assert steady(alias) == steady(new) and "algorithm   : kmeans++: " in new
+    n, d = np.load(data).shape
+    work = n * 3 * (d + 16)
+    for threshold, name in ((work, "kmeans++"), (work - 1, "vcgmm")):
+        monkeypatch.setattr(fit, "AUTO_LLOYD_WORK", threshold)
+        _, alias, _ = run_cli(["fit", data, *base], capsys)
+        _, new, _ = run_cli(["fit", name, data, *base], capsys)
+        assert f"algorithm   : {name}: " in alias
+        assert "(chosen by --algo auto: N C (D + 16) = " in alias
+        chosen = [line for line in steady(alias).splitlines() if "chosen by" not in line]
+        assert chosen == steady(new).splitlines()
+
+
+def test_auto_chooses_vcgmm_for_chunked_data(tmp_path, blobs32, capsys):
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for i, block in enumerate(np.array_split(blobs32, 3)):
+        np.save(parts / f"{i}.npy", block)
+    status, out, err = run_cli(["fit", parts, "-C", 3, "--seed", SEED, "--coreset-size", 200],
+                               capsys)
+    assert status == 0, err
+    assert "algorithm   : vcgmm: " in out and "chunked data are fitted on a coreset" in out
+
+
+def test_auto_checks_the_flags_of_its_choice(data, capsys):
+    status, _, err = run_cli(["fit", data, "-C", 3, "--tau", 5], capsys)
+    assert status == 2
+    assert err.startswith("vcgmm: error: --tau does not apply to --algo kmeans++ (chosen by "
+                          "--algo auto: N C (D + 16) = ")
+    assert err.endswith("; name another with --algo)\n")
+    status, _, err = run_cli(["fit", data, "-C", 3, "--max-iter", 2, "--seed", SEED], capsys)
+    assert status == 0, err
+
+
+def test_progress_counts_phases_and_iterations(data, capsys):
+    """No total (the limit is a cap, not a forecast): a line per phase before
+    the iterations, EM and refinement counted apart, each objective named."""
+    status, out, err = run_cli(["fit", "vcgmm", data, "-C", 3, "--seed", SEED, "--threads", 1,
+                                "--coreset-size", 200, "--progress"], capsys)
+    assert status == 0, err
+    em = int(re.search(r"iterations  : (\d+)", out).group(1))  # EM's (n_iter_)
+    lines = err.replace("\r", "\n").splitlines()
+    assert re.search(r"(?m)^coreset     : done in \d+\.\d\d s$", "\n".join(lines))
+    assert re.search(r"(?m)^seeding     : done in \d+\.\d\d s$", "\n".join(lines))
+    assert f"iterations  : {em} done" in lines
+    assert any(re.match(r"iterations: \d+it .*free energy=.*gain~=", line) for line in lines)
+    assert any(re.match(r"refinement: 3it .*error=.*change=", line) for line in lines)
+    assert not any(re.search(r"\d+/\d+", line) for line in lines)  # no total, no ETA
 
 
 def test_a_flag_means_what_the_subcommand_says(data, capsys):
@@ -156,7 +204,7 @@ def test_another_algorithms_flag_is_unknown_to_a_subcommand(data, capsys):
     assert "unrecognized arguments: --coreset-size 50" in last
     # ... while the --algo form keeps its message
     status, _, err = run_cli(["fit", data, "-C", 3, "--tau", 5], capsys)
-    assert status == 2 and err == "vcgmm: error: --tau does not apply to --algo kmeans++\n"
+    assert status == 2 and err.startswith("vcgmm: error: --tau does not apply to --algo kmeans++ ")
 
 
 def test_subcommand_usage_errors(data, capsys):
