@@ -556,12 +556,31 @@ class PipelineEstimator(CenterBasedEstimator):
             # normalised again on first access, not kept normalised.
             self._training_data = _TrainingData(X, w, is_cosine(values), scale, approx)
             if known:
-                self.inertia_ = scale * as_float(inertia)
+                self.inertia_ = scale * self._inertia_now(inertia, None)
             if values["compute_labels"]:  # several runs ranked without labels: one pass now
                 self._evaluate_training_data()
             return
         self.labels_ = run.labels
-        self.inertia_ = scale * as_float(inertia)
+        self.inertia_ = scale * self._inertia_now(inertia, run.labels)
+
+    def _inertia_now(self, inertia, labels):
+        """``inertia_`` is a float, as scikit-learn's: the lazy 0-d result of
+        Dask data is computed here (one pass over the blocks; its time and
+        distance evaluations go to the ``evaluation`` phase), while
+        ``labels_`` stays lazy."""
+        if not is_dask_array(inertia):
+            return float(inertia)
+        start = time.perf_counter()
+        value = float(inertia.compute())
+        timings = dict(self.timings_)
+        timings["evaluation"] = timings.get("evaluation", 0.0) + time.perf_counter() - start
+        self.timings_ = timings
+        if labels is not None and not np.isnan(labels.shape[0]):
+            evals = dict(self.n_distance_evals_)
+            evals["evaluation"] = (evals.get("evaluation", 0)
+                                   + int(labels.shape[0]) * self.cluster_centers_.shape[0])
+            self.n_distance_evals_ = evals
+        return value
 
     def _evaluate_training_data(self):
         """Computes ``labels_`` and ``inertia_`` from the training data kept by
@@ -596,7 +615,7 @@ class PipelineEstimator(CenterBasedEstimator):
         seconds = time.perf_counter() - start
         self.__dict__["labels_"] = labels
         if "inertia_" not in self.__dict__:
-            self.__dict__["inertia_"] = scale * as_float(inertia)
+            self.__dict__["inertia_"] = scale * self._inertia_now(inertia, labels)
         self._training_data = None
         evals_ = dict(self.n_distance_evals_)
         evals_["evaluation"] = evals_.get("evaluation", 0) + evals
@@ -719,7 +738,8 @@ def kmeans_score(self, X, y=None, sample_weight=None):
     if as_source(X) is None:
         X = self._validate_X(X, reset=False)
         sample_weight = check_sample_weight(sample_weight, X)
-    return -self._quantization_error(X, sample_weight)
+    q = self._quantization_error(X, sample_weight)
+    return -float(q.compute() if is_dask_array(q) else q)  # Dask data: one pass now
 
 
 #: Why an algorithm that moves empty clusters (Lloyd) ends with fewer clusters.

@@ -135,6 +135,11 @@ def test_estimators_on_the_cluster(blobs_dask, cluster):
     assert gmm.lower_bound_ == ref.lower_bound_ and gmm.n_features_in_ == 5
     assert isinstance(gmm.labels_, da.Array)
     np.testing.assert_array_equal(gmm.labels_.compute(), ref.labels_)
+    # inertia_ is a float, as scikit-learn's (one pass at fit, costed as evaluation)
+    assert type(gmm.inertia_) is float
+    assert gmm.inertia_ == pytest.approx(ref.inertia_, rel=1e-12)
+    assert gmm.n_distance_evals_["evaluation"] == ref.n_distance_evals_["evaluation"]
+    assert gmm.timings_["evaluation"] > 0
 
     w = np.random.default_rng(7).uniform(0.5, 2.0, X.shape[0])
     km = vcgmm.KMeans(25, init="afk-mc2", coreset_size=5000, random_state=8).fit(
@@ -142,8 +147,9 @@ def test_estimators_on_the_cluster(blobs_dask, cluster):
     kref = vcgmm.KMeans(25, init="afk-mc2", coreset_size=5000, random_state=8).fit(
         chunks, sample_weight=w)
     np.testing.assert_array_equal(km.cluster_centers_, kref.cluster_centers_)
-    assert float(km.inertia_) == pytest.approx(kref.inertia_, rel=1e-12)
-    assert float(km.score(Xd, sample_weight=w)) == pytest.approx(-kref.inertia_, rel=1e-12)
+    assert type(km.inertia_) is float and km.inertia_ == pytest.approx(kref.inertia_, rel=1e-12)
+    score = km.score(Xd, sample_weight=w)
+    assert type(score) is float and score == pytest.approx(-kref.inertia_, rel=1e-12)
 
 
 def test_predict_transform_assign_quantization_error_are_lazy_and_exact(blobs_dask, cluster):
