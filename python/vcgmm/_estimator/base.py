@@ -166,8 +166,16 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
     def __setstate__(self, state):
         super().__setstate__(check_version(dict(state), type(self).__name__))
 
-    def _validate_X(self, X, *, reset):
+    #: why ``fit`` of this family refuses chunked data (None: its fit takes them)
+    _in_memory_fit = None
+
+    def _validate_X(self, X, *, reset, fit=False):
+        """X as one validated array; ``fit``: the caller is this estimator's fit."""
         if is_chunked(X):
+            if fit and self._in_memory_fit:
+                raise TypeError(f"{type(self).__name__}.fit needs X in memory as one array: "
+                                f"{self._in_memory_fit} Pass np.asarray(X) (or X.compute()) if "
+                                "it fits in memory.")
             raise TypeError(
                 "this method needs X in memory as one array; it does not take chunked or "
                 "Dask data (fit, predict and transform do). Pass np.asarray(X) (or "

@@ -102,6 +102,9 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
     through the core pipeline, then the attributes every k-means estimator
     has plus the family's own (``_info``)."""
 
+    _in_memory_fit = ("its steps sample rows from the whole data set. Chunked and Dask data "
+                      "are fitted on a coreset by VCGMM and KMeans(coreset_size='auto').")
+
     score = kmeans_score
     _count_param = "n_clusters"
 
@@ -174,7 +177,7 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
         self
             Fitted estimator.
         """
-        X = self._validate_X(X, reset=True)
+        X = self._validate_X(X, reset=True, fit=True)
         labels = Boolean().check(self._compute_labels(), "compute_labels")
         r = self._fit_result(X, sample_weight, return_labels=labels)
         self._set_fitted(r)

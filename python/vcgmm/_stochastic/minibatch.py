@@ -111,6 +111,12 @@ class MiniBatchKMeans(StochasticKMeans):
     (8, 4)
     """
 
+    _in_memory_fit = ("it draws its batches from all rows at random. For data in chunks, "
+                      "call partial_fit(chunk) once per chunk (one mini-batch step each), or "
+                      "fit a coreset with VCGMM or KMeans(coreset_size='auto'), which take "
+                      "chunked and Dask data.")
+
+
     _params = MBATCH_PARAMS
     _core_fit = staticmethod(_core.fit_mbatch)
     __init__ = make_init(MBATCH_PARAMS)

@@ -107,3 +107,16 @@ def test_n_init_is_thread_independent(kind, data, assert_thread_independent):
 def test_bad_n_init_is_named(data, kind, bad):
     with pytest.raises((ValueError, TypeError), match="n_init"):
         _make(kind, n_init=bad).fit(data[0])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_fit_on_chunks_says_what_to_do_instead(data, kind):
+    """fit samples rows from the whole data set: chunked data get a TypeError
+    that names the estimator and the calls that do take chunks."""
+    X, _ = data
+    with pytest.raises(TypeError) as exc:
+        _make(kind).fit(np.array_split(X, 3))
+    message = str(exc.value)
+    assert message.startswith(f"{kind}.fit needs X in memory as one array: ")
+    assert "KMeans(coreset_size='auto')" in message and "np.asarray(X)" in message
+    assert ("partial_fit(chunk)" in message) == (kind == "MiniBatchKMeans")
