@@ -104,11 +104,13 @@ void bind_params(py::module_& m) {
   def_names(m, "vrkm_variants", kVrkmVariants, "VrkmParams.variant names.");
   def_names(m, "vrkm_update_rules", kVrkmUpdateRules, "VrkmParams.update_rule names.");
   using MP = vcgmm::MbatchParams;
+  m.attr("MBATCH_DEFAULT_BATCH") = vcgmm::kMbatchDefaultBatch;
   params_class<MP>(m, "MbatchParams")
       .def_readwrite("batch_size", &MP::batch_size)
       .def_readwrite("max_iter", &MP::max_iter)
       .def_readwrite("spherical", &MP::spherical)
-      .def_readwrite("reassignment_ratio", &MP::reassignment_ratio);
+      .def_readwrite("reassignment_ratio", &MP::reassignment_ratio)
+      .def_readwrite("max_no_improvement", &MP::max_no_improvement);
   using NP = vcgmm::NmbatchParams;
   auto nm = params_class<NP>(m, "NmbatchParams");
   nm.def_readwrite("batch_size", &NP::batch_size)

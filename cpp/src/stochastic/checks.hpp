@@ -21,6 +21,7 @@ inline void require_mbatch_params(const MbatchParams& p, index_t n_fit, const ch
   require(p.max_iter >= 1, w + ": max_iter must be >= 1");
   require(p.reassignment_ratio >= 0.0 && p.reassignment_ratio <= 1.0,
           w + ": reassignment_ratio must be in [0, 1]");
+  require(p.max_no_improvement >= 0, w + ": max_no_improvement must be >= 0");
 }
 
 inline void require_nmbatch_params(const NmbatchParams& p, index_t n_fit, index_t C, const char* where) {

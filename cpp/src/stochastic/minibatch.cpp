@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -23,11 +24,40 @@ namespace detail {
 
 namespace {
 
-/// The paper's batch size (and nmbatch's b0).
-constexpr index_t kDefaultBatch = 5000;
+/// scikit-learn's init_size: a D^2 seeding runs on 3 b rows, and on at least
+/// 3 rows per cluster.
+constexpr index_t kSeedingRowsPerRow = 3;
 
-/// scikit-learn's init_size: a D^2 seeding runs on this many rows.
-constexpr index_t kSeedingRowsPerBatchRow = 3;
+/// scikit-learn's early stop of MiniBatchKMeans: an exponentially weighted
+/// average of the batch objective per unit weight, smoothing 2 b / (n + 1)
+/// (at most 1); stop after `patience` batches without a new minimum.
+class EarlyStop {
+ public:
+  EarlyStop(int patience, index_t b, index_t n)
+      : patience_(patience),
+        alpha_(std::min(1.0, 2.0 * static_cast<double>(b) / (static_cast<double>(n) + 1.0))) {}
+
+  /// Feeds one batch's objective per unit weight; true: stop now.
+  bool stop(double batch_objective) {
+    if (patience_ <= 0) return false;
+    ewa_ = first_ ? batch_objective : ewa_ * (1.0 - alpha_) + batch_objective * alpha_;
+    first_ = false;
+    if (ewa_ < best_) {
+      best_ = ewa_;
+      without_ = 0;
+      return false;
+    }
+    return ++without_ >= patience_;
+  }
+
+ private:
+  int patience_;
+  double alpha_;
+  double ewa_ = 0.0;
+  double best_ = std::numeric_limits<double>::infinity();
+  int without_ = 0;
+  bool first_ = true;
+};
 
 template <typename T>
 MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* counts,
@@ -112,7 +142,7 @@ MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& par
   Stopwatch clock;
   MbatchResult result;
   const index_t n = data.n, d = data.d;
-  const index_t b = params.batch_size > 0 ? params.batch_size : std::min(kDefaultBatch, n);
+  const index_t b = params.batch_size > 0 ? params.batch_size : std::min(kMbatchDefaultBatch, n);
   result.batch_size = b;
   double w_total = 0.0;
   for (index_t i = 0; i < n; ++i) w_total += data.weight(i);
@@ -122,6 +152,7 @@ MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& par
   std::vector<double> wb(data.w ? b : 0);
   DataView<T> batch{xb.data(), b, d, data.w ? wb.data() : nullptr};
   index_t rows_since_reassign = 0;
+  EarlyStop early(params.max_no_improvement, b, n);
   for (int it = 1; it <= params.max_iter; ++it) {
     check_interrupt();
     mbatch_batch_rows(n, b, run.seed, it, rows.data());
@@ -147,6 +178,10 @@ MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& par
              result.objective.back(), result.seconds.back());
     if (report_progress(run, "mbatch", "iterations", it, result.objective.back(),
                         result.seconds.back(), result.n_distance_evals.iterations)) {
+      break;
+    }
+    if (early.stop(st.objective / w_batch)) {
+      result.converged = true;
       break;
     }
   }
@@ -191,10 +226,10 @@ MbatchKMeansResult fit_mbatch(const DataView<T>& data, const MbatchKMeansParams&
   const index_t n_fit = params.coreset_size > 0 ? params.coreset_size : data.n;
   detail::require_mbatch_params(params.mbatch, n_fit, "fit_mbatch");
   const index_t b = params.mbatch.batch_size > 0 ? params.mbatch.batch_size
-                                                 : std::min(detail::kDefaultBatch, n_fit);
+                                                 : std::min(kMbatchDefaultBatch, n_fit);
   const detail::SeedingRows<T> seeding_rows = [&](const DataView<T>& fit) {
-    const index_t m = std::min(fit.n, std::max(detail::kSeedingRowsPerBatchRow * b,
-                                               params.n_clusters));
+    const index_t m = std::min(fit.n, detail::kSeedingRowsPerRow *
+                                          std::max(b, params.n_clusters));
     if (m >= fit.n) return std::vector<index_t>();
     return detail::random_permutation_prefix(fit.n, m, params.run.seed,
                                              detail::Stream::seeding_sample);

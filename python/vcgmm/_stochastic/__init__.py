@@ -32,10 +32,10 @@ FAMILY: Family = Family(
         "mbatch": CliChoice(
             MiniBatchKMeans, {"compute_labels": True},
             "mini-batch k-means (Sculley): batches of b random samples, running-mean "
-            "updates; a fixed number of batches",
+            "updates; stops when the smoothed batch error stops improving",
             lambda est, n: (f"mini-batch k-means (batch size {est.batch_size}) from "
                             f"{seeding_text(est)}"),
-            stops=("max_iter",), converges=False),
+            stops=("max_iter", "max_no_improvement")),
         "nmbatch": CliChoice(
             NestedMiniBatchKMeans, {},
             "nested mini-batch k-means with Elkan/Yinyang bounds (Newling & Fleuret): "

@@ -166,6 +166,7 @@ TEST_CASE_TEMPLATE("fit_mbatch is mbatch_step on the rows mbatch_batch_rows draw
     p.mbatch.batch_size = b;
     p.mbatch.max_iter = iters;
     p.mbatch.reassignment_ratio = 0.0;  // Sculley's mbatch: mbatch_step does not reassign
+    p.mbatch.max_no_improvement = 0;    // and runs every batch
     std::vector<T> centers(C * d);
     const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
     const vcgmm::MbatchKMeansResult r = vcgmm::fit_mbatch(data, p, buffers(init, &centers));
@@ -203,6 +204,47 @@ TEST_CASE_TEMPLATE("fit_mbatch is mbatch_step on the rows mbatch_batch_rows draw
 // =============================================================================
 // nmbatch
 // =============================================================================
+
+TEST_CASE("mbatch's early stop: scikit-learn's rule on the trace, a prefix of the full run") {
+  const index_t n = 3000, d = 4, C = 5, b = 200;
+  const std::vector<double> x = blobs<double>(n, d, 5, 20.0, 2.0, 511);
+  const std::vector<double> init = first_rows(x, d, C);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  auto fit = [&](int max_iter, int patience, std::vector<double>& centers) {
+    auto p = given_init<vcgmm::MbatchKMeansParams>(C, 13, 2);
+    p.mbatch.batch_size = b;
+    p.mbatch.max_iter = max_iter;
+    p.mbatch.max_no_improvement = patience;
+    centers.assign(C * d, 0.0);
+    return vcgmm::fit_mbatch(data, p, buffers(init, &centers));
+  };
+  std::vector<double> full_centers, early_centers, cut_centers;
+  const auto full = fit(400, 0, full_centers);
+  REQUIRE(full.n_iter == 400);
+  CHECK_FALSE(full.converged);
+  // replay: EWA of the objective per unit weight, smoothing 2 b / (n + 1)
+  const double alpha = 2.0 * b / (n + 1.0);
+  double ewa = 0.0, best = std::numeric_limits<double>::infinity();
+  int without = 0, stop = 0;
+  for (int t = 1; t <= 400 && stop == 0; ++t) {
+    const double q = full.objective[t - 1] / n;
+    ewa = t == 1 ? q : ewa * (1.0 - alpha) + q * alpha;
+    if (ewa < best) {
+      best = ewa;
+      without = 0;
+    } else if (++without >= 10) {
+      stop = t;
+    }
+  }
+  REQUIRE(stop > 10);
+  REQUIRE(stop < 400);
+  const auto early = fit(400, 10, early_centers);
+  CHECK(early.n_iter == stop);
+  CHECK(early.converged);
+  const auto cut = fit(stop, 0, cut_centers);
+  CHECK(bitwise_equal(early_centers, cut_centers));
+  CHECK(bitwise_equal(early.counts, cut.counts));
+}
 
 TEST_CASE_TEMPLATE("nmbatch: the bounds only skip, never change a result", T, float, double) {
   const index_t n = 6000, d = 5, C = 24;

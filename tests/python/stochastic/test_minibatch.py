@@ -100,10 +100,50 @@ def test_partial_fit_seeds_on_the_first_batch_and_pickles(make_blobs):
         vcgmm.MiniBatchKMeans(5, random_state=0).partial_fit(X[:3])
 
 
+def _early_stop(objective, w_total, b, n, patience):
+    """scikit-learn's rule on the batch objectives per unit weight: the batch
+    after which the fit stops (None: it never does)."""
+    alpha = min(1.0, 2.0 * b / (n + 1))
+    ewa, best, without = None, np.inf, 0
+    for t, q in enumerate(np.asarray(objective) / w_total, start=1):
+        ewa = q if ewa is None else ewa * (1 - alpha) + q * alpha
+        if ewa < best:
+            best, without = ewa, 0
+        else:
+            without += 1
+            if without >= patience:
+                return t
+    return None
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_mbatch_early_stop_is_scikit_learns_rule(make_blobs, weighted):
+    """The fit stops at the first batch where the smoothed objective has not
+    improved for max_no_improvement batches (a numpy replay of the trace),
+    and is then the fit of that many batches without the rule."""
+    X = make_blobs(3000, 4, 5, seed=11, std=2.0)[0]
+    w = np.random.default_rng(1).uniform(0.5, 2.0, X.shape[0]) if weighted else None
+    kw = dict(batch_size=200, random_state=4, n_threads=1)
+    full = vcgmm.MiniBatchKMeans(5, max_iter=400, max_no_improvement=0, **kw).fit(
+        X, sample_weight=w)
+    assert full.n_iter_ == 400 and not full.converged_
+    w_total = X.shape[0] if w is None else w.sum()
+    for patience in (3, 10):
+        stop = _early_stop(full.objective_, w_total, 200, X.shape[0], patience)
+        assert stop is not None and stop < 400
+        km = vcgmm.MiniBatchKMeans(5, max_iter=400, max_no_improvement=patience, **kw).fit(
+            X, sample_weight=w)
+        assert km.n_iter_ == stop and km.converged_
+        np.testing.assert_array_equal(km.objective_, full.objective_[:stop])
+        cut = vcgmm.MiniBatchKMeans(5, max_iter=stop, max_no_improvement=0, **kw).fit(
+            X, sample_weight=w)
+        assert km.cluster_centers_.tobytes() == cut.cluster_centers_.tobytes()
+
+
 def test_mbatch_defaults_and_seeding_sample(make_blobs):
     X = make_blobs(2000, 4, 3, seed=8)[0]
     km = vcgmm.MiniBatchKMeans(4, random_state=0, n_threads=1).fit(X)
-    assert km.batch_size_ == 2000 and km.n_iter_ == 100  # "auto": min(5000, n)
+    assert km.batch_size_ == 2000 and km.max_no_improvement == 10  # "auto": min(5000, n)
     # greedy k-means++ (2 + ln 4 = 3 candidates) on min(n, 3 b) = 2000 rows:
     # (C - 1) steps of (L + 1) passes
     assert km.init == "k-means++" and km.n_local_trials == "auto"
@@ -153,7 +193,8 @@ def test_every_cluster_is_used_after_a_bad_start(make_blobs):
                       X.max(axis=0) + [0.0, 150.0]])
     def fit(ratio):
         return vcgmm.MiniBatchKMeans(6, init=init, batch_size=500, max_iter=50,
-                                     reassignment_ratio=ratio, random_state=0, n_threads=1).fit(X)
+                                     reassignment_ratio=ratio, max_no_improvement=0,
+                                     random_state=0, n_threads=1).fit(X)
 
     # the warning names the cause, not the data (6000 distinct points)
     with pytest.warns(ConvergenceWarning, match="reassignment_ratio=0, a larger value"):
