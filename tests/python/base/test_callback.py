@@ -143,6 +143,6 @@ def test_cli_progress_bar(tmp_path):
     bar = subprocess.run(base + ["--progress", "--out", str(tmp_path / "d.npy")],
                          capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0 and bar.returncode == 0, bar.stderr
-    assert "iterations" in bar.stderr and "objective=" in bar.stderr and "it" in bar.stderr
-    assert "objective=" not in plain.stderr
+    assert "iterations" in bar.stderr and "error=" in bar.stderr and "change=" in bar.stderr
+    assert "error=" not in plain.stderr
     np.testing.assert_array_equal(np.load(out), np.load(tmp_path / "d.npy"))
