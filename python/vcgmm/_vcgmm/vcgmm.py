@@ -61,9 +61,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         None is var-GMM-S.
     plus1 : bool, default=False
         Add one random cluster to every search space ("G = 3+1").
-    init : {"afk-mc2", "k-means++"} or array-like of shape (n_components, n_features), \
-            default="afk-mc2"
-        Seeding, or the initial means.
+    init : {"afk-mc2", "k-means++", "random"} or array-like of shape \
+            (n_components, n_features), default="afk-mc2"
+        Seeding (on the coreset when there is one): AFK-MC^2, D^2 sampling,
+        C distinct random samples of the points fitted, or the initial means.
     n_init : int, default=1
         %(n_init_mixture)s
         Chunked and Dask data take ``n_init=1`` only.
