@@ -34,7 +34,6 @@ class CliChoice:
     defaults: dict = field(default_factory=dict)
     unused: tuple = ()
     stops: tuple = ("max_iter", "tol")
-    converges: bool = True
     objective: str = "quantization error (full data)"
     costs: tuple = ("n_distance_evals_", "distance evaluations")
     writes_centers: bool = True

@@ -343,7 +343,7 @@ def _print_start(args, data, est, description, seed_note, out):
 
 def _fit(args, est, data):
     """Fits ``est``; returns the wall time. Warnings go to stderr as one line each."""
-    bar = progress_bar(est, ALGORITHMS[args.algo], data.n, data.d) if args.progress else None
+    bar = progress_bar(est, data.n, data.d) if args.progress else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         start = time.perf_counter()

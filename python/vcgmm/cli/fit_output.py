@@ -87,7 +87,7 @@ def _objective_name(record):
             "kernel-kmeans": "objective"}.get(record.algorithm, "error")
 
 
-def progress_bar(est, spec, n_samples, n_features):
+def progress_bar(est, n_samples, n_features):
     """A tqdm bar on stderr, fed by the estimator's progress callback; returns it.
 
     It counts what a fit can know: a line as each phase before the iterations
@@ -116,7 +116,7 @@ def progress_bar(est, spec, n_samples, n_features):
             bar.set_description_str(record.phase)
         postfix = {_objective_name(record): f"{record.objective:.6g}"}
         previous, state["objective"] = state["objective"], record.objective
-        if previous is not None and spec.converges:
+        if previous is not None:
             delta = abs(record.objective - previous)
             if gain and record.phase == "iterations" and record.algorithm == "vc-gmm":
                 # nats per point and feature: the coreset's weights sum to about N
@@ -161,8 +161,6 @@ def print_phases(est, out, costs=("n_distance_evals_", "distance evaluations")):
 def stop_text(est, spec):
     """Why the fit ended, for the report."""
     limit = spec.stops[0]
-    if not spec.converges:
-        return f" (runs --{limit.replace('_', '-')} {getattr(est, limit)}; no convergence test)"
     if getattr(est, "converged_", False):
         return " (converged)"
     if est.n_iter_ >= getattr(est, limit):
