@@ -24,6 +24,11 @@ namespace detail {
 
 namespace {
 
+/// b: MbatchParams::batch_size, or for 0 min(kMbatchDefaultBatch, n).
+index_t batch_size_of(const MbatchParams& p, index_t n) {
+  return p.batch_size > 0 ? p.batch_size : std::min(kMbatchDefaultBatch, n);
+}
+
 /// scikit-learn's init_size: a D^2 seeding runs on 3 b rows, and on at least
 /// 3 rows per cluster.
 constexpr index_t kSeedingRowsPerRow = 3;
@@ -142,7 +147,7 @@ MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& par
   Stopwatch clock;
   MbatchResult result;
   const index_t n = data.n, d = data.d;
-  const index_t b = params.batch_size > 0 ? params.batch_size : std::min(kMbatchDefaultBatch, n);
+  const index_t b = batch_size_of(params, n);
   result.batch_size = b;
   double w_total = 0.0;
   for (index_t i = 0; i < n; ++i) w_total += data.weight(i);
@@ -225,8 +230,7 @@ MbatchKMeansResult fit_mbatch(const DataView<T>& data, const MbatchKMeansParams&
   detail::require_pipeline(data, params, buffers, "fit_mbatch");
   const index_t n_fit = params.coreset_size > 0 ? params.coreset_size : data.n;
   detail::require_mbatch_params(params.mbatch, n_fit, "fit_mbatch");
-  const index_t b = params.mbatch.batch_size > 0 ? params.mbatch.batch_size
-                                                 : std::min(kMbatchDefaultBatch, n_fit);
+  const index_t b = detail::batch_size_of(params.mbatch, n_fit);
   const detail::SeedingRows<T> seeding_rows = [&](const DataView<T>& fit) {
     const index_t m = std::min(fit.n, detail::kSeedingRowsPerRow *
                                           std::max(b, params.n_clusters));
