@@ -36,6 +36,7 @@ import numpy as np
 
 from .._base.inputs import is_zarr_array
 from .._base.loader import core as _core
+from .._base.metric import normalize_rows
 from .._base.nearest import nearest_centers
 from .._base.logs import progress_callback
 from .files import _read_npy
@@ -123,6 +124,7 @@ class ChunkSource:
         self.n_features = None   # chunk 0's width, or the model's (set by the caller)
         self.width_from = "chunk 0 has"
         self.rows = None         # rows per chunk, known after the first pass
+        self.unit_rows = False   # metric="cosine": every chunk's rows scaled to unit length
         if is_zarr_array(X):
             if len(X.shape) != 2:
                 raise ValueError(f"{name} is a zarr array of shape {X.shape}; expected 2-D.")
@@ -131,6 +133,10 @@ class ChunkSource:
             self.kind = "function"
         else:
             self.kind = "list"
+
+    def use_unit_rows(self):
+        """metric="cosine": every chunk's rows scaled to unit length as it is read."""
+        self.unit_rows = True
 
     # -- reading ---------------------------------------------------------------
 
@@ -198,6 +204,8 @@ class ChunkSource:
                                           width_from=self.width_from)
             if self.dtype is None:
                 self.dtype, self.n_features = dtype, chunk.shape[1]
+            if self.unit_rows:
+                chunk = normalize_rows(chunk, f"{self.name} chunk {c}{self._label(c)}")
             if self.rows is not None and chunk.shape[0] != self.rows[c]:
                 raise ValueError(f"{self.name} chunk {c} has {chunk.shape[0]} rows on this "
                                  f"pass but had {self.rows[c]} on the first: the chunks must "

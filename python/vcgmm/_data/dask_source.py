@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from .._base.loader import core
+from .._base.metric import normalize_rows
 from .._base.nearest import nearest_centers
 from .._base.validation import check_sample_weight, compute_dtype
 from .chunked import CoresetDraw, plan_coreset, validate_chunk
@@ -81,6 +82,10 @@ def _draw_task(block, w, c, name, mean, plan, mass, draws, m, seed):
     idx, gamma, stats = core.draw_coreset_chunk(chunk, w, c, mean, *plan, mass, draws, m,
                                                 _run(seed))
     return idx, gamma, chunk[idx], stats.n_distance_evals["coreset"]
+
+
+def _unit_rows_block(block, name):
+    return normalize_rows(_block(block, "?", None, name), f"{name} block")
 
 
 def _labels_block(block, centers):
@@ -170,6 +175,7 @@ class DaskSource:
         self.X = as_dask_rows(X, name)
         self.n_features = int(self.X.shape[1])
         self.dtype = self.X.dtype
+        self.unit_rows = False
         self.sample_weight = None
         if sample_weight is not None:
             w = sample_weight if isinstance(sample_weight, da.Array) else da.from_array(
@@ -183,6 +189,14 @@ class DaskSource:
                 raise ValueError(f"sample_weight must have shape ({self.X.shape[0]},) to match "
                                  f"{name}, got ({w.shape[0]},).")
             self.sample_weight = w.astype(np.float64).rechunk((self.X.chunks[0],))
+
+    def use_unit_rows(self):
+        """metric="cosine": every block's rows scaled to unit length (lazily)."""
+        if self.unit_rows:
+            return
+        self.unit_rows = True
+        self.X = self.X.map_blocks(_unit_rows_block, self.name, dtype=self.dtype,
+                                   meta=np.empty((0, 0), self.dtype))
 
     def _blocks(self):
         blocks = self.X.to_delayed().ravel()

@@ -317,9 +317,8 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
         """The chunk source of chunked/Dask X, checked against the fitted
         width; None for one array."""
         source = as_source(X, sample_weight)
-        if source is not None and self._objective_scale() != 1.0:
-            raise ValueError("metric='cosine' estimators take X as one array, not chunked or "
-                             "Dask data.")
+        if source is not None and is_cosine(self):
+            source.use_unit_rows()
         if source is not None:
             expected = getattr(self, "n_features_in_", None)
             if source.n_features is None:
@@ -662,10 +661,6 @@ class PipelineEstimator(CenterBasedEstimator):
                 "coreset_size=None fits on all points, which needs X in memory as one array; "
                 "chunked and Dask data are fitted on a coreset: pass coreset_size='auto' or an "
                 "integer.")
-        if is_cosine(values):
-            raise ValueError(
-                "metric='cosine' needs the rows normalised in memory; chunked and Dask data "
-                "take metric='euclidean' (normalise the chunks yourself, then fit).")
         if values.get("labels") == "approx":
             raise ValueError(
                 "labels='approx' labels X in memory as one array (as predict(X, exact=False) "
@@ -676,6 +671,10 @@ class PipelineEstimator(CenterBasedEstimator):
                 "run would read the chunks twice for its own coreset and once more to be "
                 "ranked); pass n_init=1, or X in memory as one array.")
         params = self._params.to_core(values)
+        if is_cosine(values):  # each chunk normalised as it is read, as X is in memory
+            source.use_unit_rows()
+            if self._spherical_centers:
+                self._set_spherical(params)
         params.run = run_options(values["n_threads"], values["random_state"], values["verbose"],
                                  values["callback"])
         draw = source.coreset(

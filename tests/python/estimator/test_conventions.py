@@ -312,6 +312,52 @@ def test_cosine_with_compute_labels_false_and_n_init(data, kind, n_init, brute_q
         assert r.inertia == eager.inertia_
 
 
+@pytest.mark.parametrize("kind", ["KMeans", "VCGMM"])
+def test_cosine_on_chunked_and_dask_data_normalises_each_chunk(data, kind, brute_qe):
+    """metric="cosine" with chunks (and Dask blocks): every chunk is scaled to
+    unit rows as it is read, so the fit is the Euclidean fit of the
+    normalised chunks (VCGMM, bitwise) or a spherical k-means on them (unit
+    centers, inertia_ = sum w (1 - cos))."""
+    X, w = data
+    from vcgmm._base.metric import normalize_rows
+    chunks = np.array_split(X, 3)
+    U = normalize_rows(X)
+    params = _coreset_params(kind)
+    est = _make(kind, 8, metric="cosine", **params).fit(chunks, sample_weight=w)
+    scale = 0.5 if kind == "KMeans" else 1.0
+    np.testing.assert_allclose(est.inertia_, scale * brute_qe(U, est.cluster_centers_, w),
+                               rtol=1e-9)
+    np.testing.assert_array_equal(est.predict(chunks), est.predict(X))
+    np.testing.assert_array_equal(est.labels_, est.predict(X))
+    if kind == "VCGMM":
+        ref = _make(kind, 8, **params).fit([normalize_rows(c) for c in chunks], sample_weight=w)
+        np.testing.assert_array_equal(est.cluster_centers_, ref.cluster_centers_)
+        assert est.inertia_ == ref.inertia_
+    else:
+        np.testing.assert_allclose(np.linalg.norm(est.cluster_centers_, axis=1), 1.0, rtol=1e-12)
+    bad = [c.copy() for c in chunks]
+    bad[1][4] = 0.0
+    with pytest.raises(ValueError, match="X chunk 1 has 1 row.s. of norm zero"):
+        _make(kind, 8, metric="cosine", **params).fit(bad)
+    da = pytest.importorskip("dask.array")
+    dask = pytest.importorskip("dask")
+    with dask.config.set(scheduler="sync"):
+        Xd = da.from_array(X, chunks=(900, X.shape[1]))
+        lazy = _make(kind, 8, metric="cosine", **params).fit(Xd, sample_weight=w)
+        np.testing.assert_allclose(lazy.inertia_, scale * brute_qe(U, lazy.cluster_centers_, w),
+                                   rtol=1e-9)
+        np.testing.assert_array_equal(lazy.labels_.compute(), lazy.predict(X))
+        np.testing.assert_array_equal(lazy.predict(Xd).compute(), lazy.predict(X))
+        if kind == "VCGMM":
+            Ud = da.from_array(X, chunks=(900, X.shape[1])).map_blocks(normalize_rows,
+                                                                       dtype=X.dtype)
+            ref = _make(kind, 8, **params).fit(Ud, sample_weight=w)
+            np.testing.assert_array_equal(lazy.cluster_centers_, ref.cluster_centers_)
+        Xbad = da.from_array(np.vstack(bad), chunks=(900, X.shape[1]))
+        with pytest.raises(ValueError, match="norm zero"):
+            _make(kind, 8, metric="cosine", **params).fit(Xbad)
+
+
 def test_n_init_keeps_the_refine_objective_of_the_run_kept(monkeypatch, data):
     X, _ = data
     kw = dict(refine=2, random_state=1, n_threads=1)
