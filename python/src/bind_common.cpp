@@ -20,6 +20,7 @@ const NameTable<SeedingMethod> kSeedingMethods[] = {
     {"k-means++", SeedingMethod::kmeans_plusplus},
     {"afk-mc2", SeedingMethod::afkmc2},
     {"random", SeedingMethod::random},
+    {"auto", SeedingMethod::automatic},
     {"given", SeedingMethod::given},
 };
 
@@ -113,6 +114,15 @@ void bind_run_options(py::module_& m) {
 void bind_pipeline_params(py::module_& m) {
   def_names(m, "seeding_methods", kSeedingMethods,
             "Names of the seeding methods, as SeedingParams.method takes them.");
+  m.def(
+      "resolve_seeding",
+      [](const std::string& method, vcgmm::index_t n_clusters) {
+        return name_of(kSeedingMethods,
+                       vcgmm::resolve_seeding(value_of(kSeedingMethods, method, "init"), n_clusters));
+      },
+      py::arg("method"), py::arg("n_clusters"),
+      "The seeding method `method` stands for with n_clusters clusters ('auto' resolved).");
+  m.attr("AUTO_SEEDING_MAX_CLUSTERS") = vcgmm::kAutoSeedingMaxClusters;
   params_class<vcgmm::KMeansPlusPlusParams>(m, "KMeansPlusPlusParams")
       .def_readwrite("n_local_trials", &vcgmm::KMeansPlusPlusParams::n_local_trials);
   params_class<vcgmm::Afkmc2Params>(m, "Afkmc2Params")

@@ -40,7 +40,22 @@ enum class SeedingMethod {
   random,           ///< C distinct rows drawn uniformly (weights ignored): the
                     ///< initialisation of Sculley's mbatch and of nmbatch (its
                     ///< first C samples after the shuffle); no distance evaluations
+  automatic,        ///< kmeans_plusplus up to kAutoSeedingMaxClusters, afkmc2 above
+                    ///< (resolve_seeding)
 };
+
+/// Largest C for which SeedingMethod::automatic means k-means++. k-means++ on
+/// N' points costs N' C L evaluations (C^2 with the default coreset of ~64 C
+/// points), AFK-MC^2 about m C^2 / 2: k-means++ seeds better at a few hundred
+/// clusters and costs several EM loops at thousands (docs/user_guide/performance.rst).
+constexpr index_t kAutoSeedingMaxClusters = 500;
+
+/// The method `method` stands for with C clusters (automatic resolved).
+inline SeedingMethod resolve_seeding(SeedingMethod method, index_t n_clusters) {
+  if (method != SeedingMethod::automatic) return method;
+  return n_clusters <= kAutoSeedingMaxClusters ? SeedingMethod::kmeans_plusplus
+                                               : SeedingMethod::afkmc2;
+}
 
 struct SeedingParams {
   SeedingMethod method = SeedingMethod::afkmc2;

@@ -5,14 +5,16 @@
 // in IEEE TPAMI 2022 (Alg. 1). var-GMM-S: Forster & Luecke, AISTATS 2018.
 //
 //   vc-GMM    = lightweight coreset of N' points (lightweight_coreset.hpp)
-//             + AFK-MC^2 seeding on the coreset (afkmc2.hpp)
+//             + AFK-MC^2 seeding on the coreset (afkmc2.hpp; by default
+//               greedy k-means++ up to kAutoSeedingMaxClusters clusters)
 //             + the truncated variational EM loop on the coreset with the
 //               coreset weights (variational_gmm.hpp);
 //   var-GMM-S = the same seeding and loop on all N points with the sample
 //               weights (coreset_size = 0). One implementation, not two.
 // The model: C isotropic Gaussians (means + one shared variance by default).
 //
-// Cost: O(N D) for the coreset, O(N' D + m C^2 D) for the seeding,
+// Cost: O(N D) for the coreset, O(N' D + m C^2 D) for AFK-MC^2 (O(N' C L D)
+// for k-means++ with L candidates per step),
 // O(N' G^2 D) per EM iteration -- independent of N and, per iteration, of C.
 // The optional evaluation (labels and quantization error on the full data)
 // costs O(N C D) and is reported as its own phase. Memory: O(N) for the
@@ -37,6 +39,9 @@ namespace vcgmm {
 /// plus the variational loop. n_clusters is the number of components C.
 struct VcgmmParams : PipelineParams {
   VariationalGmmParams em;
+  /// automatic: greedy k-means++ at up to kAutoSeedingMaxClusters clusters,
+  /// AFK-MC^2 above (the papers: afkmc2 at every C).
+  VcgmmParams() { seeding.method = SeedingMethod::automatic; }
 };
 
 /// The loop's result (free-energy trace on the coreset, sigma^2, effective

@@ -105,7 +105,7 @@ SeedingStats random_rows(const DataView<T>& data, index_t C, const RunOptions& r
 template <typename T>
 SeedingStats seed_centers(const DataView<T>& data, index_t C, const SeedingParams& seeding,
                           const RunOptions& run, T* centers) {
-  switch (seeding.method) {
+  switch (resolve_seeding(seeding.method, C)) {
     case SeedingMethod::afkmc2:
       return detail::afkmc2(data, C, seeding.afkmc2, run, centers, nullptr);
     case SeedingMethod::random:
@@ -148,8 +148,8 @@ std::unique_ptr<FitData<T>> prepare_fit(const DataView<T>& data, const PipelineP
   if (p.seeding.method == SeedingMethod::given) {
     std::memcpy(buffers.centers, buffers.init_centers, sizeof(T) * p.n_clusters * data.d);
   } else {
-    const bool d2 = p.seeding.method == SeedingMethod::kmeans_plusplus ||
-                    p.seeding.method == SeedingMethod::afkmc2;
+    const SeedingMethod method = resolve_seeding(p.seeding.method, p.n_clusters);
+    const bool d2 = method == SeedingMethod::kmeans_plusplus || method == SeedingMethod::afkmc2;
     std::vector<index_t> rows;
     if (d2 && seeding_rows) rows = seeding_rows(fit_data->view());
     const std::unique_ptr<FitData<T>> sample =
@@ -158,7 +158,7 @@ std::unique_ptr<FitData<T>> prepare_fit(const DataView<T>& data, const PipelineP
     const SeedingStats ss = seed_centers(on, p.n_clusters, p.seeding, p.run, buffers.centers);
     *costs += ss;
     log_line(p.run.log, "%s seeding: %s, %lld centers on %lld points (%.2f s)", name,
-             seeding_name(p.seeding.method), static_cast<long long>(p.n_clusters),
+             seeding_name(method), static_cast<long long>(p.n_clusters),
              static_cast<long long>(on.n), ss.timings.seeding);
     report_progress(p.run, name, "seeding", 0, NAN, ss.timings.seeding,
                     ss.n_distance_evals.seeding);

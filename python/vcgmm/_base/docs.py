@@ -156,15 +156,17 @@ DOCDICT = {
         "``\"cosine\"`` is spherical k-means (Dhillon & Modha, 2001): rows of "
         "norm zero are refused, centers are rescaled to unit length after every "
         "update, the objectives (``inertia_``, ``objective_``, ``score``) are "
-        "``sum_n w_n (1 - cos(x_n, c))`` and ``transform`` gives ``1 - cos``.")),
+        "``sum_n w_n (1 - cos(x_n, c))`` and ``transform`` gives ``1 - cos``. "
+        "Chunked and Dask data are scaled to unit rows chunk by chunk as they are "
+        "read.")),
     "coreset_size": _FromHelp(
         "coreset_size", (".._blocks.coreset", "coreset_size_param", None), (
             "A lightweight coreset of N' weighted points, C <= N' <= 4 n_samples "
             "(see :func:`vcgmm.default_coreset_size`).")),
     "chain_length": _FromHelp("chain_length", _SEEDING_PARAMS,
-                              "At most 10000; used with ``init=\"afk-mc2\"``."),
+                              "At most 10000; used when the seeding is AFK-MC^2."),
     "n_local_trials": _FromHelp("n_local_trials", _SEEDING_PARAMS,
-                                "At most 1000; used with ``init=\"k-means++\"``."),
+                                "At most 1000; used when the seeding is k-means++."),
     "n_threads": _FromHelp("n_threads", _RUN_PARAMS, "None or -1 select that default."),
     "random_state": _FromHelp("random_state", _RUN_PARAMS, (
         "It seeds every random draw of the call; an integer gives the same "

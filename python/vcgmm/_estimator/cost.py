@@ -8,6 +8,7 @@ import sys
 import warnings
 
 from .._base.run import available_threads
+from .._base.loader import core as _core
 from .._blocks.seeding import local_trials
 
 __all__ = ["FLOPS_PER_THREAD", "seeding_work", "user_stacklevel", "warn_if_huge"]
@@ -30,10 +31,11 @@ def seeding_work(n, d, params):
     """
     C = params.n_clusters
     seeding = params.seeding
-    if seeding.method == "k-means++":
+    method = _core.resolve_seeding(seeding.method, C)
+    if method == "k-means++":
         evals = n * (C - 1) * local_trials(seeding.kmeans_plusplus.n_local_trials, C)
         return evals, 2.0 * d * evals
-    if seeding.method == "afk-mc2":
+    if method == "afk-mc2":
         chain = seeding.afkmc2.chain_length * C * (C - 1) // 2
         chain_dims = seeding.afkmc2.min_screen_coordinates(d)
         return n + chain, 2.0 * (d * n + chain_dims * chain)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .._base.loader import core as _core
 from .._blocks.coreset import resolve_coreset_size
 
 __all__ = ["CliChoice", "Family", "chain_text", "coreset_text", "seeding_text"]
@@ -72,5 +73,10 @@ def coreset_text(est, n_samples):
 def seeding_text(est):
     if not isinstance(est.init, str):
         return "given initial centers"
-    return {"random": "random samples as initial centers", "k-means++": "k-means++ seeding",
-            "afk-mc2": chain_text(est)}[est.init]
+    method = _core.resolve_seeding(est.init, getattr(est, est._count_param))
+    text = {"random": "random samples as initial centers", "k-means++": "k-means++ seeding",
+            "afk-mc2": chain_text(est)}[method]
+    if est.init == "auto":
+        text += (f" (init='auto': k-means++ up to {_core.AUTO_SEEDING_MAX_CLUSTERS} "
+                 "clusters, AFK-MC^2 above)")
+    return text

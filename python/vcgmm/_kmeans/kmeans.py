@@ -75,10 +75,10 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     ----------
     n_clusters : int, default=8
         Number of clusters C, 1 <= C <= n_samples.
-    init : {"k-means++", "afk-mc2", "random"} or array-like of shape \
+    init : {"k-means++", "afk-mc2", "random", "auto"} or array-like of shape \
             (n_clusters, n_features), default="k-means++"
         Seeding: D^2 sampling, AFK-MC^2, C distinct random samples of the
-        points fitted, or the given initial centers.
+        points fitted, or the given initial centers; "auto": k-means++ up to 500 clusters, AFK-MC^2 above.
     n_init : int, default=1
         %(n_init)s
         With given initial centers and no coreset one run is done

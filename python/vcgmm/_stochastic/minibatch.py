@@ -65,12 +65,12 @@ class MiniBatchKMeans(StochasticKMeans):
     ----------
     n_clusters : int, default=8
         Number of clusters C, 1 <= C <= n_samples.
-    init : {"random", "k-means++", "afk-mc2"} or array-like of shape (n_clusters, n_features), \
-            default="k-means++"
+    init : {"random", "k-means++", "afk-mc2", "auto"} or array-like of shape \
+            (n_clusters, n_features), default="k-means++"
         k-means++ (greedy, see ``n_local_trials``) and AFK-MC^2 run on
         min(n, 3 * max(batch_size, n_clusters)) distinct random samples (as scikit-learn's
         init_size); "random": C distinct samples (Sculley's and the paper's);
-        or the initial centers.
+        or the initial centers. "auto": k-means++ up to 500 clusters, AFK-MC^2 above.
     batch_size : int or "auto", default="auto"
         Samples per batch, 1 to n_samples; "auto": min(2048, n_samples) (with the
         early stop, faster than scikit-learn's MiniBatchKMeans at a lower error on
@@ -200,6 +200,8 @@ class MiniBatchKMeans(StochasticKMeans):
         """The initial centers from the first batch; counts one each (Alg. 2)."""
         C = check_n_clusters(values["n_clusters"], X)
         init, seed = values["init"], values["random_state"]
+        if isinstance(init, str):
+            init = _core.resolve_seeding(init, C)
         if not isinstance(init, str):
             centers = seeding_to_core(values, X, C, _core.MbatchKMeansParams())
         elif init == "random":

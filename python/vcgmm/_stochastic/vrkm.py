@@ -91,9 +91,9 @@ class VRKMeans(StochasticKMeans):
         centers). B > 1: our blocked variant, the nearest centers of B draws
         from one matrix product against the centers at the block's start,
         the updates then applied in order (faster; results within noise).
-    init : {"k-means++", "afk-mc2", "random"} or array-like of shape (n_clusters, n_features), \
-            default="k-means++"
-        Seeding (the paper's: k-means++), or the initial centers.
+    init : {"k-means++", "afk-mc2", "random", "auto"} or array-like of shape \
+            (n_clusters, n_features), default="k-means++"
+        Seeding (the paper's: k-means++), or the initial centers. "auto": k-means++ up to 500 clusters, AFK-MC^2 above.
     %(stochastic_params)s
 
     Attributes

@@ -31,7 +31,7 @@ class VariationalLoop:
         Points (for vc-GMM: the coreset points).
     means : array-like of shape (C, n_features)
         Initial means.
-    G : int, default=5
+    G : int, default=7
         Neighbourhood size (clamped to C).
     sample_weight : array-like of shape (n_samples,), default=None
         Strictly positive weights (coreset weights); None means all ones. Zero

@@ -46,10 +46,12 @@ EXPLANATION = (
     "truncated variational EM in which each point searches only the G-neighbourhoods of its "
     "G nearest clusters (G=3+1: plus one random cluster), so an iteration costs "
     "O(N' G^2 D) instead of O(N' C D); var-GMM-S = that EM on all points. 'vc-GMM "
-    "refine={refine}' (not in the paper; the library's default, VCGMM() and fit_vcgmm) = "
+    "refine={refine}' (not in the paper; the library's default) = "
     "vc-GMM followed by {refine} hard Lloyd steps on the coreset, each labelling every "
     "coreset point among all C means by an approximate search (their time is in the row's; "
-    "'iterations' counts the EM iterations before them). {repeat_note} "
+    "'iterations' counts the EM iterations before them). 'VCGMM() defaults' = vc-GMM as "
+    "VCGMM() and fit_vcgmm run it on that coreset: greedy k-means++ seeding up to 500 "
+    "clusters (AFK-MC^2 above), G={G}, {refine} refinement steps. {repeat_note} "
     "{stop_rules}"
 )
 
@@ -151,6 +153,7 @@ def _explanation(args, n, setting, summaries, shape):
     text = EXPLANATION.format(
         n=n, threads=f"{n_threads} thread{'s' if n_threads != 1 else ''}",
         chain=_table1.CHAIN_LENGTH, repeat_note=repeat_note, refine=_table1.DEFAULT_REFINE,
+        G=_table1.VCGMM_PARAMS.defaults["G"],
         stop_rules=_table1.stop_rules(setting, q_base=summaries[0]["Q"], shape=shape))
     return textwrap.fill(text, width=88)
 
@@ -168,7 +171,8 @@ def run(args):
                        f"stride {stride}")
     skipped = [s for s in sizes if s > n]
     # the papers' rows, and vc-GMM as the library runs it by default
-    rows = _table1.default_rows(n, sizes, vc_refine=(_table1.DEFAULT_REFINE,))
+    rows = _table1.default_rows(n, sizes, vc_refine=(_table1.DEFAULT_REFINE,),
+                                library_defaults=True)
     print(f"clusters : C = {clusters}; "
           + (f"seeds {args.seed}..{args.seed + args.repeats - 1} ({args.repeats} runs per row)"
              if args.repeats > 1 else f"seed {args.seed}")

@@ -35,7 +35,9 @@ vc-GMM rows: "vc-GMM" is the papers' algorithm (``refine=0``); rows
 "vc-GMM refine=k" (``default_rows(..., vc_refine=(k,))``) add k hard
 refinement steps after EM (the library's default ``refine_search``), so the
 table shows both; ``vcgmm demo`` adds them with the library's default k
-(``DEFAULT_REFINE``).
+(``DEFAULT_REFINE``), and a row for vc-GMM at all of the library's defaults
+(``library_defaults=True``). The papers' rows seed by AFK-MC^2 whatever the
+library's default ``init``.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from .._vcgmm.params import VCGMM_PARAMS
 __all__ = ["Row", "Setting", "Measurement", "RowResult", "default_rows", "measure_fit",
            "measurement", "measure", "run_rows", "summarize", "table_cells", "format_table",
            "stop_rules", "papers_kmeans_tol", "kmeans_bound", "lloyd_bound_stop", "format_n_prime", "format_speedup",
-           "DEMO_COLUMNS", "DEFAULT_CORESET_SIZES", "CHAIN_LENGTH", "DEFAULT_REFINE"]
+           "DEMO_COLUMNS", "DEFAULT_CORESET_SIZES", "CHAIN_LENGTH", "DEFAULT_REFINE", "LIBRARY_DEFAULTS"]
 
 # ------------------------------------------------------------------ rows
 # Coreset sizes N' of the LWCS and vc-GMM rows (``vcgmm demo``'s default).
@@ -266,13 +268,25 @@ def _fit_lwcs(n_prime, X, setting, seed):
 def _fit_variational(G, plus1, n_prime, refine, X, setting, seed):
     """var-GMM-S (n_prime None) or vc-GMM; the functions skip the labelling pass.
     ``refine=0``: the papers' algorithm."""
-    options = dict(plus1=plus1, chain_length=CHAIN_LENGTH, random_state=seed,
+    options = dict(plus1=plus1, init="afk-mc2", chain_length=CHAIN_LENGTH, random_state=seed,
                    n_threads=setting.n_threads, refine=refine)
     if n_prime is None:
         result = fit_vargmm(X, setting.n_clusters, G, **options)
     else:
         result = fit_vcgmm(X, setting.n_clusters, G, n_prime, **options)
     return measure_fit(X, result, setting.n_threads)
+
+
+def _fit_library_defaults(n_prime, X, setting, seed):
+    """vc-GMM at the library's defaults (seeding, G, refinement, stop rule)
+    on a coreset of n_prime points."""
+    result = fit_vcgmm(X, setting.n_clusters, coreset_size=n_prime, random_state=seed,
+                       n_threads=setting.n_threads)
+    return measure_fit(X, result, setting.n_threads)
+
+
+#: The row name of vc-GMM at the library's defaults.
+LIBRARY_DEFAULTS = "VCGMM() defaults"
 
 
 def _variational_row(name, G, plus1, n_prime, refine=0):
@@ -285,7 +299,7 @@ def _variational_row(name, G, plus1, n_prime, refine=0):
 
 
 def default_rows(n_samples, coreset_sizes=DEFAULT_CORESET_SIZES, *, vc_G=DEFAULT_VC_G,
-                 vargmm_G=(5,), lwcs=True, vc_refine=()):
+                 vargmm_G=(5,), lwcs=True, vc_refine=(), library_defaults=False):
     """The rows of vcgmm's algorithms, as in the paper's Table 1.
 
     k-means++ (the baseline), var-GMM-S for each G in ``vargmm_G``, then for
@@ -293,6 +307,8 @@ def default_rows(n_samples, coreset_sizes=DEFAULT_CORESET_SIZES, *, vc_G=DEFAULT
     ``lwcs`` is False) and vc-GMM for each ``(G, plus1)`` in ``vc_G``. The
     var-GMM-S and vc-GMM rows are the papers' algorithms (``refine=0``); for
     each k in ``vc_refine`` a row "vc-GMM refine=k" follows each vc-GMM row.
+    With ``library_defaults`` a row :data:`LIBRARY_DEFAULTS` (VCGMM's default
+    seeding, G and refinement on that coreset) ends each coreset size's rows.
     """
     rows = [Row("k-means++", fit=_fit_kmeanspp)]
     rows += [_variational_row("var-GMM-S", G, False, None) for G in vargmm_G]
@@ -304,6 +320,9 @@ def default_rows(n_samples, coreset_sizes=DEFAULT_CORESET_SIZES, *, vc_G=DEFAULT
         for G, plus1 in vc_G:
             rows.append(_variational_row("vc-GMM", G, plus1, n_prime))
             rows += [_variational_row("vc-GMM", G, plus1, n_prime, k) for k in vc_refine if k]
+        if library_defaults:
+            rows.append(Row(LIBRARY_DEFAULTS, int(VCGMM_PARAMS.defaults["G"]), n_prime,
+                            partial(_fit_library_defaults, n_prime)))
     return rows
 
 

@@ -736,7 +736,8 @@ TEST_CASE_TEMPLATE("fit_vcgmm = lightweight coreset + AFK-MC2 on it + the loop",
     p.n_clusters = C;
     p.em.G = 3;
     p.coreset_size = m;
-    p.seeding.afkmc2.chain_length = 7;  // seeding.method: afkmc2, the default
+    p.seeding.method = vcgmm::SeedingMethod::afkmc2;  // the papers' (the default: automatic)
+    p.seeding.afkmc2.chain_length = 7;
     p.run.seed = 99;
     p.run.n_threads = 2;
     const VcgmmRun<T> run = run_vcgmm(data, p);
@@ -783,6 +784,42 @@ TEST_CASE_TEMPLATE("fit_vcgmm = lightweight coreset + AFK-MC2 on it + the loop",
     const VcgmmRun<T> given = run_vcgmm(data, p, seeds.data());
     CHECK(bitwise_equal(given.means, run.means));
     CHECK(given.r.n_distance_evals.seeding == 0);
+  }
+}
+
+TEST_CASE_TEMPLATE("fit_vcgmm's default seeding: k-means++ up to kAutoSeedingMaxClusters, AFK-MC2 above",
+                   T, float, double) {
+  using vcgmm::SeedingMethod;
+  CHECK(vcgmm::VcgmmParams().seeding.method == SeedingMethod::automatic);
+  const index_t limit = vcgmm::kAutoSeedingMaxClusters;
+  CHECK(vcgmm::resolve_seeding(SeedingMethod::automatic, 1) == SeedingMethod::kmeans_plusplus);
+  CHECK(vcgmm::resolve_seeding(SeedingMethod::automatic, limit) == SeedingMethod::kmeans_plusplus);
+  CHECK(vcgmm::resolve_seeding(SeedingMethod::automatic, limit + 1) == SeedingMethod::afkmc2);
+  for (SeedingMethod m : {SeedingMethod::kmeans_plusplus, SeedingMethod::afkmc2,
+                          SeedingMethod::random, SeedingMethod::given}) {
+    CHECK(vcgmm::resolve_seeding(m, limit + 1) == m);
+    CHECK(vcgmm::resolve_seeding(m, 2) == m);
+  }
+  // A default fit equals the fit with the method it resolves to, on both sides.
+  const index_t n = 2 * (limit + 1), d = 2;
+  const std::vector<T> x = blobs<T>(n, d, 40, 20.0, 1.0, 63);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  for (index_t C : {index_t{30}, limit + 1}) {
+    CAPTURE(C);
+    vcgmm::VcgmmParams p;
+    p.n_clusters = C;
+    p.coreset_size = n;
+    p.em.max_iter = 3;
+    p.run.seed = 5;
+    p.run.n_threads = 2;
+    const VcgmmRun<T> automatic = run_vcgmm(data, p);
+    p.seeding.method = C <= limit ? SeedingMethod::kmeans_plusplus : SeedingMethod::afkmc2;
+    const VcgmmRun<T> named = run_vcgmm(data, p);
+    CHECK(bitwise_equal(automatic.means, named.means));
+    CHECK(automatic.r.n_distance_evals.seeding == named.r.n_distance_evals.seeding);
+    // k-means++ and AFK-MC2 differ, so the comparison can fail.
+    p.seeding.method = C <= limit ? SeedingMethod::afkmc2 : SeedingMethod::kmeans_plusplus;
+    CHECK_FALSE(bitwise_equal(automatic.means, run_vcgmm(data, p).means));
   }
 }
 

@@ -51,11 +51,13 @@ def test_demo_quick_table_matches_independent_fits(capsys):
         ("k-means++", "-", "-"), ("var-GMM-S", "5", "-"),
         ("LWCS", "-", "2^11"), ("vc-GMM", "5", "2^11"), ("vc-GMM refine=3", "5", "2^11"),
         ("vc-GMM", "3+1", "2^11"), ("vc-GMM refine=3", "3+1", "2^11"),
+        ("VCGMM() defaults", "7", "2^11"),
         ("LWCS", "-", "2^13"), ("vc-GMM", "5", "2^13"), ("vc-GMM refine=3", "5", "2^13"),
         ("vc-GMM", "3+1", "2^13"), ("vc-GMM refine=3", "3+1", "2^13"),
+        ("VCGMM() defaults", "7", "2^13"),
     ]
     assert rows[0][3:6] == ["0.00%", "1.0x", "1.0x"]
-    assert "[1/12] k-means++" in out and "[12/12] vc-GMM refine=3 (N'=2^13) (G=3+1)" in out
+    assert "[1/14] k-means++" in out and "[14/14] VCGMM() defaults (N'=2^13) (G=7)" in out
     assert "'vc-GMM refine=3' (not in the paper; the library's default" in " ".join(out.split())
     assert "eta is the relative quantization error" in out
     # the table states the stopping rules, the baseline's first
@@ -69,21 +71,25 @@ def test_demo_quick_table_matches_independent_fits(capsys):
     base = vcgmm.KMeans(100, n_local_trials=1, random_state=0, n_threads=1).fit(X)
     cost = lambda est: sum(v for k, v in est.n_distance_evals_.items() if k != "evaluation")
     assert rows[0][6] == str(base.n_iter_)
-    # the demo's vc-GMM and var-GMM-S rows are the papers' algorithms (refine=0);
-    # its "vc-GMM refine=3" rows are the library's defaults
-    one = dict(random_state=0, n_threads=1)
+    # the demo's vc-GMM and var-GMM-S rows are the papers' algorithms (AFK-MC^2,
+    # refine=0); its "vc-GMM refine=3" rows add the library's refinement, and
+    # its "VCGMM() defaults" rows are VCGMM at all its defaults on that coreset
+    one = dict(random_state=0, n_threads=1, init="afk-mc2")
+    defaults = dict(random_state=0, n_threads=1)
     independent = [
         vcgmm.VCGMM(100, G=5, coreset_size=None, refine=0, **one),
-        vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**11, **one),
+        vcgmm.KMeans(100, coreset_size=2**11, **one),
         vcgmm.VCGMM(100, G=5, coreset_size=2**11, refine=0, **one),
         vcgmm.VCGMM(100, G=5, coreset_size=2**11, **one),
         vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**11, refine=0, **one),
         vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**11, **one),
-        vcgmm.KMeans(100, init="afk-mc2", coreset_size=2**13, **one),
+        vcgmm.VCGMM(100, coreset_size=2**11, **defaults),
+        vcgmm.KMeans(100, coreset_size=2**13, **one),
         vcgmm.VCGMM(100, G=5, coreset_size=2**13, refine=0, **one),
         vcgmm.VCGMM(100, G=5, coreset_size=2**13, **one),
         vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**13, refine=0, **one),
         vcgmm.VCGMM(100, G=3, plus1=True, coreset_size=2**13, **one),
+        vcgmm.VCGMM(100, coreset_size=2**13, **defaults),
     ]
     assert len(independent) == len(rows) - 1
     for row, est in zip(rows[1:], independent):
@@ -302,10 +308,10 @@ def test_vc_gmm_rows_are_the_papers_and_refined_rows_are_extra():
         ("vc-GMM", 5, "vc-GMM G=5"), ("vc-GMM refine=3", 5, "vc-GMM refine=3 G=5")]
     X = _grid_blobs(3000).astype(np.float32)
     setting = Setting(20, n_threads=1)
-    papers = vcgmm.fit_vcgmm(X, 20, 5, 2**10, refine=0, chain_length=_table1.CHAIN_LENGTH,
-                             random_state=1, n_threads=1)
-    refined = vcgmm.fit_vcgmm(X, 20, 5, 2**10, refine=3, chain_length=_table1.CHAIN_LENGTH,
-                              random_state=1, n_threads=1)
+    papers = vcgmm.fit_vcgmm(X, 20, 5, 2**10, refine=0, init="afk-mc2",
+                             chain_length=_table1.CHAIN_LENGTH, random_state=1, n_threads=1)
+    refined = vcgmm.fit_vcgmm(X, 20, 5, 2**10, refine=3, init="afk-mc2",
+                              chain_length=_table1.CHAIN_LENGTH, random_state=1, n_threads=1)
     for row, ref in zip(rows[1:], (papers, refined)):
         rec = row.fit(X, setting, 1)
         assert rec.Q == vcgmm.quantization_error(X, ref.centers, n_threads=1)

@@ -343,3 +343,34 @@ def test_results_do_not_depend_on_the_thread_count(coreset_size, patches,
 
     out = assert_thread_independent(run)
     assert out["fit"].n_iter_ == 4
+
+
+def test_default_init_is_kmeanspp_up_to_the_threshold_then_afkmc2(make_blobs):
+    """init="auto" (the default) fits exactly as the method it names: greedy
+    k-means++ up to AUTO_SEEDING_MAX_CLUSTERS components, AFK-MC^2 above."""
+    from vcgmm._base.loader import core
+    limit = core.AUTO_SEEDING_MAX_CLUSTERS
+    assert vcgmm.VCGMM().init == "auto"
+    assert core.resolve_seeding("auto", limit) == "k-means++"
+    assert core.resolve_seeding("auto", limit + 1) == "afk-mc2"
+    assert core.resolve_seeding("random", limit + 1) == "random"
+    X = make_blobs(2 * limit + 2, 40, 2, seed=3)[0]
+    for C in (30, limit + 1):
+        named, other = ("k-means++", "afk-mc2") if C <= limit else ("afk-mc2", "k-means++")
+        fits = {init: vcgmm.VCGMM(C, init=init, max_iter=3, refine=0, random_state=4,
+                                  compute_labels=False).fit(X)
+                for init in ("auto", named, other)}
+        np.testing.assert_array_equal(fits["auto"].means_, fits[named].means_)
+        assert fits["auto"].n_distance_evals_["seeding"] == fits[named].n_distance_evals_["seeding"]
+        assert not np.array_equal(fits["auto"].means_, fits[other].means_)
+
+
+def test_init_auto_is_accepted_by_the_other_seeded_estimators(make_blobs):
+    X = make_blobs(2000, 5, 4, seed=5)[0]
+    for cls in (vcgmm.KMeans, vcgmm.MiniBatchKMeans):
+        a = cls(5, init="auto", random_state=0).fit(X)
+        b = cls(5, init="k-means++", random_state=0).fit(X)
+        np.testing.assert_array_equal(a.cluster_centers_, b.cluster_centers_)
+    a = vcgmm.MiniBatchKMeans(5, init="auto", random_state=0).partial_fit(X)
+    b = vcgmm.MiniBatchKMeans(5, init="k-means++", random_state=0).partial_fit(X)
+    np.testing.assert_array_equal(a.cluster_centers_, b.cluster_centers_)

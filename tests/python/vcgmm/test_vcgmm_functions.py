@@ -373,8 +373,8 @@ def test_neighbourhoods_are_random_before_the_first_estep():
 
 def test_vcgmm_is_coreset_plus_afkmc2_plus_loop(make_blobs):
     X = make_blobs(5000, 20, 4, std=1.5, seed=4)[0]
-    r = _fit_vcgmm(X, 20, G=3, coreset_size=1500, chain_length=9, random_state=7,
-                        n_threads=1)
+    r = _fit_vcgmm(X, 20, G=3, coreset_size=1500, init="afk-mc2", chain_length=9,
+                   random_state=7, n_threads=1)
     assert r.G == 3
     idx, w = vcgmm.lwcs(X, 1500, random_state=7, n_threads=1)
     np.testing.assert_array_equal(r.coreset_indices, idx)
@@ -495,7 +495,9 @@ def test_float32_agrees_with_float64(fit, make_blobs):
     X, _, _ = make_blobs(20000, 50, 6, std=0.5, seed=6)
     X32 = X.astype(np.float32)
     X64 = X32.astype(np.float64)  # the same values
-    kw = dict(G=4, random_state=0, return_labels=True, n_threads=1)
+    # AFK-MC^2: its chain compares float32 and float64 distances alike here
+    # (greedy k-means++ may pick another candidate on a float32 tie).
+    kw = dict(G=4, init="afk-mc2", random_state=0, return_labels=True, n_threads=1)
     if fit == "vc-GMM":
         a = _fit_vcgmm(X32, 50, coreset_size=5000, **kw)
         b = _fit_vcgmm(X64, 50, coreset_size=5000, **kw)
@@ -555,7 +557,7 @@ def test_estep_distance_count_is_the_search_space_size(plus1, make_blobs):
 def test_phase_distance_counts(fit, make_blobs):
     X, _, _ = make_blobs(3000, 40, 4, seed=13)
     N, C, m = X.shape[0], 40, 7
-    kw = dict(G=3, chain_length=m, random_state=0, n_threads=1)
+    kw = dict(G=3, init="afk-mc2", chain_length=m, random_state=0, n_threads=1)
     if fit == "vc-GMM":
         r = _fit_vcgmm(X, C, coreset_size=1000, return_labels=True, **kw)
         n_fit = 1000
