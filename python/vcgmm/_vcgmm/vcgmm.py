@@ -224,8 +224,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     >>> gmm = VCGMM(n_components=50, random_state=0).fit(X)
     >>> gmm.predict_proba(X[:3]).shape
     (3, 50)
-    >>> gmm.predict_proba_sparse(X[:3]).nnz  # the G_ = 5 largest of each row
-    15
+    >>> gmm.predict_proba_sparse(X[:3]).nnz  # the G_ = 7 largest of each row
+    21
     """
 
     _params = VCGMM_PARAMS

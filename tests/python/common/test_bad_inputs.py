@@ -642,9 +642,11 @@ def test_G_larger_than_C_is_clamped_with_a_warning_and_exact_em(reference_em):
                           refine=0).fit(X)
     assert gmm.G_ == 4 and gmm.get_params()["G"] == 25
     np.testing.assert_array_equal(gmm.cluster_centers_, exact.centers)
-    # vc-GMM with G > C too (exact EM on the coreset).
+    # vc-GMM with G > C too (exact EM on the coreset; a G asked for, not the
+    # default, which is clamped silently).
+    assert vcgmm.VCGMM().G != 9
     with pytest.warns(UserWarning, match="clamped"):
-        r = vcgmm.fit_vcgmm(X, 4, 7, 150, random_state=0)
+        r = vcgmm.fit_vcgmm(X, 4, 9, 150, random_state=0)
     assert r.G == 4 and r.centers.shape == (4, 2) and np.all(np.isfinite(r.centers))
     # G == C is exact EM as asked for: no warning.
     with warnings.catch_warnings():
