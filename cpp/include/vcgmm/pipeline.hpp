@@ -47,7 +47,7 @@ enum class SeedingMethod {
 /// Largest C for which SeedingMethod::automatic means k-means++. k-means++ on
 /// N' points costs N' C L evaluations (C^2 with the default coreset of ~64 C
 /// points), AFK-MC^2 about m C^2 / 2: k-means++ seeds better at a few hundred
-/// clusters and costs several EM loops at thousands (docs/user_guide/performance.rst).
+/// clusters and costs several EM loops at thousands (docs/user_guide/parameters.rst).
 constexpr index_t kAutoSeedingMaxClusters = 500;
 
 /// The method `method` stands for with C clusters (automatic resolved).

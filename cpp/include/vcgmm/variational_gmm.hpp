@@ -119,9 +119,8 @@ constexpr double kComponentVarianceFloor = 1e-6;
 
 struct VariationalGmmParams {
   /// Neighbourhood size G >= 1 (C' = G); clamped to C (then exact EM). The
-  /// papers use 3 to 7; 7 ends lower than 5 on data of uneven density and on
-  /// well-separated blobs, for about twice the work per iteration
-  /// (docs/user_guide/performance.rst).
+  /// papers use 3 to 7 (5 in their tables); 7 was chosen on users' data, for
+  /// about twice the work per iteration of 5 (docs/user_guide/parameters.rst).
   int G = 7;
   bool plus1 = false;      ///< add one random cluster to every search space ("G = 3+1")
   int n_init_estep = 0;    ///< extra E-steps before the first M-step (>= 0; they count
