@@ -317,9 +317,9 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
         """The chunk source of chunked/Dask X, checked against the fitted
         width; None for one array."""
         source = as_source(X, sample_weight)
-        if source is not None and is_cosine(self):
-            source.use_unit_rows()
         if source is not None:
+            if is_cosine(self):
+                source.use_unit_rows()
             expected = getattr(self, "n_features_in_", None)
             if source.n_features is None:
                 source.n_features = expected  # checked chunk by chunk as they are read
