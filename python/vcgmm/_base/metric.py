@@ -7,7 +7,8 @@ refused, their direction is undefined); chunked and Dask data are scaled
 chunk by chunk as each pass reads them (``ChunkSource.use_unit_rows``). The
 k-means family then runs spherical k-means (Dhillon & Modha, 2001): Lloyd
 with every center rescaled to unit length after each update
-(``LloydParams.spherical`` in the core), and reports the objective as ``sum_n w_n (1 - cos(x_n, c))`` (half the squared
+(``LloydParams.spherical`` in the core), and reports the objective as
+``sum_n w_n (1 - cos(x_n, c))`` (half the squared
 Euclidean distance between unit vectors). The mixture runs on the normalised
 rows unchanged: an isotropic Gaussian approximation of a von Mises-Fisher
 mixture, every quantity Euclidean on the normalised rows.
