@@ -5,10 +5,10 @@
 #   avx512   AVX-512 F/DQ/VL/BW + AVX2 + FMA (Skylake-SP and later, Zen 4)
 #   native   -march=native: only for a library that never leaves this machine
 #
-# The Python package builds one extension module per level the compiler
-# supports and picks the best one the running CPU has (see
-# python/vcgmm/_loader.py), like faiss does: a wheel built here still runs on
-# an old CPU. The C++ library vcgmm::core is built for VCGMM_ARCH (default:
+# The Python package builds one extension module per level asked for
+# (VCGMM_PYTHON_LEVELS: this CPU's widest, or all for a wheel) and imports the
+# best one the running CPU has (see python/vcgmm/_base/loader.py), like faiss
+# does: a wheel with every level still runs on an old CPU. The C++ library vcgmm::core is built for VCGMM_ARCH (default:
 # generic; opt in to a wider level when the library stays on known machines).
 include(CheckCXXCompilerFlag)
 
@@ -55,10 +55,11 @@ function(vcgmm_arch_supported arch out_var)
   set(${out_var} ${${var}} PARENT_SCOPE)
 endfunction()
 
-# vcgmm_host_levels(<out-var>): generic plus the widest level this machine's CPU
-# runs, the default of a source build (one copy of the core fewer than a wheel;
-# the generic module keeps the build importable on any x86-64 CPU). Falls back
-# to every level when the CPU cannot be asked (cross-compiling, non-x86).
+# vcgmm_host_levels(<out-var>): the widest level this machine's CPU runs, the
+# default of a source build: one copy of the core, the one this CPU imports (the
+# package then imports only on CPUs with that level; a wheel for other machines
+# asks for "all"). Falls back to every level when the CPU cannot be asked
+# (cross-compiling, non-x86).
 function(vcgmm_host_levels out_var)
   set(all generic avx2 avx512)
   if(CMAKE_CROSSCOMPILING OR MSVC
@@ -91,6 +92,6 @@ int main() {
   elseif(level STREQUAL "generic")
     set(${out_var} generic PARENT_SCOPE)
   else()
-    set(${out_var} generic ${level} PARENT_SCOPE)
+    set(${out_var} ${level} PARENT_SCOPE)
   endif()
 endfunction()

@@ -24,20 +24,6 @@ const NameTable<SeedingMethod> kSeedingMethods[] = {
     {"given", SeedingMethod::given},
 };
 
-py::dict cpu_features() {
-  py::dict features;
-  bool avx2 = false, avx512 = false;
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-  __builtin_cpu_init();
-  avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
-#endif
-  features["avx2"] = avx2;
-  features["avx512"] = avx512;
-  return features;
-}
-
 /// A Logger calling a Python callable (pybind11's wrapper takes the GIL for
 /// each call and for copies).
 vcgmm::Logger python_logger(std::function<void(const std::string&)> f) {
@@ -83,7 +69,6 @@ void bind_build_info(py::module_& m) {
   m.def("version", &vcgmm::version, "Library version.");
   m.def("have_openmp", &vcgmm::have_openmp, "True when compiled with OpenMP.");
   m.def("compiled_arch", &vcgmm::compiled_arch, "Instruction-set level of this module.");
-  m.def("cpu_features", &cpu_features, "Instruction sets the running CPU (and OS) support.");
   m.def("default_threads", &vcgmm::default_threads,
         "Threads n_threads=None stands for (OpenMP's default).");
   m.def("cancel_all", [] { ++g_cancel_generation; },

@@ -46,6 +46,7 @@ VRKMeans               VRKM++ / VRKM
 """
 
 from ._base.loader import available_levels
+from ._base.loader import cpu_features as _cpu_features
 from ._base.loader import core as _core
 from ._base.loader import opt_level as _opt_level
 from ._base.run import ProgressRecord, cancel_all
@@ -117,6 +118,6 @@ def show_build() -> dict:
         "version": __version__,
         "opt_level": _opt_level,
         "available_levels": available_levels(),
-        "cpu_features": _core.cpu_features(),
+        "cpu_features": _cpu_features(),
         "openmp": bool(_core.have_openmp()),
     }

@@ -28,6 +28,8 @@ import importlib
 import re
 import textwrap
 
+from .loader import core
+
 __all__ = ["fill_doc", "fill", "DOCDICT"]
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
@@ -195,6 +197,8 @@ DOCDICT = {
         "quantization error on the full data (one O(n_samples C n_features) "
         "pass, reported as the ``evaluation`` phase)."),
     "X_train": _Text(_X_TRAIN),
+    "init_auto": _Text(
+        f'"auto": k-means++ up to {core.AUTO_SEEDING_MAX_CLUSTERS} clusters, AFK-MC^2 above.'),
     "X_chunked": _Text(
         _X_TRAIN + " Chunked data (lists of arrays or ``.npy`` paths, chunk "
         "functions, zarr or Dask arrays) are fitted on a coreset drawn in two "

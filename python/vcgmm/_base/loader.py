@@ -1,12 +1,13 @@
 """Import the compiled core built for the best instruction set this CPU has.
 
 The package ships one extension module per instruction-set level the build
-could target (``_core``: the x86-64 baseline, ``_core_avx2``: AVX2 + FMA,
+asked for (``_core``: the x86-64 baseline, ``_core_avx2``: AVX2 + FMA,
 ``_core_avx512``: AVX-512 F/DQ/VL/BW), the same code compiled with different
-vector instructions (faiss does the same). ``_core`` is always importable and
-reports what the CPU supports; the widest supported level that was built is
-used. Set the environment variable ``VCGMM_OPT_LEVEL`` to ``generic``,
-``avx2`` or ``avx512`` to force a level (e.g. to compare them).
+vector instructions (faiss does the same): a source install builds the widest
+level of its CPU, a wheel for other machines all three. ``_cpu``, built for the
+baseline, reports what the CPU supports; the widest supported level that was
+built is used. Set the environment variable ``VCGMM_OPT_LEVEL`` to
+``generic``, ``avx2`` or ``avx512`` to force a level (e.g. to compare them).
 """
 
 from __future__ import annotations
@@ -16,11 +17,19 @@ import os
 import warnings
 from types import ModuleType
 
-from .. import _core as _generic
-
-__all__ = ["core", "opt_level", "available_levels"]
+__all__ = ["core", "opt_level", "available_levels", "cpu_features"]
 
 _LEVELS = ("avx512", "avx2", "generic")
+
+
+# Compiled for the x86-64 baseline: importable on any CPU, unlike the levels.
+_cpu = importlib.import_module("vcgmm._cpu")
+
+
+def cpu_features() -> dict:
+    """The instruction-set levels the running CPU (and OS) support:
+    ``{"avx2": bool, "avx512": bool}``."""
+    return dict(_cpu.cpu_features())
 
 
 def _module_name(level: str) -> str:
@@ -57,18 +66,29 @@ def _forced_level(features):
     return None
 
 
-def _choose():
-    features = _generic.cpu_features()
+def _runs(level: str, features) -> bool:
+    return level == "generic" or bool(features.get(level, False))
+
+
+def _choose(features, importable=_importable):
+    """(level, module): the forced level, else the widest built level the CPU
+    runs; ImportError naming the levels when the CPU runs none of them."""
     forced = _forced_level(features)
     if forced is not None:
-        return forced, _importable(forced)
+        return forced, importable(forced)
     for level in _LEVELS:
-        if level != "generic" and not features.get(level, False):
+        if not _runs(level, features):
             continue
-        module = _importable(level)
+        module = importable(level)
         if module is not None:
             return level, module
-    return "generic", _generic
+    built = [level for level in reversed(_LEVELS) if importable(level) is not None]
+    runs = [level for level in reversed(_LEVELS) if _runs(level, features)]
+    raise ImportError(
+        f"vcgmm was compiled for the instruction sets {', '.join(built) or 'none'}, and this "
+        f"CPU runs only {', '.join(runs)}: the installation was built on another machine. "
+        "Reinstall from source on this machine (pip install .), or build a wheel with every "
+        "level: pip wheel . -Ccmake.define.VCGMM_PYTHON_LEVELS=all")
 
 
 def available_levels():
@@ -78,6 +98,6 @@ def available_levels():
 
 opt_level: str
 core: ModuleType
-opt_level, core = _choose()
+opt_level, core = _choose(cpu_features())
 
 

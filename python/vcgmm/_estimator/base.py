@@ -28,6 +28,7 @@ from .._base.inputs import is_chunked, is_dask_array
 from .._data.source import as_source
 from .._blocks.coreset import resolve_coreset_size
 from .._base.docs import fill_doc
+from .._base.params import ParamTable
 from .._base.logs import progress_callback
 from .._base.metric import is_cosine, normalize_rows
 from .persistence import add_version, check_version, from_centers, save_model
@@ -167,7 +168,7 @@ class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
         super().__setstate__(check_version(dict(state), type(self).__name__))
 
     #: why ``fit`` of this family refuses chunked data (None: its fit takes them)
-    _in_memory_fit = None
+    _in_memory_fit: Optional[str] = None
 
     def _validate_X(self, X, *, reset, fit=False):
         """X as one validated array; ``fit``: the caller is this estimator's fit."""
@@ -423,7 +424,7 @@ class PipelineEstimator(CenterBasedEstimator):
     ``_rank_run`` (the objective ``n_init`` runs are ranked by).
     """
 
-    _params = None
+    _params: ParamTable  # set by every subclass
     _count_param = "n_clusters"
 
     labels_ = _FromTrainingData("Nearest center of every training sample.")

@@ -78,7 +78,8 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     init : {"k-means++", "afk-mc2", "random", "auto"} or array-like of shape \
             (n_clusters, n_features), default="k-means++"
         Seeding: D^2 sampling, AFK-MC^2, C distinct random samples of the
-        points fitted, or the given initial centers; "auto": k-means++ up to 500 clusters, AFK-MC^2 above.
+        points fitted, or the given initial centers.
+        %(init_auto)s
     n_init : int, default=1
         %(n_init)s
         With given initial centers and no coreset one run is done

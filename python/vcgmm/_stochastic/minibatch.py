@@ -70,7 +70,8 @@ class MiniBatchKMeans(StochasticKMeans):
         k-means++ (greedy, see ``n_local_trials``) and AFK-MC^2 run on
         min(n, 3 * max(batch_size, n_clusters)) distinct random samples (as scikit-learn's
         init_size); "random": C distinct samples (Sculley's and the paper's);
-        or the initial centers. "auto": k-means++ up to 500 clusters, AFK-MC^2 above.
+        or the initial centers.
+        %(init_auto)s
     batch_size : int or "auto", default="auto"
         Samples per batch, 1 to n_samples; "auto": min(2048, n_samples) (with the
         early stop, faster than scikit-learn's MiniBatchKMeans at a lower error on

@@ -75,7 +75,7 @@ class NestedMiniBatchKMeans(StochasticKMeans):
             (n_clusters, n_features), default="random"
         "random": the first C samples of the shuffled order (the paper's);
         k-means++ / AFK-MC^2 run on the first batch; or the initial centers.
-        "auto": k-means++ up to 500 clusters, AFK-MC^2 above.
+        %(init_auto)s
     batch_size : int or "auto", default="auto"
         First batch b0, n_clusters to n_samples; "auto": max(C, min(5000, n_samples)).
     rho : float, default=100.0

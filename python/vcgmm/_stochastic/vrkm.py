@@ -93,7 +93,8 @@ class VRKMeans(StochasticKMeans):
         the updates then applied in order (faster; results within noise).
     init : {"k-means++", "afk-mc2", "random", "auto"} or array-like of shape \
             (n_clusters, n_features), default="k-means++"
-        Seeding (the paper's: k-means++), or the initial centers. "auto": k-means++ up to 500 clusters, AFK-MC^2 above.
+        Seeding (the paper's: k-means++), or the initial centers.
+        %(init_auto)s
     %(stochastic_params)s
 
     Attributes

@@ -39,8 +39,8 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
     The headline algorithm of Hirschberger, Forster & Luecke ("Accelerated
     training of large-scale Gaussian mixtures by a merger of sublinear
     approaches"): a lightweight coreset of ``n_prime`` weighted points,
-    AFK-MC^2 seeding on it (by default k-means++ up to 500 clusters: see
-    :class:`VCGMM`'s ``init``), then the var-GMM-S variational loop on the coreset
+    AFK-MC^2 seeding on it (by default k-means++ at a few hundred clusters:
+    see :class:`VCGMM`'s ``init``), then the var-GMM-S variational loop on the coreset
     until the free energy converges. Each EM iteration costs
     O(n_prime G^2 n_features), independent of N and of C. The model is C
     isotropic Gaussians with equal weights and one shared variance (with

@@ -36,7 +36,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     variational EM with cluster neighbourhoods, O(coreset_size G^2
     n_features) per iteration. With ``coreset_size=None`` the loop runs on
     all points: var-GMM-S (Forster & Luecke, 2018). The defaults are chosen
-    on users' kinds of data (k-means++ seeding up to 500 components, G = 7,
+    on users' kinds of data (k-means++ seeding at a few hundred components, G = 7,
     3 refinement steps, a unit-free stop rule); ``init="afk-mc2", G=5,
     refine=0, stop_rule="relative", tol=1e-4`` is the papers' algorithm.
 
@@ -67,12 +67,13 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Add one random cluster to every search space ("G = 3+1").
     init : {"auto", "afk-mc2", "k-means++", "random"} or array-like of shape \
             (n_components, n_features), default="auto"
-        Seeding (on the coreset when there is one): "auto" is k-means++ up to
-        500 components and AFK-MC^2 above (k-means++ seeds better at a few
-        hundred; its cost grows as C^2 on the default coreset and passes
-        EM's at thousands); AFK-MC^2 (the papers'), D^2 sampling (greedy
-        with ``n_local_trials``), C distinct random samples of the points
-        fitted, or the initial means.
+        Seeding (on the coreset when there is one).
+        %(init_auto)s
+        (k-means++ seeds better at a few hundred clusters; its cost grows as
+        C^2 on the default coreset and passes EM's at thousands.) The others:
+        AFK-MC^2 (the papers'), D^2 sampling (greedy with
+        ``n_local_trials``), C distinct random samples of the points fitted,
+        or the initial means.
     n_init : int, default=1
         %(n_init_mixture)s
         Chunked and Dask data take ``n_init=1`` only.

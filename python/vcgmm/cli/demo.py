@@ -15,6 +15,7 @@ import textwrap
 import time
 import warnings
 
+from .._base.loader import core as _core
 from .._base.run import available_threads
 from ..datasets import image_patches
 from . import table1 as _table1
@@ -50,7 +51,7 @@ EXPLANATION = (
     "vc-GMM followed by {refine} hard Lloyd steps on the coreset, each labelling every "
     "coreset point among all C means by an approximate search (their time is in the row's; "
     "'iterations' counts the EM iterations before them). 'VCGMM() defaults' = vc-GMM as "
-    "VCGMM() and fit_vcgmm run it on that coreset: greedy k-means++ seeding up to 500 "
+    "VCGMM() and fit_vcgmm run it on that coreset: greedy k-means++ seeding up to {auto_max} "
     "clusters (AFK-MC^2 above), G={G}, {refine} refinement steps. {repeat_note} "
     "{stop_rules}"
 )
@@ -153,7 +154,7 @@ def _explanation(args, n, setting, summaries, shape):
     text = EXPLANATION.format(
         n=n, threads=f"{n_threads} thread{'s' if n_threads != 1 else ''}",
         chain=_table1.CHAIN_LENGTH, repeat_note=repeat_note, refine=_table1.DEFAULT_REFINE,
-        G=_table1.VCGMM_PARAMS.defaults["G"],
+        G=_table1.VCGMM_PARAMS.defaults["G"], auto_max=_core.AUTO_SEEDING_MAX_CLUSTERS,
         stop_rules=_table1.stop_rules(setting, q_base=summaries[0]["Q"], shape=shape))
     return textwrap.fill(text, width=88)
 

@@ -374,3 +374,15 @@ def test_init_auto_is_accepted_by_the_other_seeded_estimators(make_blobs):
     a = vcgmm.MiniBatchKMeans(5, init="auto", random_state=0).partial_fit(X)
     b = vcgmm.MiniBatchKMeans(5, init="k-means++", random_state=0).partial_fit(X)
     np.testing.assert_array_equal(a.cluster_centers_, b.cluster_centers_)
+
+
+def test_the_documented_auto_threshold_is_the_cores():
+    # The docstrings and the demo's text state the threshold from the core's
+    # constant: they cannot drift from what "auto" does.
+    from vcgmm._base.loader import core
+    from vcgmm.cli import demo
+    stated = f"k-means++ up to {core.AUTO_SEEDING_MAX_CLUSTERS} clusters, AFK-MC^2 above"
+    for cls in (vcgmm.VCGMM, vcgmm.KMeans, vcgmm.MiniBatchKMeans,
+                vcgmm.NestedMiniBatchKMeans, vcgmm.VRKMeans):
+        assert stated in " ".join(cls.__doc__.split()), cls.__name__
+    assert f"seeding up to {{auto_max}} clusters" in demo.EXPLANATION
