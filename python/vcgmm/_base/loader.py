@@ -17,7 +17,7 @@ import os
 import warnings
 from types import ModuleType
 
-__all__ = ["core", "opt_level", "available_levels", "cpu_features"]
+__all__ = ["core", "opt_level", "forced_level", "available_levels", "cpu_features"]
 
 _LEVELS = ("avx512", "avx2", "generic")
 
@@ -70,10 +70,9 @@ def _runs(level: str, features) -> bool:
     return level == "generic" or bool(features.get(level, False))
 
 
-def _choose(features, importable=_importable):
+def _choose(features, importable=_importable, forced=None):
     """(level, module): the forced level, else the widest built level the CPU
     runs; ImportError naming the levels when the CPU runs none of them."""
-    forced = _forced_level(features)
     if forced is not None:
         return forced, importable(forced)
     for level in _LEVELS:
@@ -96,8 +95,10 @@ def available_levels():
     return [level for level in reversed(_LEVELS) if _importable(level) is not None]
 
 
+#: the level VCGMM_OPT_LEVEL chose, or None (unset, or ignored with a warning)
+forced_level = _forced_level(cpu_features())
 opt_level: str
 core: ModuleType
-opt_level, core = _choose(cpu_features())
+opt_level, core = _choose(cpu_features(), forced=forced_level)
 
 

@@ -23,10 +23,9 @@ from .common import PROG, CLIError, _add_run_flags, _threads_text
 
 __all__ = ["add_parser", "run", "DEFAULT_STRIDE"]
 
-# Stride 1 is the whole data set (535,940 patches). Measured on an idle 2-core
-# machine with C = 1000: k-means++ ~47 s, each LWCS row ~1-2 s, so the demo
-# takes about a minute (under heavy load from other processes up to ~2 min);
-# stride 2 (134,196 patches) takes ~10 s.
+# Stride 1 is the whole data set (535,940 patches), the papers' setting; nearly
+# all of the demo's time is the k-means++ baseline, which stride 2 (134,196
+# patches) cuts to about a quarter.
 DEFAULT_STRIDE = 1
 DEFAULT_CLUSTERS = 1000
 QUICK = {"stride": 8, "clusters": 100, "coreset_sizes": (2**11, 2**13)}
@@ -137,10 +136,10 @@ def _load(args, stride):
     if args.quick:
         print("           --quick: a small smoke-test setting, not a benchmark")
     elif stride == DEFAULT_STRIDE and args.stride is None:
-        print("           default stride 1: the whole set; the demo then takes about a minute "
-              "on an idle 2-core machine,")
+        print("           default stride 1: the whole set; the demo then takes a few minutes "
+              "on 2 cores,")
         print("           nearly all of it in the k-means++ baseline (--stride 2 keeps a quarter "
-              "of the patches, ~10 s)")
+              "of the patches)")
     return X
 
 

@@ -93,7 +93,9 @@ def progress_bar(est, n_samples, n_features):
     It counts what a fit can know: a line as each phase before the iterations
     ends, then the iterations of each loop (EM, then the refinement's hard
     steps, counted anew) with the objective, named, and the change the
-    convergence test compares with ``tol``. No total and no ETA: the
+    convergence test compares with ``tol`` (mbatch has none: it stops when its
+    smoothed batch error stops reaching new minima, and the raw change from
+    one random batch to the next would mislead). No total and no ETA: the
     iteration limit is a cap, not a forecast."""
     bar = tqdm(total=None, unit="it", file=sys.stderr, desc="preparing", dynamic_ncols=True,
                leave=True)
@@ -121,7 +123,7 @@ def progress_bar(est, n_samples, n_features):
             if gain and record.phase == "iterations" and record.algorithm == "vc-gmm":
                 # nats per point and feature: the coreset's weights sum to about N
                 postfix["gain~"] = f"{delta / (n_samples * n_features):.2g}"
-            elif previous != 0:
+            elif previous != 0 and record.algorithm != "mbatch":
                 postfix["change"] = f"{delta / abs(previous):.2g}"
         bar.set_postfix(postfix, refresh=False)
         bar.update(1)

@@ -9,6 +9,7 @@ import numpy as np
 
 import vcgmm
 
+from .._base.loader import forced_level
 from .._base.run import available_threads
 
 
@@ -16,10 +17,14 @@ def _cmd_info(args):
     build = vcgmm.show_build()
     features = build.get("cpu_features", {})
     yes = {True: "yes", False: "no"}
-    forced = os.environ.get("VCGMM_OPT_LEVEL")
+    asked = os.environ.get("VCGMM_OPT_LEVEL", "").strip()
+    if forced_level is not None:
+        why = f"forced by VCGMM_OPT_LEVEL={forced_level}"
+    else:
+        why = "widest built level this CPU supports" + (
+            f"; VCGMM_OPT_LEVEL={asked} ignored" if asked else "")
     print(f"vcgmm {build['version']}")
-    print(f"  instruction set in use : {build['opt_level']}"
-          + (f" (forced by VCGMM_OPT_LEVEL={forced})" if forced else " (widest built level this CPU supports)"))
+    print(f"  instruction set in use : {build['opt_level']} ({why})")
     print(f"  levels built           : {', '.join(build.get('available_levels', []))}")
     print(f"  CPU supports           : "
           + ", ".join(f"{k} {yes.get(v, v)}" for k, v in features.items()))

@@ -18,6 +18,7 @@ import sys
 import numpy as np
 import pytest
 
+import vcgmm
 from vcgmm import cli
 from vcgmm._data.files import load_data, open_data
 
@@ -224,6 +225,17 @@ def test_bad_opt_level_is_a_warning_not_a_traceback(data_file):
     assert proc.returncode == 0, proc.stderr
     assert "VCGMM_OPT_LEVEL='avx9000'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_info_says_when_vcgmm_opt_level_was_ignored():
+    proc = _run_module("info", VCGMM_OPT_LEVEL="avx9000")
+    assert proc.returncode == 0, proc.stderr
+    assert "; VCGMM_OPT_LEVEL=avx9000 ignored)" in proc.stdout
+    assert "forced by" not in proc.stdout
+    proc = _run_module("info", VCGMM_OPT_LEVEL="generic" if "generic" in
+                       vcgmm.show_build()["available_levels"] else vcgmm.show_build()["opt_level"])
+    assert proc.returncode == 0, proc.stderr
+    assert "(forced by VCGMM_OPT_LEVEL=" in proc.stdout
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs a shell pipe")

@@ -176,6 +176,17 @@ def test_progress_counts_phases_and_iterations(data, capsys):
     assert not any(re.search(r"\d+/\d+", line) for line in lines)  # no total, no ETA
 
 
+def test_progress_of_mbatch_shows_the_batch_error_without_a_change(data, capsys):
+    # mbatch's stop rule watches a smoothed error, not a change against tol:
+    # the change between two random batches is noise and is not shown.
+    status, _, err = run_cli(["fit", "mbatch", data, "-C", 3, "--seed", SEED, "--threads", 1,
+                              "--max-iter", 5, "--progress"], capsys)
+    assert status == 0, err
+    lines = err.replace("\r", "\n").splitlines()
+    assert any(re.match(r"iterations: \d+it .*batch error=", line) for line in lines)
+    assert not any("change=" in line for line in lines)
+
+
 def test_a_flag_means_what_the_subcommand_says(data, capsys):
     base = [data, "-C", 3, "--seed", 1, "--threads", 1]
     # --learning-rate: a name for kernel k-means, a number for VRKM

@@ -52,8 +52,7 @@ def _built(*levels):
     return lambda level: f"module {level}" if level in levels else None
 
 
-def test_the_widest_built_level_the_cpu_runs_is_chosen(monkeypatch):
-    monkeypatch.delenv("VCGMM_OPT_LEVEL", raising=False)
+def test_the_widest_built_level_the_cpu_runs_is_chosen():
     avx2_cpu = {"avx2": True, "avx512": False}
     assert loader._choose(avx2_cpu, _built("generic", "avx2", "avx512")) == ("avx2", "module avx2")
     assert loader._choose(avx2_cpu, _built("generic", "avx512")) == ("generic", "module generic")
@@ -61,10 +60,9 @@ def test_the_widest_built_level_the_cpu_runs_is_chosen(monkeypatch):
         ("avx512", "module avx512")
 
 
-def test_a_cpu_without_any_built_level_gets_an_import_error_naming_both(monkeypatch):
+def test_a_cpu_without_any_built_level_gets_an_import_error_naming_both():
     # A source install on an AVX-512 machine holds only _core_avx512; copied to
     # an AVX2 machine it must refuse to import, saying how to rebuild.
-    monkeypatch.delenv("VCGMM_OPT_LEVEL", raising=False)
     with pytest.raises(ImportError, match=r"compiled for the instruction sets avx512, and this "
                                           r"CPU runs only generic, avx2.*LEVELS=all"):
         loader._choose({"avx2": True, "avx512": False}, _built("avx512"))
