@@ -8,8 +8,9 @@
 # The Python package builds one extension module per level asked for
 # (VCGMM_PYTHON_LEVELS: this CPU's widest, or all for a wheel) and imports the
 # best one the running CPU has (see python/vcgmm/_base/loader.py), like faiss
-# does: a wheel with every level still runs on an old CPU. The C++ library vcgmm::core is built for VCGMM_ARCH (default:
-# generic; opt in to a wider level when the library stays on known machines).
+# does: a wheel with every level still runs on an old CPU. The C++ library
+# vcgmm::core is built for VCGMM_ARCH (default: generic; opt in to a wider
+# level when the library stays on known machines).
 include(CheckCXXCompilerFlag)
 
 function(vcgmm_arch_flags arch out_var)

@@ -53,7 +53,7 @@ def _forced_level(features):
     problem = None
     if forced not in _LEVELS:
         problem = f"is not one of {', '.join(reversed(_LEVELS))}"
-    elif forced != "generic" and not features.get(forced, False):
+    elif not _runs(forced, features):
         problem = "is not supported by this CPU"
     elif _importable(forced) is None:
         problem = "was not built into this installation"
@@ -81,7 +81,7 @@ def _choose(features, importable=_importable, forced=None):
         module = importable(level)
         if module is not None:
             return level, module
-    built = [level for level in reversed(_LEVELS) if importable(level) is not None]
+    built = available_levels(importable)
     runs = [level for level in reversed(_LEVELS) if _runs(level, features)]
     raise ImportError(
         f"vcgmm was compiled for the instruction sets {', '.join(built) or 'none'}, and this "
@@ -90,15 +90,16 @@ def _choose(features, importable=_importable, forced=None):
         "level: pip wheel . -Ccmake.define.VCGMM_PYTHON_LEVELS=all")
 
 
-def available_levels():
+def available_levels(importable=_importable):
     """Instruction-set levels built into this installation."""
-    return [level for level in reversed(_LEVELS) if _importable(level) is not None]
+    return [level for level in reversed(_LEVELS) if importable(level) is not None]
 
 
 #: the level VCGMM_OPT_LEVEL chose, or None (unset, or ignored with a warning)
-forced_level = _forced_level(cpu_features())
+_features = cpu_features()
+forced_level = _forced_level(_features)
 opt_level: str
 core: ModuleType
-opt_level, core = _choose(cpu_features(), forced=forced_level)
+opt_level, core = _choose(_features, forced=forced_level)
 
 
