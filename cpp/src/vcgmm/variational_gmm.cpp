@@ -231,7 +231,7 @@ EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double
     const ApproximateAssignmentStats found = index.assign(data_, labels, d2, run_.n_threads);
     sums.evals = index.build_stats().index_distance_evals + found.search_distance_evals;
   } else {
-    assign_nearest(data_, means_.data(), C, labels, d2, run_.n_threads);
+    vcgmm::assign_nearest(data_, means_.data(), C, labels, d2, run_.n_threads);
     sums.evals = N * C;
   }
   const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);

@@ -20,8 +20,8 @@ static_assert(std::is_base_of<std::invalid_argument, vcgmm::InvalidArgument>::va
 
 namespace {
 
-constexpr index_t kN = 50;
-constexpr index_t kD = 3;
+constexpr index_t kRows = 50;
+constexpr index_t kCols = 3;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -29,8 +29,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 std::vector<std::vector<double>> bad_weight_vectors() {
   std::vector<std::vector<double>> out;
   for (double bad : {0.0, -1.0, kNaN, kInf, -kInf}) {
-    std::vector<double> w(kN, 1.0);
-    w[kN / 2] = bad;
+    std::vector<double> w(kRows, 1.0);
+    w[kRows / 2] = bad;
     out.push_back(w);
   }
   return out;
@@ -40,11 +40,11 @@ std::vector<std::vector<double>> bad_weight_vectors() {
 
 TEST_CASE_TEMPLATE("data views: empty, null or badly weighted data are rejected everywhere", T, float,
                    double) {
-  const std::vector<T> x = gaussian<T>(kN, kD, 301);
-  std::vector<T> centers(4 * kD, T(0));
+  const std::vector<T> x = gaussian<T>(kRows, kCols, 301);
+  std::vector<T> centers(4 * kCols, T(0));
   std::vector<index_t> idx(10);
   std::vector<double> gw(10);
-  std::vector<std::int32_t> labels(kN);
+  std::vector<std::int32_t> labels(kRows);
   const vcgmm::RunOptions run = run_options(0, 1);
 
   // Every entry point, applied to a data view.
@@ -80,15 +80,15 @@ TEST_CASE_TEMPLATE("data views: empty, null or badly weighted data are rejected 
                     InvalidArgument);
   };
 
-  each_entry_point(vcgmm::DataView<T>{x.data(), 0, kD, nullptr}, "n = 0");
-  each_entry_point(vcgmm::DataView<T>{x.data(), -5, kD, nullptr}, "n < 0");
-  each_entry_point(vcgmm::DataView<T>{x.data(), kN, 0, nullptr}, "d = 0");
-  each_entry_point(vcgmm::DataView<T>{nullptr, kN, kD, nullptr}, "x = nullptr");
+  each_entry_point(vcgmm::DataView<T>{x.data(), 0, kCols, nullptr}, "n = 0");
+  each_entry_point(vcgmm::DataView<T>{x.data(), -5, kCols, nullptr}, "n < 0");
+  each_entry_point(vcgmm::DataView<T>{x.data(), kRows, 0, nullptr}, "d = 0");
+  each_entry_point(vcgmm::DataView<T>{nullptr, kRows, kCols, nullptr}, "x = nullptr");
   for (const std::vector<double>& w : bad_weight_vectors()) {
-    CAPTURE(w[kN / 2]);
-    const bool zero = w[kN / 2] == 0.0;
-    each_entry_point(vcgmm::DataView<T>{x.data(), kN, kD, w.data()}, "bad weight", !zero);
-    const vcgmm::DataView<T> weighted{x.data(), kN, kD, w.data()};
+    CAPTURE(w[kRows / 2]);
+    const bool zero = w[kRows / 2] == 0.0;
+    each_entry_point(vcgmm::DataView<T>{x.data(), kRows, kCols, w.data()}, "bad weight", !zero);
+    const vcgmm::DataView<T> weighted{x.data(), kRows, kCols, w.data()};
     if (!zero) {
       CHECK_THROWS_WITH_AS(vcgmm::quantization_error(weighted, centers.data(), 2, 1),
                            doctest::Contains("sample_weight[25]"), InvalidArgument);
@@ -96,23 +96,23 @@ TEST_CASE_TEMPLATE("data views: empty, null or badly weighted data are rejected 
     }
     // A zero weight: the fitting entry points refuse it (the Python layer
     // drops such rows first), the evaluation labels the row and adds 0.
-    std::vector<double> d2(kN);
+    std::vector<double> d2(kRows);
     vcgmm::assign_nearest(weighted, centers.data(), 2, labels.data(), d2.data(), 1);
     double expected = 0.0;
-    for (index_t i = 0; i < kN; ++i) expected += w[i] * d2[i];
+    for (index_t i = 0; i < kRows; ++i) expected += w[i] * d2[i];
     CHECK(vcgmm::quantization_error(weighted, centers.data(), 2, 1) ==
           doctest::Approx(expected).epsilon(1e-12));
-    CHECK(d2[kN / 2] > 0.0);
-    CHECK(labels[kN / 2] >= 0);
+    CHECK(d2[kRows / 2] > 0.0);
+    CHECK(labels[kRows / 2] >= 0);
   }
 }
 
 TEST_CASE_TEMPLATE("samplers reject bad parameters", T, float, double) {
-  const std::vector<T> x = gaussian<T>(kN, kD, 302);
-  const vcgmm::DataView<T> data{x.data(), kN, kD, nullptr};
-  std::vector<T> centers((kN + 1) * kD);
-  std::vector<index_t> idx(kN + 1);
-  std::vector<double> gw(kN + 1);
+  const std::vector<T> x = gaussian<T>(kRows, kCols, 302);
+  const vcgmm::DataView<T> data{x.data(), kRows, kCols, nullptr};
+  std::vector<T> centers((kRows + 1) * kCols);
+  std::vector<index_t> idx(kRows + 1);
+  std::vector<double> gw(kRows + 1);
   const vcgmm::RunOptions run = run_options(0, 1);
 
   // lightweight_coreset
@@ -124,7 +124,7 @@ TEST_CASE_TEMPLATE("samplers reject bad parameters", T, float, double) {
   CHECK_THROWS_AS(vcgmm::lightweight_coreset(data, 5, run, idx.data(), nullptr), InvalidArgument);
 
   // kmeans_plusplus
-  for (index_t C : {index_t(0), index_t(-1), kN + 1}) {
+  for (index_t C : {index_t(0), index_t(-1), kRows + 1}) {
     CAPTURE(C);
     CHECK_THROWS_WITH_AS(vcgmm::kmeans_plusplus(data, C, vcgmm::KMeansPlusPlusParams{1}, run,
                                                 centers.data(), idx.data()),
@@ -153,18 +153,19 @@ TEST_CASE_TEMPLATE("samplers reject bad parameters", T, float, double) {
                   InvalidArgument);
 
   // The boundaries themselves are valid: C = n, C = 1, m = 1, chain_length = 1.
-  CHECK_NOTHROW(vcgmm::kmeans_plusplus(data, kN, vcgmm::KMeansPlusPlusParams{1}, run,
+  CHECK_NOTHROW(vcgmm::kmeans_plusplus(data, kRows, vcgmm::KMeansPlusPlusParams{1}, run,
                                        centers.data(), idx.data()));
-  CHECK_NOTHROW(vcgmm::afkmc2(data, kN, vcgmm::Afkmc2Params{1}, run, centers.data(), idx.data()));
+  CHECK_NOTHROW(
+      vcgmm::afkmc2(data, kRows, vcgmm::Afkmc2Params{1}, run, centers.data(), idx.data()));
   CHECK_NOTHROW(vcgmm::afkmc2(data, 1, vcgmm::Afkmc2Params{1}, run, centers.data(), idx.data()));
   CHECK_NOTHROW(vcgmm::lightweight_coreset(data, 1, run, idx.data(), gw.data()));
 }
 
 TEST_CASE_TEMPLATE("assignment and lloyd reject bad parameters", T, float, double) {
-  const std::vector<T> x = gaussian<T>(kN, kD, 303);
-  const vcgmm::DataView<T> data{x.data(), kN, kD, nullptr};
-  std::vector<T> centers((kN + 1) * kD, T(0));
-  std::vector<std::int32_t> labels(kN);
+  const std::vector<T> x = gaussian<T>(kRows, kCols, 303);
+  const vcgmm::DataView<T> data{x.data(), kRows, kCols, nullptr};
+  std::vector<T> centers((kRows + 1) * kCols, T(0));
+  std::vector<std::int32_t> labels(kRows);
 
   for (index_t c : {0, -4}) {
     CHECK_THROWS_AS(vcgmm::assign_nearest(data, centers.data(), c, labels.data(), nullptr, 1),
@@ -179,7 +180,7 @@ TEST_CASE_TEMPLATE("assignment and lloyd reject bad parameters", T, float, doubl
 
   const vcgmm::LloydParams ok;
   const vcgmm::RunOptions run = run_options(0, 1);
-  for (index_t C : {index_t(0), index_t(-2), kN + 1}) {
+  for (index_t C : {index_t(0), index_t(-2), kRows + 1}) {
     CAPTURE(C);
     CHECK_THROWS_WITH_AS(vcgmm::lloyd(data, C, ok, run, centers.data()),
                          doctest::Contains("n_clusters"),
@@ -208,10 +209,10 @@ TEST_CASE_TEMPLATE("assignment and lloyd reject bad parameters", T, float, doubl
 }
 
 TEST_CASE_TEMPLATE("fit_kmeans rejects bad parameters", T, float, double) {
-  const std::vector<T> x = gaussian<T>(kN, kD, 304);
-  const vcgmm::DataView<T> data{x.data(), kN, kD, nullptr};
-  std::vector<T> centers((kN + 1) * kD);
-  std::vector<std::int32_t> labels(kN);
+  const std::vector<T> x = gaussian<T>(kRows, kCols, 304);
+  const vcgmm::DataView<T> data{x.data(), kRows, kCols, nullptr};
+  std::vector<T> centers((kRows + 1) * kCols);
+  std::vector<std::int32_t> labels(kRows);
   auto fit = [&](const vcgmm::KMeansParams& p, const T* init = nullptr, T* out = nullptr) {
     return vcgmm::fit_kmeans(data, p,
                              vcgmm::FitBuffers<T>{init, out ? out : centers.data(), labels.data(),
@@ -230,7 +231,7 @@ TEST_CASE_TEMPLATE("fit_kmeans rejects bad parameters", T, float, double) {
       CAPTURE(static_cast<int>(init));
       CAPTURE(coreset);
       CHECK_NOTHROW(fit(base(init, coreset)));
-      for (index_t C : {index_t(0), index_t(-1), kN + 1}) {
+      for (index_t C : {index_t(0), index_t(-1), kRows + 1}) {
         vcgmm::KMeansParams p = base(init, coreset);
         p.n_clusters = C;
         CHECK_THROWS_WITH_AS(fit(p), doctest::Contains("n_clusters"), InvalidArgument);
@@ -265,6 +266,6 @@ TEST_CASE_TEMPLATE("fit_kmeans rejects bad parameters", T, float, double) {
   // seeding.method == given needs the centers.
   p = base(vcgmm::SeedingMethod::given, 0);
   CHECK_THROWS_WITH_AS(fit(p, nullptr), doctest::Contains("init_centers"), InvalidArgument);
-  std::vector<T> init(4 * kD, T(0));
+  std::vector<T> init(4 * kCols, T(0));
   CHECK_NOTHROW(fit(p, init.data()));
 }
