@@ -55,6 +55,38 @@ py::tuple mbatch_step(const CArray<T>& X, const OptWeights& w, const CArray<T>& 
   return py::make_tuple(c_out, v_out, labels, stats);
 }
 
+/// (centers, stats): the initial centers of a streaming mbatch fit from its
+/// gathered seeding rows.
+template <typename T>
+py::tuple mbatch_stream_seed(const CArray<T>& X, const OptWeights& w,
+                             const vcgmm::MbatchKMeansParams& params) {
+  const auto rows = data_view(X, w);
+  CArray<T> centers({params.n_clusters, rows.d});
+  T* c = centers.mutable_data();
+  const auto stats = without_gil([&] { return vcgmm::mbatch_stream_seed(rows, params, c); });
+  return py::make_tuple(centers, stats);
+}
+
+/// The centers after the batches `iterations` on one chunk (a new array;
+/// the state is updated in place).
+template <typename T>
+CArray<T> mbatch_stream_batches(const CArray<T>& X, const OptWeights& w,
+                                const CArray<std::int64_t>& iterations,
+                                const vcgmm::MbatchParams& params, const vcgmm::RunOptions& run,
+                                const CArray<T>& centers, vcgmm::MbatchStream& state) {
+  const auto chunk = data_view(X, w);
+  require_shape(centers, state.n_clusters, chunk.d, "centers");
+  if (iterations.ndim() != 1) throw vcgmm::InvalidArgument("iterations must be 1-D");
+  CArray<T> out({state.n_clusters, chunk.d});
+  std::copy(centers.data(), centers.data() + state.n_clusters * chunk.d, out.mutable_data());
+  T* c = out.mutable_data();
+  without_gil([&] {
+    vcgmm::mbatch_stream_batches(chunk, iterations.data(), iterations.shape(0), params, run, c,
+                                 &state);
+  });
+  return out;
+}
+
 template <typename T>
 void bind_typed(py::module_& m) {
   def_pipeline(m, "fit_mbatch", &vcgmm::fit_mbatch<T>);
@@ -64,6 +96,45 @@ void bind_typed(py::module_& m) {
         py::arg("sample_weight").noconvert(), py::arg("centers").noconvert(),
         py::arg("counts").noconvert(), py::arg("want_labels"), py::arg("n_threads"),
         py::arg("spherical") = false);
+  m.def("mbatch_stream_seed", &mbatch_stream_seed<T>, py::arg("X").noconvert(),
+        py::arg("sample_weight").noconvert(), py::arg("params"));
+  m.def("mbatch_stream_batches", &mbatch_stream_batches<T>, py::arg("X").noconvert(),
+        py::arg("sample_weight").noconvert(), py::arg("iterations").noconvert(),
+        py::arg("params"), py::arg("run"), py::arg("centers").noconvert(), py::arg("state"));
+}
+
+/// Streaming mbatch: the state class and the draws (the typed calls are in bind_typed).
+void bind_stream(py::module_& m) {
+  using S = vcgmm::MbatchStream;
+  py::class_<S>(m, "MbatchStream", py::module_local())
+      .def_readonly("n", &S::n)
+      .def_readonly("total_weight", &S::total_weight)
+      .def_readonly("n_clusters", &S::n_clusters)
+      .def_readonly("stopped", &S::stopped)
+      .def_property_readonly("result", [](const S& s) { return s.result; });
+  m.def("mbatch_stream_start", &vcgmm::mbatch_stream_start, py::arg("n"),
+        py::arg("total_weight"), py::arg("n_clusters"), py::arg("params"),
+        "The state of a streaming mbatch fit before its first batch.");
+  m.def("mbatch_stream_seeding_rows",
+        [](index_t n, const vcgmm::MbatchKMeansParams& params) {
+          return to_numpy(vcgmm::mbatch_stream_seeding_rows(n, params));
+        },
+        py::arg("n"), py::arg("params"),
+        "The rows (of all chunks) a streaming mbatch fit seeds on, in order.");
+  m.def("mbatch_stream_plan",
+        [](const CArray<index_t>& chunk_rows, std::uint64_t seed, std::int64_t first_iteration,
+           index_t n_batches) {
+          if (chunk_rows.ndim() != 1 || chunk_rows.shape(0) < 1) {
+            throw vcgmm::InvalidArgument("chunk_rows must be a non-empty 1-D array");
+          }
+          if (n_batches < 0) throw vcgmm::InvalidArgument("n_batches must be >= 0");
+          CArray<std::int32_t> chunk(n_batches);
+          vcgmm::mbatch_stream_plan(chunk_rows.data(), chunk_rows.shape(0), seed,
+                                    first_iteration, n_batches, chunk.mutable_data());
+          return chunk;
+        },
+        py::arg("chunk_rows").noconvert(), py::arg("seed"), py::arg("first_iteration"),
+        py::arg("n_batches"), "The chunk each of the next n_batches batches draws from.");
 }
 
 void bind_draws(py::module_& m) {
@@ -185,6 +256,7 @@ void bind_results(py::module_& m) {
 void bind_stochastic(py::module_& m) {
   bind_params(m);
   bind_results(m);
+  bind_stream(m);
   bind_typed<float>(m);
   bind_typed<double>(m);
   bind_draws(m);

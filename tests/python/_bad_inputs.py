@@ -727,6 +727,8 @@ CHUNK_ENTRY_POINTS = {
                                          random_state=0).fit(X),
     "quantization_error": lambda X: vcgmm.quantization_error(X, _centers3()),
     "assign": lambda X: vcgmm.assign(X, _centers3()),
+    "MiniBatchKMeans.fit": lambda X: vcgmm.MiniBatchKMeans(2, batch_size=4,
+                                                           random_state=0).fit(X),
     "KMeans.predict": lambda X: fitted("KMeans").predict(X),
     "VCGMM.transform": lambda X: fitted("VCGMM").transform(X),
 }

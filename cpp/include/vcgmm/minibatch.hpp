@@ -134,6 +134,87 @@ MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* cen
 void mbatch_batch_rows(index_t n, index_t batch_size, std::uint64_t seed, std::int64_t iteration,
                        index_t* rows);
 
+// ---------------------------------------------------------------------------
+// Streaming: fit_mbatch over data in chunks the caller reads one at a time
+// (files, a zarr array, Dask blocks), so that the data are never in memory
+// together. The caller owns the state (MbatchStream) and, once it knows
+// every chunk's rows n_k (n = sum n_k):
+//   1. mbatch_stream_start;
+//   2. mbatch_stream_seeding_rows, gathers those rows of the concatenated
+//      chunks (in that order, with their weights), mbatch_stream_seed;
+//   3. per pass, mbatch_stream_plan for the next ceil(n / b) batches (at
+//      most max_iter in all), then mbatch_stream_batches on every chunk
+//      that has batches (each chunk read once per pass), until
+//      MbatchStream::stopped or max_iter batches.
+// Batch t draws its b rows uniformly, with replacement, from ONE chunk, the
+// chunk picked with probability n_k / n from the stream keyed by (seed, t):
+// every row is equally likely, as in fit_mbatch, and with a single chunk
+// the result is fit_mbatch's bit for bit (same seeding rows, batches, early
+// stop, reassignment). Rows of weight 0 must be left out by the caller (as
+// fit_mbatch's callers do). Cost: fit_mbatch's, plus one read of each
+// chunk that has batches per pass.
+// Determinism: a batch depends on (seed, t) and the chunk it reads only;
+// never on the thread count or on how the caller times its reads.
+
+/// The state of a streaming fit, carried from call to call.
+struct MbatchStream {
+  index_t n = 0;               ///< rows fitted, over all chunks
+  double total_weight = 0.0;   ///< their weight
+  index_t n_clusters = 0;      ///< C
+  MbatchResult result;         ///< batch_size, counts (the v(j)), objective, seconds, n_iter,
+                               ///< converged, n_reassigned, costs: grows with every batch
+  bool stopped = false;        ///< early stop (result.converged) or the progress callback
+  // Early stop and reassignment (see MbatchParams).
+  index_t rows_since_reassign = 0;
+  double smoothed = 0.0;
+  double best = 0.0;
+  int without_improvement = 0;
+  bool started = false;
+};
+
+/// The state before the first batch: b = MbatchParams::batch_size or
+/// min(2048, n), counts all 1 (Alg. 2).
+MbatchStream mbatch_stream_start(index_t n, double total_weight, index_t n_clusters,
+                                 const MbatchParams& params);
+
+/// The rows (of the concatenated chunks, in [0, n)) the seeding runs on, in
+/// fit_mbatch's order: for a D^2 seeding min(n, 3 max(b, C)) distinct rows
+/// (all rows when that is n), for "random" the C rows that become the centers.
+/// Not for SeedingMethod::given (the caller has the centers).
+std::vector<index_t> mbatch_stream_seeding_rows(index_t n, const MbatchKMeansParams& params);
+
+/// The initial centers from the gathered seeding rows (fit_mbatch's seeding).
+///
+/// @param rows     IN  the rows mbatch_stream_seeding_rows named, in its order, with weights
+/// @param params   IN  seeding, n_clusters, run (seed, threads, log, progress)
+/// @param centers  OUT (C, d)
+template <typename T>
+SeedingStats mbatch_stream_seed(const DataView<T>& rows, const MbatchKMeansParams& params,
+                                T* centers);
+
+/// The chunk each of the batches t = first_iteration .. first_iteration +
+/// n_batches - 1 draws from.
+///
+/// @param chunk_rows      IN  (n_chunks,) rows of each chunk (>= 0, sum >= 1)
+/// @param chunk_of_batch  OUT (n_batches,)
+void mbatch_stream_plan(const index_t* chunk_rows, index_t n_chunks, std::uint64_t seed,
+                        std::int64_t first_iteration, index_t n_batches,
+                        std::int32_t* chunk_of_batch);
+
+/// Runs the batches `iterations` (in that order) on one chunk; stops early
+/// when the state says so (MbatchStream::stopped).
+///
+/// @param chunk       IN  (n_k, d) the chunk's rows and optional weights (all > 0)
+/// @param iterations  IN  (n_batches,) batch numbers t >= 1 that mbatch_stream_plan gave this chunk
+/// @param params      IN  the iterations' parameters (max_iter is the caller's to enforce)
+/// @param run         IN  seed, threads, log, progress
+/// @param centers     IN/OUT (C, d)
+/// @param state       IN/OUT see MbatchStream
+template <typename T>
+void mbatch_stream_batches(const DataView<T>& chunk, const std::int64_t* iterations,
+                           index_t n_batches, const MbatchParams& params, const RunOptions& run,
+                           T* centers, MbatchStream* state);
+
 extern template MbatchKMeansResult fit_mbatch<float>(const DataView<float>&,
                                                      const MbatchKMeansParams&,
                                                      const FitBuffers<float>&);
@@ -144,5 +225,15 @@ extern template MbatchStepStats mbatch_step<float>(const DataView<float>&, index
                                                    double*, std::int32_t*, int, bool);
 extern template MbatchStepStats mbatch_step<double>(const DataView<double>&, index_t, double*,
                                                     double*, std::int32_t*, int, bool);
+extern template SeedingStats mbatch_stream_seed<float>(const DataView<float>&,
+                                                       const MbatchKMeansParams&, float*);
+extern template SeedingStats mbatch_stream_seed<double>(const DataView<double>&,
+                                                        const MbatchKMeansParams&, double*);
+extern template void mbatch_stream_batches<float>(const DataView<float>&, const std::int64_t*,
+                                                  index_t, const MbatchParams&,
+                                                  const RunOptions&, float*, MbatchStream*);
+extern template void mbatch_stream_batches<double>(const DataView<double>&, const std::int64_t*,
+                                                   index_t, const MbatchParams&,
+                                                   const RunOptions&, double*, MbatchStream*);
 
 }  // namespace vcgmm

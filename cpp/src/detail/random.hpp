@@ -42,6 +42,7 @@ enum class Stream : std::uint64_t {
   coreset_split = 13,  ///< chunked coreset: the split of the draws over the chunks
   coreset_chunk = 14,  ///< chunked coreset: the draws of one chunk (index = chunk id)
   mbatch_reassign = 15,  ///< mbatch: rows that take over rarely updated centers (index: the iteration)
+  mbatch_chunk = 16,  ///< streaming mbatch: the chunk a batch draws from (index: the iteration)
   // Kernel k-means (kernel_kmeans/kernel_kmeans.cpp); numbered apart from the other families.
   kernel_gamma = 101,           ///< rows of the gamma heuristic
   kernel_kmeans_plusplus = 102, ///< kernel k-means++ draws

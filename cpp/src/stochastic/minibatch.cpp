@@ -33,36 +33,25 @@ index_t batch_size_of(const MbatchParams& p, index_t n) {
 /// 3 rows per cluster.
 constexpr index_t kSeedingRowsPerRow = 3;
 
-/// scikit-learn's early stop of MiniBatchKMeans: an exponentially weighted
-/// average of the batch objective per unit weight, smoothing 2 b / (n + 1)
-/// (at most 1); stop after `patience` batches without a new minimum.
-class EarlyStop {
- public:
-  EarlyStop(int patience, index_t b, index_t n)
-      : patience_(patience),
-        alpha_(std::min(1.0, 2.0 * static_cast<double>(b) / (static_cast<double>(n) + 1.0))) {}
-
-  /// Feeds one batch's objective per unit weight; true: stop now.
-  bool stop(double batch_objective) {
-    if (patience_ <= 0) return false;
-    ewa_ = first_ ? batch_objective : ewa_ * (1.0 - alpha_) + batch_objective * alpha_;
-    first_ = false;
-    if (ewa_ < best_) {
-      best_ = ewa_;
-      without_ = 0;
-      return false;
-    }
-    return ++without_ >= patience_;
+/// scikit-learn's early stop of MiniBatchKMeans: feeds one batch's
+/// objective per unit weight into the exponentially weighted average
+/// (smoothing 2 b / (n + 1), at most 1); true: no new minimum for `patience`
+/// batches in a row, stop now.
+inline bool early_stop(MbatchStream* s, int patience, double batch_objective) {
+  if (patience <= 0) return false;
+  const double alpha =
+      std::min(1.0, 2.0 * static_cast<double>(s->result.batch_size) /
+                        (static_cast<double>(s->n) + 1.0));
+  s->smoothed = s->started ? s->smoothed * (1.0 - alpha) + batch_objective * alpha
+                           : batch_objective;
+  s->started = true;
+  if (s->smoothed < s->best) {
+    s->best = s->smoothed;
+    s->without_improvement = 0;
+    return false;
   }
-
- private:
-  int patience_;
-  double alpha_;
-  double ewa_ = 0.0;
-  double best_ = std::numeric_limits<double>::infinity();
-  int without_ = 0;
-  bool first_ = true;
-};
+  return ++s->without_improvement >= patience;
+}
 
 template <typename T>
 MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* counts,
@@ -141,60 +130,74 @@ index_t reassign_rare_centers(const DataView<T>& batch, index_t C, double ratio,
   return k;
 }
 
+/// A batch's rows, gathered into their own array.
+template <typename T>
+struct Batch {
+  Batch(index_t b, index_t d, bool weighted)
+      : rows(b), x(static_cast<size_t>(b * d)), w(weighted ? b : 0),
+        view{x.data(), b, d, weighted ? w.data() : nullptr} {}
+  std::vector<index_t> rows;
+  std::vector<T> x;
+  std::vector<double> w;
+  DataView<T> view;
+};
+
+/// Batch t: b rows of `src` drawn by mbatch_batch_rows(src.n, b, seed, t),
+/// one step, the reassignment, the early stop. The one loop body of
+/// fit_mbatch and of the streaming fit. Sets s->stopped when the fit ends.
+template <typename T>
+void run_batch(const DataView<T>& src, std::int64_t t, const MbatchParams& params,
+               const RunOptions& run, T* centers, MbatchStream* s, Batch<T>* batch,
+               double seconds_before, const Stopwatch& clock) {
+  MbatchResult& result = s->result;
+  const index_t b = result.batch_size, C = s->n_clusters;
+  mbatch_batch_rows(src.n, b, run.seed, t, batch->rows.data());
+  gather_rows(src, batch->rows.data(), b, run.n_threads, batch->x.data(), batch->w.data());
+  const MbatchStepStats st = step(batch->view, C, centers, result.counts.data(), nullptr,
+                                  run.n_threads, params.spherical);
+  s->rows_since_reassign += b;
+  if (params.reassignment_ratio > 0.0 && s->rows_since_reassign >= 10 * C) {
+    s->rows_since_reassign = 0;
+    result.n_reassigned += reassign_rare_centers(batch->view, C, params.reassignment_ratio,
+                                                 run.seed, t, centers, result.counts.data());
+  }
+  double w_batch = static_cast<double>(b);
+  if (src.w) {
+    w_batch = 0.0;
+    for (double w : batch->w) w_batch += w;
+  }
+  result.objective.push_back(st.objective * (s->total_weight / w_batch));
+  result.seconds.push_back(seconds_before + clock.seconds());
+  result.n_distance_evals.iterations += st.n_distance_evals;
+  result.n_iter += 1;
+  log_line(run.log, "mbatch iter %5d  batch objective (scaled) %.8g  (%.2f s)", result.n_iter,
+           result.objective.back(), result.seconds.back());
+  if (report_progress(run, "mbatch", "iterations", result.n_iter, result.objective.back(),
+                      result.seconds.back(), result.n_distance_evals.iterations)) {
+    s->stopped = true;
+    return;
+  }
+  if (early_stop(s, params.max_no_improvement, st.objective / w_batch)) {
+    result.converged = true;
+    s->stopped = true;
+  }
+}
+
 template <typename T>
 MbatchResult iterate(const DataView<T>& data, index_t C, const MbatchParams& params,
                      const RunOptions& run, T* centers) {
   Stopwatch clock;
-  MbatchResult result;
-  const index_t n = data.n, d = data.d;
-  const index_t b = batch_size_of(params, n);
-  result.batch_size = b;
   double w_total = 0.0;
-  for (index_t i = 0; i < n; ++i) w_total += data.weight(i);
-  std::vector<double> counts(C, 1.0);  // Alg. 2: the initial center is one sample
-  std::vector<index_t> rows(b);
-  std::vector<T> xb(static_cast<size_t>(b * d));
-  std::vector<double> wb(data.w ? b : 0);
-  DataView<T> batch{xb.data(), b, d, data.w ? wb.data() : nullptr};
-  index_t rows_since_reassign = 0;
-  EarlyStop early(params.max_no_improvement, b, n);
-  for (int it = 1; it <= params.max_iter; ++it) {
+  for (index_t i = 0; i < data.n; ++i) w_total += data.weight(i);
+  MbatchStream s = mbatch_stream_start(data.n, w_total, C, params);
+  Batch<T> batch(s.result.batch_size, data.d, data.w != nullptr);
+  for (int it = 1; it <= params.max_iter && !s.stopped; ++it) {
     check_interrupt();
-    mbatch_batch_rows(n, b, run.seed, it, rows.data());
-    gather_rows(data, rows.data(), b, run.n_threads, xb.data(), wb.data());
-    const MbatchStepStats st = step(batch, C, centers, counts.data(), nullptr, run.n_threads,
-                                        params.spherical);
-    rows_since_reassign += b;
-    if (params.reassignment_ratio > 0.0 && rows_since_reassign >= 10 * C) {
-      rows_since_reassign = 0;
-      result.n_reassigned += reassign_rare_centers(batch, C, params.reassignment_ratio, run.seed,
-                                                   it, centers, counts.data());
-    }
-    double w_batch = static_cast<double>(b);
-    if (data.w) {
-      w_batch = 0.0;
-      for (double w : wb) w_batch += w;
-    }
-    result.objective.push_back(st.objective * (w_total / w_batch));
-    result.seconds.push_back(clock.seconds());
-    result.n_distance_evals.iterations += st.n_distance_evals;
-    result.n_iter = it;
-    log_line(run.log, "mbatch iter %5d  batch objective (scaled) %.8g  (%.2f s)", it,
-             result.objective.back(), result.seconds.back());
-    if (report_progress(run, "mbatch", "iterations", it, result.objective.back(),
-                        result.seconds.back(), result.n_distance_evals.iterations)) {
-      break;
-    }
-    if (early.stop(st.objective / w_batch)) {
-      result.converged = true;
-      break;
-    }
+    run_batch(data, it, params, run, centers, &s, &batch, 0.0, clock);
   }
-  result.counts = counts;
-  result.timings.iterations = clock.seconds();
-  return result;
+  s.result.timings.iterations = clock.seconds();
+  return s.result;
 }
-
 
 }  // namespace
 
@@ -222,6 +225,114 @@ MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* cen
                     "mbatch_step: counts must be finite and > 0");
   }
   return detail::step(batch, n_clusters, centers, counts, labels, n_threads, spherical);
+}
+
+MbatchStream mbatch_stream_start(index_t n, double total_weight, index_t n_clusters,
+                                 const MbatchParams& params) {
+  detail::require(n >= 1 && n_clusters >= 1,
+                  "mbatch_stream_start: need n >= 1 and n_clusters >= 1");
+  detail::require(std::isfinite(total_weight) && total_weight > 0.0,
+                  "mbatch_stream_start: total_weight must be finite and > 0");
+  detail::require_mbatch_params(params, n, "mbatch_stream_start");
+  MbatchStream s;
+  s.n = n;
+  s.total_weight = total_weight;
+  s.n_clusters = n_clusters;
+  s.result.batch_size = detail::batch_size_of(params, n);
+  s.result.counts.assign(n_clusters, 1.0);  // Alg. 2: the initial center is one sample
+  s.best = std::numeric_limits<double>::infinity();
+  return s;
+}
+
+std::vector<index_t> mbatch_stream_seeding_rows(index_t n, const MbatchKMeansParams& params) {
+  const index_t C = params.n_clusters;
+  detail::require(n >= 1 && C >= 1 && C <= n,
+                  "mbatch_stream_seeding_rows: need 1 <= n_clusters <= n");
+  const SeedingMethod method = resolve_seeding(params.seeding.method, C);
+  detail::require(method != SeedingMethod::given,
+                  "mbatch_stream_seeding_rows: the centers are given, nothing to seed");
+  if (method == SeedingMethod::random) {
+    return detail::random_permutation_prefix(n, C, params.run.seed);
+  }
+  const index_t b = detail::batch_size_of(params.mbatch, n);
+  const index_t m = std::min(n, detail::kSeedingRowsPerRow * std::max(b, C));
+  if (m >= n) {
+    std::vector<index_t> all(n);
+    for (index_t i = 0; i < n; ++i) all[i] = i;
+    return all;
+  }
+  return detail::random_permutation_prefix(n, m, params.run.seed, detail::Stream::seeding_sample);
+}
+
+template <typename T>
+SeedingStats mbatch_stream_seed(const DataView<T>& rows, const MbatchKMeansParams& params,
+                                T* centers) {
+  detail::require_data(rows, "mbatch_stream_seed");
+  const index_t C = params.n_clusters;
+  detail::require(centers != nullptr, "mbatch_stream_seed: centers is a null pointer");
+  detail::require(C >= 1 && C <= rows.n, "mbatch_stream_seed: need 1 <= n_clusters <= rows");
+  const SeedingMethod method = resolve_seeding(params.seeding.method, C);
+  detail::require(method != SeedingMethod::given,
+                  "mbatch_stream_seed: the centers are given, nothing to seed");
+  if (method == SeedingMethod::random) {  // the rows are the centers, in order
+    detail::require(rows.n == C, "mbatch_stream_seed: \"random\" takes exactly C rows");
+    std::copy(rows.x, rows.x + C * rows.d, centers);
+    return SeedingStats{};
+  }
+  const SeedingStats ss = detail::seed_centers(rows, C, params.seeding, params.run, centers);
+  detail::log_line(params.run.log, "mbatch seeding: %s, %lld centers on %lld points (%.2f s)",
+                   detail::seeding_name(method), static_cast<long long>(C),
+                   static_cast<long long>(rows.n), ss.timings.seeding);
+  detail::report_progress(params.run, "mbatch", "seeding", 0, NAN, ss.timings.seeding,
+                          ss.n_distance_evals.seeding);
+  return ss;
+}
+
+void mbatch_stream_plan(const index_t* chunk_rows, index_t n_chunks, std::uint64_t seed,
+                        std::int64_t first_iteration, index_t n_batches,
+                        std::int32_t* chunk_of_batch) {
+  detail::require(chunk_rows != nullptr && chunk_of_batch != nullptr && n_chunks >= 1 &&
+                      first_iteration >= 1 && n_batches >= 0,
+                  "mbatch_stream_plan: need chunks, first_iteration >= 1 and outputs");
+  std::vector<index_t> ends(n_chunks);
+  index_t n = 0;
+  for (index_t k = 0; k < n_chunks; ++k) {
+    detail::require(chunk_rows[k] >= 0, "mbatch_stream_plan: chunk rows must be >= 0");
+    n += chunk_rows[k];
+    ends[k] = n;
+  }
+  detail::require(n >= 1, "mbatch_stream_plan: the chunks have no rows");
+  for (index_t j = 0; j < n_batches; ++j) {
+    detail::Rng rng(seed, detail::Stream::mbatch_chunk,
+                    static_cast<std::uint64_t>(first_iteration + j));
+    const index_t row = static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n)));
+    chunk_of_batch[j] = static_cast<std::int32_t>(
+        std::upper_bound(ends.begin(), ends.end(), row) - ends.begin());
+  }
+}
+
+template <typename T>
+void mbatch_stream_batches(const DataView<T>& chunk, const std::int64_t* iterations,
+                           index_t n_batches, const MbatchParams& params, const RunOptions& run,
+                           T* centers, MbatchStream* state) {
+  detail::require(state != nullptr && state->n >= 1 && state->n_clusters >= 1 &&
+                      static_cast<index_t>(state->result.counts.size()) == state->n_clusters,
+                  "mbatch_stream_batches: the state must come from mbatch_stream_start");
+  detail::require_data(chunk, "mbatch_stream_batches");
+  detail::require_centers(centers, state->n_clusters, "mbatch_stream_batches");
+  detail::require(iterations != nullptr || n_batches == 0,
+                  "mbatch_stream_batches: iterations is a null pointer");
+  for (index_t j = 0; j < n_batches; ++j) {
+    detail::require(iterations[j] >= 1, "mbatch_stream_batches: batch numbers must be >= 1");
+  }
+  detail::Stopwatch clock;
+  const double before = state->result.timings.iterations;
+  detail::Batch<T> batch(state->result.batch_size, chunk.d, chunk.w != nullptr);
+  for (index_t j = 0; j < n_batches && !state->stopped; ++j) {
+    detail::check_interrupt();
+    detail::run_batch(chunk, iterations[j], params, run, centers, state, &batch, before, clock);
+  }
+  state->result.timings.iterations = before + clock.seconds();
 }
 
 template <typename T>
@@ -256,5 +367,15 @@ template MbatchStepStats mbatch_step<float>(const DataView<float>&, index_t, flo
                                             std::int32_t*, int, bool);
 template MbatchStepStats mbatch_step<double>(const DataView<double>&, index_t, double*, double*,
                                              std::int32_t*, int, bool);
+template SeedingStats mbatch_stream_seed<float>(const DataView<float>&, const MbatchKMeansParams&,
+                                                float*);
+template SeedingStats mbatch_stream_seed<double>(const DataView<double>&,
+                                                 const MbatchKMeansParams&, double*);
+template void mbatch_stream_batches<float>(const DataView<float>&, const std::int64_t*, index_t,
+                                           const MbatchParams&, const RunOptions&, float*,
+                                           MbatchStream*);
+template void mbatch_stream_batches<double>(const DataView<double>&, const std::int64_t*, index_t,
+                                            const MbatchParams&, const RunOptions&, double*,
+                                            MbatchStream*);
 
 }  // namespace vcgmm

@@ -270,6 +270,29 @@ class DaskSource:
             n_features=self.n_features, n_chunks=len(rows), n_distance_evals=int(evals),
             seconds=seconds)
 
+    def chunks(self, *, check_values=True, skip=None, log=None, what=""):
+        """Yields (block id, first row, validated block, its weights), computing
+        one block at a time on the client (those ``skip(c)`` is true for are
+        not computed): the interface of ``ChunkSource.chunks``, for the
+        algorithms that must see the rows themselves (streaming mbatch)."""
+        blocks, wblocks = self._blocks()
+        start = 0
+        for c, (block, wblock) in enumerate(zip(blocks, wblocks)):
+            size = self.X.chunks[0][c]
+            if skip and skip(c) and not np.isnan(size):
+                start += int(size)
+                continue
+            raw, w = dask.compute(block, wblock)
+            chunk = _block(raw, c, start, self.name, check_values=check_values)
+            w = _block_weights(w, chunk, c)
+            if log:
+                log(f"{what}block {c}: {chunk.shape[0]:,} rows")
+            if not (skip and skip(c)):
+                yield c, start, chunk, w
+            start += chunk.shape[0]
+            del raw, chunk, w
+        self.last_rows = start
+
     # -- lazy passes with fitted centers -----------------------------------------
 
     def _centers(self, centers):

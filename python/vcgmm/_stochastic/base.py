@@ -102,8 +102,9 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
     through the core pipeline, then the attributes every k-means estimator
     has plus the family's own (``_info``)."""
 
-    _in_memory_fit = ("its steps sample rows from the whole data set. Chunked and Dask data "
-                      "are fitted on a coreset by VCGMM and KMeans(coreset_size='auto').")
+    _in_memory_fit: Optional[str] = (
+        "its steps sample rows from the whole data set. Chunked and Dask data are streamed by "
+        "MiniBatchKMeans and fitted on a coreset by VCGMM and KMeans(coreset_size='auto').")
 
     score = kmeans_score
     _count_param = "n_clusters"

@@ -11,11 +11,14 @@ from .._blocks.coreset import coreset_size_param
 from .._base.docs import fill_doc
 from .._base.loader import core as _core
 from .._base.metric import is_cosine, metric_param, normalize_rows
-from .._base.params import CORE, INT32_MAX, Integer, Param, ParamTable, Real, make_init
+from .._base.params import CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real, make_init
 from .._base.run import RUN_PARAMS, check_n_threads
 from .._blocks.seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
 from .base import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, batch_size_param, fit_function)
 from .._base.validation import check_n_clusters, check_sample_weight, positive_rows
+from .._data.source import as_source
+from .._estimator.base import warn_distinct_clusters
+from .stream import fit_mbatch_stream
 from .base import _MAX_ITER, _N_CLUSTERS, _check_batch_size
 
 __all__ = ["MiniBatchKMeans", "fit_mbatch", "MBATCH_PARAMS"]
@@ -126,10 +129,7 @@ class MiniBatchKMeans(StochasticKMeans):
     (8, 4)
     """
 
-    _in_memory_fit = ("it draws its batches from all rows at random. For data in chunks, "
-                      "call partial_fit(chunk) once per chunk (one mini-batch step each), or "
-                      "fit a coreset with VCGMM or KMeans(coreset_size='auto'), which take "
-                      "chunked and Dask data.")
+    _in_memory_fit = None  # chunked and Dask data are streamed (stream.py)
 
     _params = MBATCH_PARAMS
     _core_fit = staticmethod(_core.fit_mbatch)
@@ -155,6 +155,48 @@ class MiniBatchKMeans(StochasticKMeans):
     def _info(self, r):
         return {"batch_size": int(r.batch_size), "counts": r.counts, "n_steps": int(r.n_iter),
                 "n_reassigned": int(r.n_reassigned)}
+
+    @fill_doc
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute the clustering.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or chunked data
+            Training data. float32 stays float32, float16 and 8/16-bit integers
+            become float32, other numbers float64; C-contiguous float arrays (and
+            memory maps) are used without a copy. Chunked data (lists of arrays or
+            ``.npy`` paths, chunk functions, zarr or Dask arrays) are streamed: one chunk in memory
+            at a time, each batch drawn from one chunk chosen in proportion to
+            its rows (so every row is equally likely, as in memory), the
+            chunks read once to count their rows, once for the seeding rows,
+            once per ``ceil(n / batch_size)`` batches (only those holding
+            batches), and once more for ``labels_`` and ``inertia_``. One
+            chunk gives the in-memory fit exactly. With ``coreset_size`` set,
+            the fit runs on a coreset drawn in two passes instead.
+        %(y)s
+        sample_weight : array-like of shape (n_samples,), default=None
+            %(sample_weight)s
+
+        Returns
+        -------
+        self
+            Fitted estimator.
+        """
+        source = as_source(X, sample_weight)
+        if source is None:
+            return super().fit(X, y, sample_weight)
+        labels = Boolean().check(self.compute_labels, "compute_labels")
+        if self._checked_params()["coreset_size"] is None:
+            r = fit_mbatch_stream(self, source)
+        else:
+            r = self._fit_result(source, None, return_labels=labels)
+        self.__dict__.pop("feature_names_in_", None)
+        self.n_features_in_ = int(source.n_features)
+        self._set_fitted(r)
+        if isinstance(r.labels, np.ndarray):  # not when lazy (Dask)
+            warn_distinct_clusters(r.labels, self.n_clusters, self._empty_cluster_cause())
+        return self
 
     @fill_doc
     def partial_fit(self, X, y=None, sample_weight=None):

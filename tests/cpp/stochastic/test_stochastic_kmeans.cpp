@@ -201,6 +201,65 @@ TEST_CASE_TEMPLATE("fit_mbatch is mbatch_step on the rows mbatch_batch_rows draw
   }
 }
 
+TEST_CASE_TEMPLATE("streaming mbatch on one chunk is fit_mbatch, seeding and early stop too", T,
+                   float, double) {
+  const index_t n = 3000, d = 4, C = 6;
+  const std::vector<T> x = blobs<T>(n, d, 6, 20.0, 2.0, 77);
+  std::vector<double> w(n);
+  for (index_t i = 0; i < n; ++i) w[i] = 0.5 + static_cast<double>(i % 7) / 4.0;
+  const vcgmm::DataView<T> data{x.data(), n, d, w.data()};
+  vcgmm::MbatchKMeansParams p;
+  p.n_clusters = C;
+  p.mbatch.batch_size = 100;
+  p.mbatch.max_iter = 300;
+  p.run = run_options(21, 2);
+  std::vector<T> fitted(C * d);
+  vcgmm::FitBuffers<T> out;
+  out.centers = fitted.data();
+  const auto fit = vcgmm::fit_mbatch(data, p, out);
+  REQUIRE(fit.converged);
+  // The caller's loop: seeding rows, seeding, passes of ceil(n / b) batches.
+  const std::vector<index_t> seed_rows = vcgmm::mbatch_stream_seeding_rows(n, p);
+  CHECK(seed_rows.size() == 3 * 100);
+  std::vector<T> xs(seed_rows.size() * d);
+  std::vector<double> ws(seed_rows.size());
+  for (std::size_t r = 0; r < seed_rows.size(); ++r) {
+    std::copy_n(&x[seed_rows[r] * d], d, &xs[r * d]);
+    ws[r] = w[seed_rows[r]];
+  }
+  std::vector<T> centers(C * d);
+  const index_t m = static_cast<index_t>(seed_rows.size());
+  vcgmm::mbatch_stream_seed(vcgmm::DataView<T>{xs.data(), m, d, ws.data()}, p, centers.data());
+  double total = 0.0;
+  for (index_t i = 0; i < n; ++i) total += w[i];
+  vcgmm::MbatchStream state = vcgmm::mbatch_stream_start(n, total, C, p.mbatch);
+  const index_t rows[] = {n};
+  std::int64_t planned = 0;
+  while (planned < p.mbatch.max_iter && !state.stopped) {
+    const index_t k = std::min<std::int64_t>(30, p.mbatch.max_iter - planned);
+    std::vector<std::int32_t> chunk(k);
+    vcgmm::mbatch_stream_plan(rows, 1, p.run.seed, planned + 1, k, chunk.data());
+    CHECK(std::all_of(chunk.begin(), chunk.end(), [](std::int32_t c) { return c == 0; }));
+    std::vector<std::int64_t> its(k);
+    for (index_t j = 0; j < k; ++j) its[j] = planned + 1 + j;
+    vcgmm::mbatch_stream_batches(data, its.data(), k, p.mbatch, p.run, centers.data(), &state);
+    planned += k;
+  }
+  CHECK(bitwise_equal(centers, fitted));
+  CHECK(bitwise_equal(state.result.counts, fit.counts));
+  CHECK(bitwise_equal(state.result.objective, fit.objective));
+  CHECK(state.result.n_iter == fit.n_iter);
+  CHECK(state.result.converged);
+  CHECK(state.result.n_reassigned == fit.n_reassigned);
+  CHECK(state.result.n_distance_evals.iterations == fit.n_distance_evals.iterations);
+  // Bad calls are named.
+  CHECK_THROWS_AS(vcgmm::mbatch_stream_start(0, 1.0, C, p.mbatch), InvalidArgument);
+  CHECK_THROWS_AS(vcgmm::mbatch_stream_start(n, 0.0, C, p.mbatch), InvalidArgument);
+  const index_t empty[] = {0, 0};
+  std::vector<std::int32_t> one(1);
+  CHECK_THROWS_AS(vcgmm::mbatch_stream_plan(empty, 2, 1, 1, 1, one.data()), InvalidArgument);
+}
+
 // =============================================================================
 // nmbatch
 // =============================================================================
