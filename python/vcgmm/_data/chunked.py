@@ -276,27 +276,10 @@ class ChunkSource:
             n_distance_evals=int(evals), seconds=seconds)
 
     def _check_after_first_pass(self, rows, n_clusters):
-        if not rows:
-            raise ValueError(f"{self.name} has no chunks.")
+        n_weights = None if self.sample_weight is None else len(self.sample_weight)
+        n_pos = self.n_positive(int(sum(rows))) if rows else 0
+        check_chunk_rows(self.name, rows, n_pos, n_clusters, n_weights)
         self.rows = list(rows)
-        n = int(sum(rows))
-        if n == 0:
-            raise ValueError(f"{self.name} is empty: its {len(rows)} chunks have no rows.")
-        if self.sample_weight is not None and len(self.sample_weight) != n:
-            raise ValueError(f"sample_weight must have shape ({n},) to match {self.name}, got "
-                             f"({len(self.sample_weight)},).")
-        if n_clusters is not None and n_clusters > n:
-            raise ValueError(f"n_clusters={n_clusters} must be <= n_samples={n}: there are "
-                             "fewer points than clusters.")
-        n_pos = self.n_positive(n)
-        if n_pos == 0:
-            raise ValueError(f"sample_weight has no positive entry (all {n} weights are "
-                             "zero): a point of weight 0 is ignored, so every point would be.")
-        if n_clusters is not None and n_pos < n_clusters:
-            raise ValueError(f"sample_weight has {n_pos} positive entr"
-                             f"{'y' if n_pos == 1 else 'ies'} but n_clusters={n_clusters} "
-                             f"needs at least {n_clusters} points: a point of weight 0 is "
-                             "ignored.")
 
     def n_positive(self, n):
         """The points that exist: rows of positive weight (n without weights)."""
@@ -333,6 +316,32 @@ class ChunkSource:
         if start_rows(self) == 0:
             raise ValueError(f"{self.name} is empty: its chunks have no rows.")
         return np.concatenate(parts)
+
+
+def check_chunk_rows(name, rows, n_positive, n_clusters=None, n_weights=None):
+    """The checks once the first pass has counted the rows of every chunk
+    (``rows``) and those of positive weight (``n_positive``): some chunk,
+    some row, ``n_weights`` (the length of sample_weight, when known) equal
+    to the rows, and enough points of positive weight for ``n_clusters``."""
+    if not rows:
+        raise ValueError(f"{name} has no chunks.")
+    n = int(sum(rows))
+    if n == 0:
+        raise ValueError(f"{name} is empty: its {len(rows)} chunks have no rows.")
+    if n_weights is not None and n_weights != n:
+        raise ValueError(f"sample_weight must have shape ({n},) to match {name}, got "
+                         f"({n_weights},).")
+    if n_clusters is not None and n_clusters > n:
+        raise ValueError(f"n_clusters={n_clusters} must be <= n_samples={n}: there are "
+                         "fewer points than clusters.")
+    if n_positive == 0:
+        raise ValueError(f"sample_weight has no positive entry (all {n} weights are "
+                         "zero): a point of weight 0 is ignored, so every point would be.")
+    if n_clusters is not None and n_positive < n_clusters:
+        raise ValueError(f"sample_weight has {n_positive} positive entr"
+                         f"{'y' if n_positive == 1 else 'ies'} but n_clusters={n_clusters} "
+                         f"needs at least {n_clusters} points: a point of weight 0 is "
+                         "ignored.")
 
 
 def start_rows(source):

@@ -647,6 +647,23 @@ class PipelineEstimator(CenterBasedEstimator):
         samples, or the coreset size), raising ValueError naming the
         parameter; none by default (e.g. a batch size at most n_fit)."""
 
+    def _source_params(self, values, source):
+        """The core params of a fit on chunked data (one run: ``n_init > 1`` is
+        refused; ``metric="cosine"`` normalises each chunk as it is read)."""
+        if values.get("n_init", 1) > 1:
+            raise ValueError(
+                f"n_init={values['n_init']}: chunked and Dask data are fitted once (every "
+                "run would read the chunks again, and once more to be ranked); pass n_init=1, "
+                "or X in memory as one array.")
+        params = self._params.to_core(values)
+        if is_cosine(values):  # each chunk normalised as it is read, as X is in memory
+            source.use_unit_rows()
+            if self._spherical_centers:
+                self._set_spherical(params)
+        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"],
+                                 values["callback"])
+        return params
+
     def _fit_source(self, source, *, return_labels, evaluate):
         """The fit on chunked data: the chunked coreset (two passes), then the
         family's pipeline on the coreset in memory (seeded like the one-array
@@ -666,18 +683,7 @@ class PipelineEstimator(CenterBasedEstimator):
             raise ValueError(
                 "labels='approx' labels X in memory as one array (as predict(X, exact=False) "
                 "does); chunked and Dask data are labelled exactly: pass labels='exact'.")
-        if values.get("n_init", 1) > 1:
-            raise ValueError(
-                f"n_init={values['n_init']}: chunked and Dask data are fitted once (every "
-                "run would read the chunks twice for its own coreset and once more to be "
-                "ranked); pass n_init=1, or X in memory as one array.")
-        params = self._params.to_core(values)
-        if is_cosine(values):  # each chunk normalised as it is read, as X is in memory
-            source.use_unit_rows()
-            if self._spherical_centers:
-                self._set_spherical(params)
-        params.run = run_options(values["n_threads"], values["random_state"], values["verbose"],
-                                 values["callback"])
+        params = self._source_params(values, source)
         draw = source.coreset(
             values["coreset_size"], params.run, n_clusters=count, verbose=values["verbose"],
             resolve=lambda m, n: resolve_coreset_size(m, n, count))

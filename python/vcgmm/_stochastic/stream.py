@@ -29,8 +29,7 @@ import numpy as np
 from .._base.inputs import is_dask_array
 from .._base.loader import core as _core
 from .._base.logs import progress_callback
-from .._base.metric import is_cosine
-from .._base.run import run_options
+from .._data.chunked import check_chunk_rows
 from .._blocks.seeding import seeding_to_core
 from .base import StochasticKMeansResult
 
@@ -65,32 +64,6 @@ def _count(source, log):
     return positive, rows, total, dtype, width
 
 
-def _check_rows(source, positive, rows, n_clusters):
-    name = source.name
-    if not rows:
-        raise ValueError(f"{name} has no chunks.")
-    n = int(sum(rows))
-    if n == 0:
-        raise ValueError(f"{name} is empty: its {len(rows)} chunks have no rows.")
-    if source.sample_weight is not None and getattr(source, "kind", "") != "dask array" \
-            and len(source.sample_weight) != n:
-        raise ValueError(f"sample_weight must have shape ({n},) to match {name}, got "
-                         f"({len(source.sample_weight)},).")
-    if n_clusters > n:
-        raise ValueError(f"n_clusters={n_clusters} must be <= n_samples={n}: there are "
-                         "fewer points than clusters.")
-    n_pos = int(sum(positive))
-    if n_pos == 0:
-        raise ValueError(f"sample_weight has no positive entry (all {n} weights are "
-                         "zero): a point of weight 0 is ignored, so every point would be.")
-    if n_pos < n_clusters:
-        raise ValueError(f"sample_weight has {n_pos} positive entr"
-                         f"{'y' if n_pos == 1 else 'ies'} but n_clusters={n_clusters} "
-                         f"needs at least {n_clusters} points: a point of weight 0 is ignored.")
-    if hasattr(source, "rows"):  # later passes check that the chunks did not change
-        source.rows = list(rows)
-
-
 def _gather(source, wanted, positive, dtype, width, log):
     """Pass 2: the rows ``wanted`` (indices into the concatenated rows of
     positive weight), in that order, with their weights (None without)."""
@@ -118,22 +91,16 @@ def fit_mbatch_stream(estimator, source):
     StochasticKMeansResult its ``fit`` sets the attributes from."""
     values = estimator._checked_params()
     C = values["n_clusters"]
-    if values["n_init"] > 1:
-        raise ValueError(
-            f"n_init={values['n_init']}: chunked and Dask data are fitted once (every run "
-            "would read all chunks again, and once more to be ranked); pass n_init=1, or X "
-            "in memory as one array.")
-    params = estimator._params.to_core(values)
-    if is_cosine(values):  # each chunk normalised as it is read, as X is in memory
-        source.use_unit_rows()
-        estimator._set_spherical(params)
-    run = run_options(values["n_threads"], values["random_state"], values["verbose"],
-                      values["callback"])
-    params.run = run
+    params = estimator._source_params(values, source)
+    run = params.run
     log = progress_callback(values["verbose"])
     clock = time.perf_counter()
     positive, rows, total, dtype, width = _count(source, log)
-    _check_rows(source, positive, rows, C)
+    n_weights = None if is_dask_array(source.X) or source.sample_weight is None else len(
+        source.sample_weight)
+    check_chunk_rows(source.name, rows, int(sum(positive)), C, n_weights)
+    if hasattr(source, "rows"):  # later passes check that the chunks did not change
+        source.rows = list(rows)
     n = int(sum(positive))
     if values["batch_size"] != "auto" and values["batch_size"] > n:
         raise ValueError(f"batch_size={values['batch_size']} must be in [1, {n}]: at most "
