@@ -52,6 +52,12 @@ namespace vcgmm {
 /// blocked GEMM (||x||^2 - 2 x.y + ||y||^2), polynomial / linear ones from a
 /// GEMM of x.y; laplacian is a direct loop. graph_kernel() builds the paper's
 /// k-nn kernel and a heat kernel from a k-nn graph, for precomputed.
+/// Polynomial and linear values are computed in the data's type: fit,
+/// predict and kernel_kmeans_plusplus throw InvalidArgument when
+/// (gamma max||x||^2 + |coef0|)^degree exceeds 1/64 of that type's largest
+/// value (float32: about 5e36), instead of returning inf/NaN objectives; fit
+/// also throws when the median K(x, x) of a polynomial kernel is below 64
+/// machine epsilons times the largest (most distances would be rounding).
 enum class KernelType {
   rbf,          ///< exp(-gamma ||x - y||^2)
   laplacian,    ///< exp(-gamma ||x - y||_1)

@@ -3,9 +3,11 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -112,6 +114,31 @@ KernelParams resolve_kernel(const DataView<T>& data, const KernelParams& k, cons
     }
   }
   return r;
+}
+
+/// A polynomial kernel whose K(x, x) spans more orders of magnitude than T
+/// resolves leaves most points' feature-space distances (K(x,x) - 2 <phi(x),
+/// C> + <C, C>, rounding ~eps max K) at rounding noise: refuse when the median
+/// K(x, x) is below 64 eps times the largest.
+template <typename T>
+void require_polynomial_precision(const Training<T>& tr, const std::string& w) {
+  if (tr.kernel().type() != KernelType::polynomial || tr.n() < 2) return;
+  std::vector<double> diag(tr.n());
+  for (index_t i = 0; i < tr.n(); ++i) diag[i] = std::abs(tr.self(i));
+  const auto mid = diag.begin() + static_cast<std::ptrdiff_t>(diag.size() / 2);
+  std::nth_element(diag.begin(), mid, diag.end());
+  const double largest = tr.max_self(), eps = std::numeric_limits<T>::epsilon();
+  if (*mid >= 64.0 * eps * largest) return;
+  const KernelParams& k = tr.kernel().params();
+  char msg[560];
+  std::snprintf(msg, sizeof msg,
+                ": the polynomial kernel's K(x, x) ranges up to %.3g while its median is %.3g "
+                "(gamma %.4g, coef0 %.4g, degree %d): %s resolves about %.0f digits, so the "
+                "kernel distances of most points would be rounding noise; lower degree, or "
+                "scale X so that gamma ||x||^2 + coef0 stays near 1 (e.g. standardize it)",
+                largest, *mid, k.gamma, k.coef0, k.degree, sizeof(T) == 4 ? "float32" : "float64",
+                -std::log10(eps));
+  invalid_argument(w + msg);
 }
 
 template <typename T>
@@ -620,8 +647,13 @@ KernelKMeansResult fit_kernel_kmeans(const DataView<T>& data, const KernelKMeans
   KernelKMeansResult result;
   Stopwatch seeding_clock;
   result.kernel = resolve_kernel(data, params.kernel, run, &result.n_distance_evals.seeding);
+  if (result.kernel.type != KernelType::precomputed) {
+    require_kernel_range<T>(result.kernel, max_squared_norm(data.x, n, data.d, run.n_threads),
+                            "fit_kernel_kmeans");
+  }
   Training<T> tr(data, result.kernel);
   tr.compute_diagonal(run.n_threads);
+  require_polynomial_precision(tr, "fit_kernel_kmeans");
   result.init_indices.resize(k);
   if (init_indices) {
     std::copy(init_indices, init_indices + k, result.init_indices.begin());
@@ -698,6 +730,10 @@ PhaseCosts kernel_kmeans_predict(const DataView<T>& data, const KernelParams& ke
             w + ": distances need K(x, x), which precomputed kernel rows do not give");
   } else {
     require(support_vectors != nullptr || m == 0, w + ": support_vectors is a null pointer");
+    require_kernel_range<T>(kernel,
+                            std::max(max_squared_norm(data.x, data.n, data.d, run.n_threads),
+                                     max_squared_norm(support_vectors, m, data.d, run.n_threads)),
+                            w);
   }
   Stopwatch clock;
   KernelFunction<T> kf(kernel, data.d);
@@ -750,6 +786,9 @@ SeedingStats kernel_kmeans_plusplus(const DataView<T>& data, const KernelParams&
   require_kernel(kernel, true, w);
   require_clusters(n_clusters, data.n, w.c_str());
   require(indices != nullptr, w + ": indices is a null pointer");
+  if (kernel.type != KernelType::precomputed) {
+    require_kernel_range<T>(kernel, max_squared_norm(data.x, data.n, data.d, run.n_threads), w);
+  }
   Training<T> tr(data, kernel);
   tr.compute_diagonal(run.n_threads);
   return seed_plusplus(tr, n_clusters, run, indices);
