@@ -198,7 +198,8 @@ void bind_params(py::module_& m) {
       .def_readwrite("epoch_size", &VP::epoch_size)
       .def_readwrite("max_epochs", &VP::max_epochs)
       .def_readwrite("tol", &VP::tol)
-      .def_readwrite("block_size", &VP::block_size);
+      .def_readwrite("block_size", &VP::block_size)
+      .def_readwrite("relocate_empty", &VP::relocate_empty);
   enum_property(vr, "variant", &VP::variant, kVrkmVariants);
   enum_property(vr, "update_rule", &VP::update_rule, kVrkmUpdateRules);
   params_class<vcgmm::MbatchKMeansParams, vcgmm::PipelineParams>(m, "MbatchKMeansParams")
@@ -236,7 +237,8 @@ void bind_results(py::module_& m) {
       .def_readonly("epoch_size", &VR::epoch_size)
       .def_readonly("full_pass_seconds", &VR::full_pass_seconds)
       .def_readonly("correction_seconds", &VR::correction_seconds)
-      .def_readonly("inner_loop_seconds", &VR::inner_loop_seconds);
+      .def_readonly("inner_loop_seconds", &VR::inner_loop_seconds)
+      .def_readonly("n_relocated", &VR::n_relocated);
   vector_property(vr, "objective", &VR::objective);
   vector_property(vr, "seconds", &VR::seconds);
   vector_property(vr, "n_updates", &VR::n_updates);

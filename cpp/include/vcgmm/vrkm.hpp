@@ -6,7 +6,10 @@
 // Model: k-means, minimising sum_i w_i min_j ||x_i - c(j)||^2. Epoch e:
 //   1. full pass: every row's nearest center of C~ (the blocked scan), giving
 //      the reference labels a_ref(i), the partition X_j and the exact
-//      Q(C~) (the objective trace); stop when |Q_{e-1} - Q_e| <= tol Q_e;
+//      Q(C~) (the objective trace); an empty cluster moves onto one of the
+//      points farthest from their centers (relocate_empty, as Lloyd's loop;
+//      not in the paper: at learning rates near 1 its updates can empty most
+//      clusters); stop when |Q_{e-1} - Q_e| <= tol Q_e and none moved;
 //   2. position correction: C_0 = C~new = the partition's weighted means
 //      (VRKM++, eq. 8), or C~ - grad f~(C~) (VRKM, Alg. 2; the gradient from
 //      the partition's sums): the same centers up to rounding; an empty
@@ -69,6 +72,9 @@ struct VrkmParams {
   /// may go stale within a block (eta is small, so centers move little): the
   /// result differs from the sequential loop's within noise.
   index_t block_size = 1;
+  /// Empty clusters of a full pass move onto the farthest points (not in the
+  /// paper; false: the paper's loop, an empty cluster keeps its center).
+  bool relocate_empty = true;
 };
 
 /// VRKM / VRKM++ as a pipeline (default seeding: k-means++, the paper's).
@@ -92,6 +98,7 @@ struct VrkmResult : IterationResult {
   double full_pass_seconds = 0.0;  ///< time of the full passes (matrix products)
   double correction_seconds = 0.0; ///< time of the position corrections
   double inner_loop_seconds = 0.0; ///< time of the inner loops
+  index_t n_relocated = 0;         ///< empty clusters relocated, summed over epochs
 };
 
 /// The iterations' result, the costs of every phase and the inertia on all points.

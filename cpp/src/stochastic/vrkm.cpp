@@ -12,6 +12,7 @@
 #include "detail/partition.hpp"
 #include "detail/pipeline_stages.hpp"
 #include "detail/random.hpp"
+#include "detail/relocation.hpp"
 #include "detail/sampling.hpp"
 #include "detail/validation.hpp"
 #include "stochastic/checks.hpp"
@@ -35,12 +36,13 @@ class VrkmRun {
         T_(params.epoch_size > 0 ? params.epoch_size : data.n),
         master_(static_cast<size_t>(C * d_)), reference_(static_cast<size_t>(C * d_)),
         gradient_(params.variant == VrkmVariant::vrkm ? static_cast<size_t>(C * d_) : 0),
-        labels_(data.n, -1) {}
+        labels_(data.n, -1), min_d2_(params.relocate_empty ? data.n : 0) {}
 
   VrkmResult fit();
 
  private:
   void correct_positions();
+  index_t relocate();
   std::int64_t inner_loop(std::int64_t epoch);
   bool update(const T* x, std::int32_t a, std::int32_t ref);
   std::int32_t nearest(const T* x) const;
@@ -59,6 +61,7 @@ class VrkmRun {
   std::vector<double> reference_; // (C, d) C~new
   std::vector<double> gradient_;  // (C, d) VRKM: grad f~(C~new)
   std::vector<std::int32_t> labels_;  // a_ref
+  std::vector<double> min_d2_;        // relocate_empty: distances to the nearest center
 };
 
 /// C~new: the partition's means (VRKM++) or C~ - grad f~(C~) (VRKM), from
@@ -173,14 +176,18 @@ VrkmResult VrkmRun<T>::fit() {
   for (int e = 1; e <= params_.max_epochs; ++e) {
     check_interrupt();
     Stopwatch pass;
-    const double Q = detail::assign_nearest(data_, static_cast<const T*>(centers_), C_, labels_.data(),
-                                    nullptr, run_.n_threads).objective;
+    const double Q =
+        detail::assign_nearest(data_, static_cast<const T*>(centers_), C_, labels_.data(),
+                               min_d2_.empty() ? nullptr : min_d2_.data(), run_.n_threads)
+            .objective;
+    const index_t moved = relocate();  // the correction then puts each moved center on its point
+    r.n_relocated += moved;
     r.full_pass_seconds += pass.seconds();
     r.n_distance_evals.iterations += data_.n * C_;
     const double previous = r.objective.empty() ? NAN : r.objective.back();
     r.objective.push_back(Q);
     r.seconds.push_back(reached);
-    if (e > 1 && std::abs(previous - Q) <= params_.tol * Q) {
+    if (e > 1 && moved == 0 && std::abs(previous - Q) <= params_.tol * Q) {
       r.converged = true;
       break;
     }
@@ -193,15 +200,41 @@ VrkmResult VrkmRun<T>::fit() {
     r.n_distance_evals.iterations += T_ * C_;
     r.n_iter = e;
     reached = clock.seconds();
-    log_line(run_.log, "vrkm epoch %4d  objective %.8g  updates %lld  (%.2f s)", e, Q,
-             static_cast<long long>(r.n_updates.back()), reached);
+    log_line(run_.log, "vrkm epoch %4d  objective %.8g  updates %lld  relocated %lld  (%.2f s)",
+             e, Q, static_cast<long long>(r.n_updates.back()), static_cast<long long>(moved),
+             reached);
     if (report_progress(run_, "vrkm", "iterations", e, Q, reached,
                         r.n_distance_evals.iterations)) {
       break;
     }
   }
+  if (params_.relocate_empty && !r.converged) {
+    // The last inner loop may have emptied clusters again: one more full pass,
+    // and where it finds empty clusters the relocation and correction the next
+    // epoch would start with.
+    detail::assign_nearest(data_, static_cast<const T*>(centers_), C_, labels_.data(),
+                           min_d2_.data(), run_.n_threads);
+    r.n_distance_evals.iterations += data_.n * C_;
+    const index_t moved = relocate();
+    if (moved > 0) {
+      r.n_relocated += moved;
+      correct_positions();
+    }
+  }
   r.timings.iterations = clock.seconds();
   return r;
+}
+
+/// relocate_empty: the empty clusters of labels_ onto the farthest points (by
+/// min_d2_ of the same pass); returns how many moved.
+template <typename T>
+index_t VrkmRun<T>::relocate() {
+  if (!params_.relocate_empty) return 0;
+  ClusterPartition part;
+  part.build(labels_.data(), data_.n, C_);
+  return relocate_empty_clusters(part, min_d2_.data(), data_.n, C_,
+                                 rounding_floor(static_cast<const T*>(centers_), C_, d_),
+                                 labels_.data());
 }
 
 

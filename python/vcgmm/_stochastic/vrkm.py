@@ -6,7 +6,8 @@ from __future__ import annotations
 from .._blocks.coreset import coreset_size_param
 from .._base.docs import fill_doc
 from .._base.loader import core as _core
-from .._base.params import CORE, INT32_MAX, Integer, Options, Param, ParamTable, Real, make_init
+from .._base.params import (CORE, INT32_MAX, Boolean, Integer, Options, Param, ParamTable, Real,
+                            make_init)
 from .._base.run import RUN_PARAMS
 from .._blocks.seeding import SEEDING_PARAMS, init_param
 from .base import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, auto_or,
@@ -43,6 +44,9 @@ VRKM_PARAMS = ParamTable(
               "VRKM's inner loop: 1 = the paper's sequential loop; B > 1 = nearest centers of "
               "B draws by one matrix product (our blocked variant)",
               target="vrkm.block_size", cli="--block-size"),
+        Param("relocate_empty", Boolean(), CORE,
+              "move clusters left empty by an epoch onto the points farthest from their "
+              "centers (False: the paper's loop)", target="vrkm.relocate_empty"),
         init_param(_core.VrkmKMeansParams().seeding.method),
         N_INIT_PARAM,
         STOCHASTIC_COMPUTE_LABELS,
@@ -91,6 +95,11 @@ class VRKMeans(StochasticKMeans):
         centers). B > 1: our blocked variant, the nearest centers of B draws
         from one matrix product against the centers at the block's start,
         the updates then applied in order (faster; results within noise).
+    relocate_empty : bool, default=True
+        After each epoch's full pass, move every empty cluster onto one of
+        the points farthest from their centers (as ``KMeans`` does; not in
+        the paper). Without it, learning rates near 1 can empty most
+        clusters for good. False: the paper's loop.
     init : {"k-means++", "afk-mc2", "random", "auto"} or array-like of shape \
             (n_clusters, n_features), default="k-means++"
         Seeding (the paper's: k-means++), or the initial centers.
@@ -116,6 +125,8 @@ class VRKMeans(StochasticKMeans):
         The epoch size used.
     n_updates_ : ndarray of shape (n_iter,)
         Inner steps that moved centers, per epoch.
+    n_relocated_ : int
+        Empty clusters relocated, summed over the epochs.
     epoch_timings_ : dict
         Seconds spent in the full passes (``full_pass``), the position
         corrections (``correction``) and the inner loops (``inner_loop``).
@@ -137,9 +148,19 @@ class VRKMeans(StochasticKMeans):
     def _iteration_evals(self, fit_n, params):
         return (fit_n + (params.vrkm.epoch_size or fit_n)) * params.n_clusters
 
+    def _empty_cluster_cause(self):
+        if not self.relocate_empty:
+            return ("relocate_empty=False keeps the clusters an epoch empties (the paper's "
+                    "loop), or the data have fewer than n_clusters distinct points; "
+                    "relocate_empty=True moves them onto far points.")
+        return ("the last epoch's updates (learning_rate="
+                f"{self.learning_rate!r}) moved centers away from every sample after the "
+                "last relocation, or the data have fewer than n_clusters distinct points; a "
+                "smaller learning_rate or more epochs (max_epochs) may help.")
+
     def _info(self, r):
         return {"learning_rate": float(r.learning_rate), "epoch_size": int(r.epoch_size),
-                "n_updates": r.n_updates,
+                "n_updates": r.n_updates, "n_relocated": int(r.n_relocated),
                 "epoch_timings": {"full_pass": r.full_pass_seconds,
                                   "correction": r.correction_seconds,
                                   "inner_loop": r.inner_loop_seconds}}

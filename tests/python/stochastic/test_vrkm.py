@@ -8,10 +8,12 @@ distance-evaluation counts, thread independence, bad input, pickling."""
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits
+from sklearn.exceptions import ConvergenceWarning
 
 import vcgmm
 from vcgmm._base.loader import core
@@ -41,9 +43,14 @@ def _vrkm_reference(X, w, init, *, eta, T, max_epochs, tol, seed, variant="vrkm+
     for e in range(1, max_epochs + 1):
         d2 = _sq_dists(X, c)
         ref_label = d2.argmin(axis=1)
-        Q = float((weights * d2[np.arange(n), ref_label]).sum())
+        min_d2 = d2[np.arange(n), ref_label]
+        Q = float((weights * min_d2).sum())
         objective.append(Q)
-        if e > 1 and abs(objective[-2] - Q) <= tol * Q:
+        # empty clusters onto the farthest points (largest distance first, ties: lower row)
+        empty = np.setdiff1d(np.arange(C), ref_label)
+        far = np.lexsort((np.arange(n), -min_d2))[:empty.size]
+        ref_label[far] = empty
+        if e > 1 and empty.size == 0 and abs(objective[-2] - Q) <= tol * Q:
             break
         # position correction (empty clusters keep their centers)
         ref = c.copy()
@@ -179,13 +186,42 @@ def test_position_correction_is_the_partition_means(make_blobs, variant):
     np.testing.assert_allclose(r.centers, means, rtol=1e-12, atol=1e-12)
 
 
-def test_empty_cluster_keeps_its_center():
+def test_empty_cluster_keeps_its_center_in_the_papers_loop():
     X = np.array([[0.0], [0.1], [0.2], [10.0], [10.1]])
     init = np.array([[0.0], [10.0], [100.0]])  # the third center holds no point
     r = vcgmm.fit_vrkm(X, 3, init=init, epoch_size=1, max_epochs=1, learning_rate=1e-6,
-                       random_state=0, n_threads=1)
+                       relocate_empty=False, random_state=0, n_threads=1)
     assert r.centers[2, 0] == 100.0
     np.testing.assert_allclose(r.centers[:2, 0], [0.1, 10.05], atol=1e-5)
+    assert r.info["n_relocated"] == 0
+
+
+def test_empty_cluster_moves_onto_the_farthest_point():
+    X = np.array([[0.0], [0.1], [0.2], [10.0], [10.1]])
+    init = np.array([[0.0], [10.0], [100.0]])
+    r = vcgmm.fit_vrkm(X, 3, init=init, epoch_size=1, max_epochs=1, learning_rate=1e-6,
+                       random_state=0, n_threads=1)
+    # 0.2 is the farthest from its center (0.0): it becomes the third cluster
+    np.testing.assert_allclose(r.centers[:, 0], [0.05, 10.05, 0.2], atol=1e-5)
+    assert r.info["n_relocated"] == 1
+
+
+@pytest.mark.parametrize("eta", [0.1, 0.3, 1.0])
+def test_large_learning_rates_keep_every_cluster(eta):
+    # Without relocation these legal rates collapse the fit to one or two clusters.
+    X = np.random.default_rng(0).standard_normal((2000, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        km = vcgmm.VRKMeans(5, learning_rate=eta, random_state=0, n_threads=2).fit(X)
+    assert np.unique(km.labels_).size == 5
+    assert km.n_relocated_ > 0
+    lloyd = vcgmm.KMeans(5, random_state=0, n_threads=2).fit(X)
+    assert km.inertia_ <= 1.4 * lloyd.inertia_  # was 1.76x at eta = 1 (one cluster)
+    paper = vcgmm.VRKMeans(5, learning_rate=eta, relocate_empty=False, random_state=0,
+                           n_threads=2)
+    with pytest.warns(ConvergenceWarning, match="relocate_empty=False"):
+        paper.fit(X)
+    assert paper.n_relocated_ == 0
 
 
 def _epoch_trace(X, C, **kw):
@@ -243,7 +279,8 @@ def test_distance_evaluation_counts(small):
     assert r.n_distance_evals["seeding"] == 0 and r.n_distance_evals["evaluation"] == n * C
     km = vcgmm.VRKMeans(C, epoch_size=T, max_epochs=4, tol=0.0, random_state=0,
                         n_threads=1).fit(X)
-    assert km.n_distance_evals_["iterations"] == 4 * (n + T) * C
+    # stopped by max_epochs: one more full pass looks for clusters the last inner loop emptied
+    assert km.n_distance_evals_["iterations"] == 4 * (n + T) * C + n * C
     # greedy k-means++ seeding (the default): C - 1 steps of L + 1 passes over
     # the n points, L = 2 + ln C candidates
     L = 2 + int(np.log(C))
