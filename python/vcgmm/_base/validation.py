@@ -44,6 +44,7 @@ __all__ = [
     "check_centers",
     "check_n_clusters",
     "check_sample_weight",
+    "check_weight_total",
     "compute_dtype",
     "positive_rows",
     "reject_non_numeric",
@@ -285,17 +286,24 @@ def check_sample_weight(sample_weight, X, name="sample_weight", refuse_zero=None
         raise ValueError(
             f"{name}[{bad}] = {float(w[bad])!r} is below {tiny:.3g}, too small to compute with "
             f"(weights are only relative: multiply all of them by a large factor).")
-    # Weighted sums of squared distances must stay finite in double.
-    magnitude = max(abs(float(X.min())), abs(float(X.max()))) if X.size else 0.0
     with np.errstate(over="ignore"):
         w_sum = float(np.sum(w))
-        total = w_sum * max(1.0, (2.0 * magnitude) ** 2 * X.shape[1])
-    if not total < float(np.finfo(np.float64).max) / _OVERFLOW_MARGIN:
-        raise ValueError(f"{name} is too large for X's range (largest weight {np.max(w):.3g}, "
-                         f"sum {w_sum:.3g}): weighted sums of squared distances would "
-                         "overflow; weights are only relative, divide all of them by a large "
-                         "factor.")
+    check_weight_total(w_sum, X, name, f"largest weight {np.max(w):.3g}, sum {w_sum:.3g}")
     return np.ascontiguousarray(w)
+
+
+def check_weight_total(total, X, name="sample_weight", detail=""):
+    """Refuse weights whose ``total`` (their sum, or what a sum of them can
+    reach, e.g. a mini-batch count over all batches) times squared distances
+    in X's range would overflow double; ``detail`` says where ``total``
+    comes from."""
+    magnitude = max(abs(float(X.min())), abs(float(X.max()))) if X.size else 0.0
+    with np.errstate(over="ignore"):
+        reach = total * max(1.0, (2.0 * magnitude) ** 2 * X.shape[1])
+    if not reach < float(np.finfo(np.float64).max) / _OVERFLOW_MARGIN:
+        raise ValueError(f"{name} is too large for X's range ({detail}): weighted sums of "
+                         "squared distances would overflow; weights are only relative, divide "
+                         "all of them by a large factor.")
 
 
 

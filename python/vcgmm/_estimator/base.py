@@ -470,6 +470,8 @@ class PipelineEstimator(CenterBasedEstimator):
         params = self._params.to_core(values)
         params.coreset_size = resolve_coreset_size(values["coreset_size"], X.shape[0], n_clusters)
         self._check_sizes(values, params.coreset_size or X.shape[0], n_clusters)
+        if w_fit is not None:
+            self._check_weights(values, X, w_fit, params.coreset_size or X.shape[0])
         init_centers = seeding_to_core(values, X, n_clusters, params)
         if self._spherical_centers and is_cosine(values):
             self._set_spherical(params)
@@ -646,6 +648,11 @@ class PipelineEstimator(CenterBasedEstimator):
         """Checks of parameters against the points fitted (``n_fit``: the
         samples, or the coreset size), raising ValueError naming the
         parameter; none by default (e.g. a batch size at most n_fit)."""
+
+    def _check_weights(self, values, X, w, n_fit):
+        """Checks of the positive weights ``w`` of X beyond
+        ``check_sample_weight``'s (e.g. sums a fit repeats), raising
+        ValueError naming sample_weight; none by default."""
 
     def _source_params(self, values, source):
         """The core params of a fit on chunked data (one run: ``n_init > 1`` is

@@ -15,7 +15,8 @@ from .._base.params import CORE, INT32_MAX, Boolean, Integer, Param, ParamTable,
 from .._base.run import RUN_PARAMS, check_n_threads
 from .._blocks.seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
 from .base import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, batch_size_param, fit_function)
-from .._base.validation import check_n_clusters, check_sample_weight, positive_rows
+from .._base.validation import (check_n_clusters, check_sample_weight, check_weight_total,
+                                positive_rows)
 from .._data.source import as_source
 from .._estimator.base import warn_distinct_clusters
 from .stream import fit_mbatch_stream
@@ -143,6 +144,14 @@ class MiniBatchKMeans(StochasticKMeans):
     def _check_sizes(self, values, n_fit, n_clusters):
         _check_batch_size(values, n_fit, 1, "1")
 
+    def _check_weights(self, values, X, w, n_fit):
+        # A center's count sums the weights of every row it receives, over all batches.
+        b = min(values["batch_size"] or _core.MBATCH_DEFAULT_BATCH, n_fit)
+        largest = float(np.max(w))
+        _check_counts(values["max_iter"] * b * largest, X,
+                      f"largest weight {largest:.3g}: the centers' counts sum the weights of up "
+                      f"to max_iter * batch_size = {values['max_iter'] * b:,} rows")
+
     def _iteration_evals(self, fit_n, params):
         return min(params.mbatch.batch_size or _core.MBATCH_DEFAULT_BATCH, fit_n) * params.n_clusters
 
@@ -226,6 +235,14 @@ class MiniBatchKMeans(StochasticKMeans):
         Xp, wp, _ = positive_rows(X, w, values["n_clusters"] if first else 1)
         if first:
             self._seed_partial(Xp, wp, values)
+        elif not hasattr(self, "counts_"):  # from_centers: go on from those centers
+            self._start_counts(self.cluster_centers_.shape[0], Xp.shape[0])
+        with np.errstate(over="ignore"):
+            batch_weight = float(Xp.shape[0] if wp is None else np.sum(wp))
+            largest = float(np.max(self.counts_))
+        _check_counts(largest + batch_weight, X,
+                      f"the largest center count {largest:.3g} plus this batch's weight "
+                      f"{batch_weight:.3g}")
         centers = np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
         centers, counts, _, _ = _core.mbatch_step(Xp, wp, centers, self.counts_, False,
                                                   check_n_threads(values["n_threads"]),
@@ -257,10 +274,28 @@ class MiniBatchKMeans(StochasticKMeans):
             centers = afkmc2(X, C, sample_weight=w, random_state=seed,
                              chain_length=values["chain_length"], n_threads=values["n_threads"])[0]
         self.cluster_centers_ = np.ascontiguousarray(centers, dtype=X.dtype)
+        self._start_counts(C, X.shape[0])
+
+    def _start_counts(self, C, batch_size):
+        """Counts one each (Alg. 2), no step taken yet."""
         self.counts_ = np.ones(C)
         self.n_steps_ = 0
-        self.batch_size_ = X.shape[0]
+        self.batch_size_ = batch_size
         self.converged_ = False
+
+
+#: Largest center count the core's step takes (mbatch_step refuses more).
+_COUNT_LIMIT = 1e300
+
+
+def _check_counts(reach, X, detail):
+    """Refuse weights whose sums in the centers' counts (up to ``reach``)
+    would leave the core's range or overflow with X's values."""
+    if not reach < _COUNT_LIMIT:
+        raise ValueError(f"sample_weight is too large ({detail}, {reach:.3g} in all): the "
+                         f"centers' counts must stay below {_COUNT_LIMIT:.0e}; weights are only "
+                         "relative, divide all of them by a large factor.")
+    check_weight_total(reach, X, "sample_weight", detail)
 
 
 @fill_doc

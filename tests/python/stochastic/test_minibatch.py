@@ -213,6 +213,42 @@ def test_reassignment_ratio_is_checked():
             vcgmm.MiniBatchKMeans(3, reassignment_ratio=bad).fit(X)
 
 
+def test_partial_fit_goes_on_from_centers_given_by_from_centers(make_blobs):
+    X = make_blobs(600, 4, 3, seed=5)[0]
+    init = X[[0, 150, 300, 450]].copy()
+    given = vcgmm.MiniBatchKMeans.from_centers(init)
+    seeded = vcgmm.MiniBatchKMeans(4, init=init, n_threads=1)
+    for start in (0, 200, 400):
+        given.partial_fit(X[start:start + 200])
+        seeded.partial_fit(X[start:start + 200])
+    np.testing.assert_array_equal(given.cluster_centers_, seeded.cluster_centers_)
+    np.testing.assert_array_equal(given.counts_, seeded.counts_)
+    assert given.n_steps_ == seeded.n_steps_ == 3
+
+
+def test_weights_whose_counts_would_overflow_are_refused():
+    # One pass over these weights is fine; 200,000 batches of them overflow the counts.
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    w = np.full(50, 2e301)
+    with pytest.raises(ValueError, match=r"sample_weight is too large.*max_iter \* batch_size"):
+        vcgmm.MiniBatchKMeans(3, batch_size=50, max_iter=200_000, random_state=0).fit(
+            X, sample_weight=w)
+    km = vcgmm.MiniBatchKMeans(3, batch_size=50, max_iter=20, random_state=0).fit(
+        X, sample_weight=w * 1e-7)
+    assert np.isfinite(km.cluster_centers_).all() and np.isfinite(km.counts_).all()
+
+
+def test_partial_fit_refuses_weights_whose_counts_would_overflow():
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    w = np.full(50, 1e300)
+    km = vcgmm.MiniBatchKMeans(3, random_state=0)
+    with pytest.raises(ValueError, match="sample_weight is too large.*largest center count"):
+        for _ in range(1000):
+            km.partial_fit(X, sample_weight=w)
+    # the refused call changed nothing
+    assert np.isfinite(km.cluster_centers_).all() and np.isfinite(km.counts_).all()
+
+
 # ----------------------------------------------------------------------- nmbatch
 
 @pytest.fixture(scope="module")
