@@ -60,11 +60,16 @@ class CoresetDraw:
     seconds: float         # wall time of both passes (reading included)
 
 
-def validate_chunk(raw, c, name, dtype, n_features, *, check_values=True,
-                   width_from="chunk 0 has"):
+#: Said of a chunk a later pass refuses although the first pass accepted it.
+CHANGED_SINCE_FIRST_PASS = ("The first pass accepted this chunk: the chunks must not change "
+                            "between passes.")
+
+
+def validate_chunk(raw, c, name, dtype, n_features, *, width_from="chunk 0 has"):
     """One chunk as a C-contiguous float32/float64 array, checked against the
-    first chunk's dtype and width; NaN/inf and overflowing values refused
-    (``check_values``), with the chunk named in every message.
+    first chunk's dtype and width; NaN/inf and overflowing values refused,
+    with the chunk named in every message (on every pass: a value that
+    changed between passes must not reach a result).
 
     Returns (chunk, raw dtype): the raw dtype of chunk 0 fixes the others'."""
     where = f"{name} chunk {c}"
@@ -85,7 +90,7 @@ def validate_chunk(raw, c, name, dtype, n_features, *, check_values=True,
         raise ValueError(f"{where} has {raw.shape[1]} features but {width_from} {n_features}: "
                          "all chunks must have the same width.")
     arr = np.ascontiguousarray(raw, dtype=compute_dtype(raw.dtype))
-    if check_values and arr.size:
+    if arr.size:
         check_finite_magnitude(arr, where)
     return arr, raw.dtype
 
@@ -186,11 +191,14 @@ class ChunkSource:
         return check_sample_weight(w, chunk, name=f"sample_weight (chunk {c})",
                                    allow_all_zero=True)
 
-    def chunks(self, *, check_values=True, skip=None, log=None, what=""):
+    def chunks(self, *, skip=None, log=None, what=""):
         """Yields (chunk id, first row, validated chunk, its weights), reading
         every chunk (but those ``skip(c)`` is true for) once."""
         start, count = 0, 0
-        for c, raw in self.raw_chunks(skip):
+        # A chunk beyond the first pass's is read (not skipped), to be refused below.
+        n_known = None if self.rows is None else len(self.rows)
+        for c, raw in self.raw_chunks(None if skip is None else (
+                lambda c: (n_known is None or c < n_known) and skip(c))):
             count += 1
             if self.rows is not None and c >= len(self.rows):
                 raise ValueError(f"{self.name} gave more chunks on this pass than on the "
@@ -199,9 +207,14 @@ class ChunkSource:
             if raw is None:
                 start += self.rows[c]
                 continue
-            chunk, dtype = validate_chunk(raw, f"{c}{self._label(c)}", self.name, self.dtype,
-                                          self.n_features, check_values=check_values,
-                                          width_from=self.width_from)
+            try:
+                chunk, dtype = validate_chunk(raw, f"{c}{self._label(c)}", self.name,
+                                              self.dtype, self.n_features,
+                                              width_from=self.width_from)
+            except ValueError as exc:
+                if self.rows is None:
+                    raise
+                raise ValueError(f"{exc} {CHANGED_SINCE_FIRST_PASS}") from None
             if self.dtype is None:
                 self.dtype, self.n_features = dtype, chunk.shape[1]
             if self.unit_rows:
@@ -257,7 +270,7 @@ class ChunkSource:
         points = np.empty((m, self.n_features),
                           compute_dtype(self.dtype))
         k = 0
-        for c, start, chunk, w in self.chunks(check_values=False, skip=lambda c: draws[c] == 0,
+        for c, start, chunk, w in self.chunks(skip=lambda c: draws[c] == 0,
                                               log=log, what="coreset pass 2: "):
             idx, gamma, stats = _core.draw_coreset_chunk(
                 chunk, w, c, mean, *plan, float(mass[c]), int(draws[c]), m, run)

@@ -24,7 +24,7 @@ from .._base.loader import core
 from .._base.metric import normalize_rows
 from .._base.nearest import nearest_centers
 from .._base.validation import check_sample_weight, compute_dtype
-from .chunked import CoresetDraw, plan_coreset, validate_chunk
+from .chunked import CHANGED_SINCE_FIRST_PASS, CoresetDraw, plan_coreset, validate_chunk
 from .._base.logs import progress_callback
 
 try:
@@ -47,9 +47,8 @@ def _where(name, c, r0, n):
     return f"{c} (rows {r0}:{r0 + n})" if r0 is not None else f"{c}"
 
 
-def _block(block, c, r0, name, check_values=True):
-    chunk, _ = validate_chunk(block, _where(name, c, r0, block.shape[0]), name, None, None,
-                              check_values=check_values)
+def _block(block, c, r0, name):
+    chunk, _ = validate_chunk(block, _where(name, c, r0, block.shape[0]), name, None, None)
     return chunk
 
 
@@ -77,7 +76,10 @@ def _moments_task(block, w, c, r0, name):
 
 def _draw_task(block, w, c, name, mean, plan, mass, draws, m, seed):
     """Pass 2 on one block: (indices into the block, weights, rows, evaluations)."""
-    chunk = _block(block, c, None, name, check_values=False)
+    try:
+        chunk = _block(block, c, None, name)
+    except ValueError as exc:  # a recomputed block that differs from pass 1's
+        raise ValueError(f"{exc} {CHANGED_SINCE_FIRST_PASS}") from None
     w = _block_weights(w, chunk, c)
     idx, gamma, stats = core.draw_coreset_chunk(chunk, w, c, mean, *plan, mass, draws, m,
                                                 _run(seed))
@@ -270,7 +272,7 @@ class DaskSource:
             n_features=self.n_features, n_chunks=len(rows), n_distance_evals=int(evals),
             seconds=seconds)
 
-    def chunks(self, *, check_values=True, skip=None, log=None, what=""):
+    def chunks(self, *, skip=None, log=None, what=""):
         """Yields (block id, first row, validated block, its weights), computing
         one block at a time on the client (those ``skip(c)`` is true for are
         not computed): the interface of ``ChunkSource.chunks``, for the
@@ -283,7 +285,7 @@ class DaskSource:
                 start += int(size)
                 continue
             raw, w = dask.compute(block, wblock)
-            chunk = _block(raw, c, start, self.name, check_values=check_values)
+            chunk = _block(raw, c, start, self.name)
             w = _block_weights(w, chunk, c)
             if log:
                 log(f"{what}block {c}: {chunk.shape[0]:,} rows")

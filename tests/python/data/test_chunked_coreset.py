@@ -393,6 +393,39 @@ def test_chunks_that_change_between_passes_are_refused():
         vcgmm.lwcs(fewer, 100, random_state=0)
 
 
+def test_more_chunks_on_the_second_pass_are_refused():
+    calls = []
+
+    def more():
+        calls.append(1)
+        return iter([np.ones((20, 2)) * np.arange(2)] * (2 if len(calls) == 1 else 3))
+
+    with pytest.raises(ValueError, match=r"more chunks on this pass than on the first \(2\)"):
+        vcgmm.lwcs(more, 100, random_state=0)
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, 1e200])
+@pytest.mark.parametrize("fit", ["lwcs", "fit_vcgmm", "KMeans"])
+def test_values_that_change_between_passes_are_refused(value, fit):
+    # Same shapes on both passes; on the second, every value of chunk 1 is bad.
+    good = [np.random.default_rng(c).normal(size=(60, 3)) for c in range(3)]
+    calls = []
+
+    def chunks():
+        calls.append(1)
+        if len(calls) == 1:
+            return iter(good)
+        return iter([good[0], np.full_like(good[1], value), good[2]])
+
+    run = {"lwcs": lambda: vcgmm.lwcs(chunks, 90, random_state=0),
+           "fit_vcgmm": lambda: vcgmm.fit_vcgmm(chunks, 3, 2, 90, random_state=0),
+           "KMeans": lambda: vcgmm.KMeans(3, coreset_size=90, random_state=0).fit(chunks)}[fit]
+    with pytest.raises(ValueError, match=r"X chunk 1 (contains|has values up to).*The first "
+                                         r"pass accepted this chunk") as info:
+        run()
+    assert "sample_weight" not in str(info.value)
+
+
 def test_weights_of_chunked_data_are_checked():
     chunks = [np.random.default_rng(0).normal(size=(30, 2))] * 3
     with pytest.raises(ValueError, match=r"sample_weight has 80 entries but X has more rows"):
