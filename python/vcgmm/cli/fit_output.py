@@ -3,6 +3,7 @@ written atomically) and the report's progress bar, phase table and stop line."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import sys
 import tempfile
@@ -34,6 +35,9 @@ def check_outputs(args):
         if real in chunk_files:
             raise CLIError(f"{option} {path} is one of the input chunks: it would be "
                            "overwritten; choose another output file")
+        if ext == ".npy" and _read_as_chunk(args, real):
+            raise CLIError(f"{option} {path} would be read as a chunk of the input {args.data} "
+                           "by the next run on it; write it outside the input")
         if real == data or (os.path.exists(real) and os.path.exists(args.data)
                             and os.path.samefile(real, args.data)):
             raise CLIError(f"{option} {path} is the input file {args.data}: it would be "
@@ -48,6 +52,18 @@ def check_outputs(args):
             raise CLIError(f"{option} {path} is a directory")
         if not os.access(parent, os.W_OK) or (os.path.exists(real) and not os.access(real, os.W_OK)):
             raise CLIError(f"{option} {path}: not writable (permission denied)")
+
+
+def _read_as_chunk(args, real):
+    """Whether a ``.npy`` file at ``real`` belongs to the chunked input: a file
+    in its folder, or one its glob pattern matches."""
+    if not getattr(args, "chunk_files", ()):
+        return False
+    if os.path.isdir(args.data):
+        return os.path.dirname(real) == os.path.realpath(args.data)
+    return fnmatch.fnmatchcase(os.path.abspath(real), os.path.abspath(args.data)) or \
+        fnmatch.fnmatchcase(real, os.path.realpath(os.path.dirname(os.path.abspath(args.data)))
+                            + os.sep + os.path.basename(args.data))
 
 
 def save(path, array):
@@ -66,9 +82,13 @@ def save(path, array):
                 # repr precision, so the text file round-trips exactly
                 np.savetxt(f, array, fmt="%.9g" if array.dtype == np.float32 else "%.17g",
                            delimiter="," if ext == ".csv" else " ")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would hide the file from others
+        try:  # an overwritten file keeps its permissions (a private 0600 stays private)
+            mode = os.stat(path).st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask  # mkstemp's 0600 would hide a new file from others
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

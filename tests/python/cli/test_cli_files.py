@@ -1,7 +1,8 @@
-"""The command line's file safety and its messages about files (the
-reliability issue, items 4, 7, 9, 11 and 12): one test per rule.
+"""The command line's file safety and its messages about files: one test per
+rule.
 
-Rules: an output never overwrites the input or another output; output paths
+Rules: an output never overwrites the input or another output, nor lands
+where the next run on the same chunked input would read it as data; output paths
 are checked before the fit; outputs are written atomically (a temporary file
 renamed over the target); a UTF-8 byte-order mark is not data; a skipped
 header row is always reported; integer flags out of the core's range get one
@@ -54,6 +55,25 @@ def test_an_output_may_not_be_the_input(data_file, capsys, option):
     status, _, err = run_cli(_fit(data_file, option, data_file), capsys)
     _one_line_error(status, err, "is the input file")
     assert data_file.read_bytes() == before
+
+
+@pytest.mark.parametrize("as_glob", [False, True])
+@pytest.mark.parametrize("option", ["--out", "--labels-out"])
+def test_an_output_may_not_become_a_chunk_of_the_input(tmp_path, blobs32, capsys, option,
+                                                       as_glob):
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    np.save(parts / "a.npy", blobs32[:100])
+    np.save(parts / "b.npy", blobs32[100:])
+    data = f"{parts}{os.sep}*.npy" if as_glob else parts
+    status, _, err = run_cli(_fit(data, option, parts / "result.npy"), capsys)
+    _one_line_error(status, err, "would be read as a chunk of the input")
+    assert sorted(p.name for p in parts.iterdir()) == ["a.npy", "b.npy"]
+    # a text file there is not read as a chunk, and an output beside the folder is fine
+    status, _, err = run_cli(_fit(data, option, parts / "result.csv"), capsys)
+    assert status == 0, err
+    status, _, err = run_cli(_fit(data, option, tmp_path / "result.npy"), capsys)
+    assert status == 0, err
 
 
 def test_an_output_may_not_be_the_input_by_another_name(data_file, tmp_path, capsys):
@@ -139,6 +159,16 @@ def test_outputs_keep_the_usual_permissions(data_file, tmp_path, capsys):
     assert np.load(out).shape == (3, data_file and np.load(data_file).shape[1])
 
 
+def test_an_overwritten_output_keeps_its_permissions(data_file, tmp_path, capsys):
+    out = tmp_path / "private.npy"
+    np.save(out, np.arange(3.0))
+    out.chmod(0o600)
+    status, _, err = run_cli(_fit(data_file, "--out", out), capsys)
+    assert status == 0, err
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert np.load(out).shape == (3, np.load(data_file).shape[1])
+
+
 # ------------------------------------------------------------- text files
 
 def test_byte_order_mark_is_not_data(tmp_path, blobs32):
@@ -206,6 +236,19 @@ def test_huge_integer_flags_get_one_line(data_file, capsys, flag):
     last = err.strip().splitlines()[-1]  # argparse: the usage, then one error line
     assert last.startswith("vcgmm fit: error: argument ") and flag in last, err
     assert "must be an integer in [" in last and "2147483648" in last, err
+
+
+@pytest.mark.parametrize("flag,algo", [("--batch-size", "mbatch"), ("--batch-size", "kernel-kmeans"),
+                                       ("--epoch-size", "vrkm")])
+def test_integer_flags_beyond_64_bits_get_one_line(data_file, capsys, flag, algo):
+    with pytest.raises(SystemExit) as exc:
+        cli.main([str(a) for a in _fit(data_file, "--algo", algo, flag, str(2**63))])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "incompatible function arguments" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("vcgmm fit: error: argument ") and flag in last, err
+    assert "64-bit range" in last and str(2**63) in last, err
 
 
 def _run_module(*args, **env):
