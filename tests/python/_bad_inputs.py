@@ -249,8 +249,10 @@ def _own_bad_values(constraint):
                (None, TypeError)]
         if c.low is not None:
             out.append((c.low - 1, ValueError))
-        if c.high is not None:
-            out.append((c.high + 1, ValueError))
+        # beyond the core's 64-bit range where the constraint sets no bound
+        out.append((c.high + 1 if c.high is not None else 2**63, ValueError))
+        if c.low is None:
+            out.append((-(2**63) - 1, ValueError))
         return out
     if isinstance(c, Real):
         out = [(math.nan, ValueError), (-math.inf, ValueError),
@@ -289,7 +291,7 @@ def _in_range(constraint, v):
     """For v of a type the constraint takes: whether v is admissible."""
     c = constraint
     if isinstance(c, Integer):
-        return (c.low is None or v >= c.low) and (c.high is None or v <= c.high)
+        return c.accepts(v)
     if isinstance(c, Options):
         return v in c.values
     if isinstance(c, NoneValue):

@@ -45,6 +45,8 @@ __all__ = [
 
 #: Integers handed to the core as C ``int`` must fit in 32 bits.
 INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
 
 
 class _CoreDefault:
@@ -100,7 +102,8 @@ def _is_real(value):
 
 @dataclass(frozen=True)
 class Integer(Constraint):
-    """An integer in [low, high] (None: unbounded on that side)."""
+    """An integer in [low, high] (None: up to the core's 64-bit range on that
+    side, which every integer parameter reaches the C++ core in)."""
 
     low: Optional[int] = None
     high: Optional[int] = INT32_MAX
@@ -109,9 +112,14 @@ class Integer(Constraint):
         return _is_int(value) and self._in_range(int(value))
 
     def _in_range(self, v):
-        return (self.low is None or v >= self.low) and (self.high is None or v <= self.high)
+        low = INT64_MIN if self.low is None else self.low
+        high = INT64_MAX if self.high is None else self.high
+        return low <= v <= high
 
     def error(self, value, name):
+        if _is_int(value) and not INT64_MIN <= int(value) <= INT64_MAX:
+            return ValueError(f"{name} must be {self.describe()} and within the core's 64-bit "
+                              f"range [{INT64_MIN}, {INT64_MAX}], got {int(value)}.")
         if _is_int(value):
             return ValueError(f"{name} must be {self.describe()}, got {int(value)}.")
         return TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__}).")
