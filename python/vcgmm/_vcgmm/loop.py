@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._base.loader import core as _core
+from .._base.params import Boolean
 from .._base.run import run_options
 from .._base.validation import as_data, check_centers, check_sample_weight
 from .params import VCGMM_PARAMS
@@ -74,7 +75,7 @@ class VariationalLoop:
         eq. 12 first (always done before sigma^2 is known; with
         ``covariance_type="spherical"`` every component then gets it, with
         weight 1 / C)."""
-        return self._loop.e_step(bool(estimate_sigma))
+        return self._loop.e_step(Boolean().check(estimate_sigma, "estimate_sigma"))
 
     def m_step(self):
         """Means and sigma^2 (``covariance_type="spherical"``: every

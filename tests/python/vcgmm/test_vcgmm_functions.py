@@ -366,6 +366,16 @@ def test_neighbourhoods_are_random_before_the_first_estep():
     assert loop.sigma2 == 0.0
 
 
+def test_estep_estimate_sigma_must_be_a_bool():
+    X = np.random.default_rng(1).standard_normal((300, 3))
+    loop = _VariationalLoop(X, X[:5], G=2, random_state=0, n_threads=1)
+    for bad in ("no", 0, None, 1.0):
+        with pytest.raises(TypeError, match="estimate_sigma must be True or False"):
+            loop.e_step(bad)
+    assert loop.sigma2 == 0.0  # the refused calls changed nothing
+    assert np.isfinite(loop.e_step(np.bool_(True)))
+
+
 # ----------------------------------------------------------------------------
 # 5. Composition, determinism, dtypes, distance counts
 # ----------------------------------------------------------------------------
