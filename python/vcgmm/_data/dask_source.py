@@ -298,8 +298,10 @@ class DaskSource:
     # -- lazy passes with fitted centers -----------------------------------------
 
     def _centers(self, centers):
-        # One task holding the centers, shared by all blocks' tasks.
-        return dask.delayed(np.ascontiguousarray(centers, self.dtype), pure=True)
+        # One task holding a copy of the centers, shared by all blocks' tasks:
+        # the lazy result is that of the model when it was asked for, even if
+        # the estimator's centers are changed in place before .compute().
+        return dask.delayed(np.array(centers, self.dtype, order="C", copy=True), pure=True)
 
     def labels(self, centers):
         """Lazy labels, a dask array of shape (n_samples,), int32."""

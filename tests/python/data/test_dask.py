@@ -174,6 +174,20 @@ def test_predict_transform_assign_quantization_error_are_lazy_and_exact(blobs_da
                                   vcgmm.assign(X.astype(np.int64), centers))
 
 
+def test_lazy_results_keep_the_centers_they_were_asked_with(blobs_dask):
+    X, Xd, _ = blobs_dask
+    km = vcgmm.KMeans(25, random_state=0).fit(X[:5000])
+    expected_labels, expected_dist = km.predict(X), km.transform(X)
+    labels, dist = km.predict(Xd), km.transform(Xd)
+    centers = km.cluster_centers_.copy()
+    q = vcgmm.dask.quantization_error(Xd, km.cluster_centers_)
+    km.cluster_centers_[:] = km.cluster_centers_[::-1]  # changed in place before compute
+    with dask.config.set(scheduler="synchronous"):
+        np.testing.assert_array_equal(labels.compute(), expected_labels)
+        np.testing.assert_allclose(dist.compute(), expected_dist, rtol=1e-6)
+        assert float(q) == pytest.approx(vcgmm.quantization_error(X, centers), rel=1e-12)
+
+
 def test_dask_functions_want_dask_arrays():
     with pytest.raises(TypeError, match="takes a dask array"):
         vcgmm.dask.fit_vcgmm(np.zeros((10, 2)), 2)
