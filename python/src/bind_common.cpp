@@ -73,6 +73,9 @@ void bind_build_info(py::module_& m) {
         "Threads n_threads=None stands for (OpenMP's default).");
   m.def("cancel_all", [] { ++g_cancel_generation; },
         "Stop every computation running in any thread at its next interrupt check.");
+  m.def("cancel_generation", [] { return g_cancel_generation.load(); },
+        "How many times cancel_all() was called: a computation made of several core calls "
+        "(a fit over chunks read by Python) is cancelled when it changes.");
   m.def("single_threaded_after_fork", &vcgmm::single_threaded_after_fork,
         "True in a child forked after OpenMP threads started: computations run on one thread.");
 }

@@ -60,6 +60,13 @@ class CoresetDraw:
     seconds: float         # wall time of both passes (reading included)
 
 
+def check_cancelled(generation):
+    """KeyboardInterrupt when cancel_all() was called since ``generation``
+    (``_core.cancel_generation()`` at the start of a computation)."""
+    if _core.cancel_generation() != generation:
+        raise KeyboardInterrupt
+
+
 #: Said of a chunk a later pass refuses although the first pass accepted it.
 CHANGED_SINCE_FIRST_PASS = ("The first pass accepted this chunk: the chunks must not change "
                             "between passes.")
@@ -130,6 +137,9 @@ class ChunkSource:
         self.width_from = "chunk 0 has"
         self.rows = None         # rows per chunk, known after the first pass
         self.unit_rows = False   # metric="cosine": every chunk's rows scaled to unit length
+        # cancel_all() during the fit, also while Python code reads a chunk
+        # (between core calls, where the core's own check cannot see it)
+        self.generation = _core.cancel_generation()
         if is_zarr_array(X):
             if len(X.shape) != 2:
                 raise ValueError(f"{name} is a zarr array of shape {X.shape}; expected 2-D.")
@@ -161,11 +171,13 @@ class ChunkSource:
         return item
 
     def raw_chunks(self, skip=None):
-        """Yields (chunk id, raw chunk or None when ``skip(c)``) in order."""
+        """Yields (chunk id, raw chunk or None when ``skip(c)``) in order;
+        raises KeyboardInterrupt once cancel_all() was called during the fit."""
         X = self.X
         if self.kind == "zarr array":
             n, step = int(X.shape[0]), max(1, int(X.chunks[0]))
             for c, r0 in enumerate(range(0, n, step)):
+                check_cancelled(self.generation)
                 yield c, None if skip and skip(c) else X[r0:min(n, r0 + step)]
             return
         items = X() if self.kind == "function" else X
@@ -173,7 +185,9 @@ class ChunkSource:
             raise TypeError(f"{self.name} must return an iterable of chunks (a new one per "
                             "call), not an array.")
         for c, item in enumerate(items):
+            check_cancelled(self.generation)
             yield c, None if skip and skip(c) else self._read(item)
+        check_cancelled(self.generation)
 
     def chunk_weights(self, c, start, chunk):
         """The weights of chunk c (rows start..start+len), validated, or None."""

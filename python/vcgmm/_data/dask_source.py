@@ -24,7 +24,8 @@ from .._base.loader import core
 from .._base.metric import normalize_rows
 from .._base.nearest import nearest_centers
 from .._base.validation import check_sample_weight, compute_dtype
-from .chunked import CHANGED_SINCE_FIRST_PASS, CoresetDraw, plan_coreset, validate_chunk
+from .chunked import (CHANGED_SINCE_FIRST_PASS, CoresetDraw, check_cancelled, plan_coreset,
+                      validate_chunk)
 from .._base.logs import progress_callback
 
 try:
@@ -175,6 +176,7 @@ class DaskSource:
     def __init__(self, X, sample_weight=None, name="X"):
         self.name = name
         self.X = as_dask_rows(X, name)
+        self.generation = core.cancel_generation()  # see ChunkSource
         self.n_features = int(self.X.shape[1])
         self.dtype = self.X.dtype
         self.unit_rows = False
@@ -280,6 +282,7 @@ class DaskSource:
         blocks, wblocks = self._blocks()
         start = 0
         for c, (block, wblock) in enumerate(zip(blocks, wblocks)):
+            check_cancelled(self.generation)
             size = self.X.chunks[0][c]
             if skip and skip(c) and not np.isnan(size):
                 start += int(size)

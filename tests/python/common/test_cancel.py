@@ -104,3 +104,34 @@ def test_a_call_cancelled_after_its_last_check_still_raises():
     assert phases[-1] == "evaluation"
     # computations started afterwards run normally
     assert vcgmm.KMeans(3, random_state=0, n_threads=1).fit(X).n_iter_ >= 1
+
+
+@pytest.mark.parametrize("fit", ["lwcs", "fit_vcgmm", "MiniBatchKMeans.fit"])
+def test_cancel_all_stops_a_fit_whose_chunks_python_reads(fit):
+    # The chunk function spends its time in Python, between the core's calls,
+    # where the core's own interrupt check cannot see a cancellation.
+    rng = np.random.default_rng(0)
+    chunk = rng.random((2000, 4))
+    reading = []
+
+    def chunks():
+        for _ in range(10_000):
+            reading.append(1)
+            time.sleep(0.01)  # a slow read or decode
+            yield chunk
+
+    call = {"lwcs": lambda: vcgmm.lwcs(chunks, 1000, random_state=0),
+            "fit_vcgmm": lambda: vcgmm.fit_vcgmm(chunks, 10, random_state=0),
+            "MiniBatchKMeans.fit": lambda: vcgmm.MiniBatchKMeans(10, random_state=0).fit(chunks)}
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(call[fit])
+        while not reading:
+            time.sleep(0.01)
+        time.sleep(0.5)
+        start = time.monotonic()
+        vcgmm.cancel_all()
+        with pytest.raises(KeyboardInterrupt):
+            future.result(timeout=60)
+        latency = time.monotonic() - start
+    assert latency < LATENCY_BOUND, f"{fit}: {latency:.2f} s"
+    assert len(reading) < 10_000  # it stopped reading
