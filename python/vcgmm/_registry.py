@@ -43,8 +43,17 @@ def load(path):
     Raises
     ------
     ValueError
-        If ``path`` is not a saved vcgmm model, or was written in a newer
-        format than this version reads.
+        Naming ``path`` and what is wrong, if it cannot be read, is not a
+        saved vcgmm model (a pickle, for one: ``load`` never unpickles), was
+        written in a newer format than this version reads, or is damaged or
+        altered: an archive that does not open, an entry the format does not
+        define (``attr:predict``, ...), parameters the saved class does not
+        accept, or a fitted attribute of the wrong dtype or shape for the
+        saved centers (``n_features_in_`` other than their columns, ...), or
+        not finite. Centers are held to the rule ``fit`` applies to data:
+        finite, and small enough that squared distances cannot overflow. Each
+        entry is checked before its data are read, so a file cannot make
+        ``load`` allocate more than it stores.
 
     Examples
     --------
