@@ -2,7 +2,7 @@
 centers, untruncated mini-batch, and full batch."""
 
 from .._estimator.family import CliChoice, Family
-from .kernel_kmeans import KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
+from .kernel_kmeans import _DEFAULT_BATCH, KernelKMeans, KernelKMeansResult, fit_kernel_kmeans
 
 __all__ = ["FAMILY", "KernelKMeans", "KernelKMeansResult", "fit_kernel_kmeans"]
 
@@ -17,15 +17,17 @@ def _describe(est, n):
                   + (f", t={est.t:g})" if est.kernel == "heat" else ")"))
     else:
         kernel = f"{kernel} kernel"
+    batch = (f"{est.batch_size}" if est.batch_size != "auto" else
+             f"{min(_DEFAULT_BATCH, n)} = min({_DEFAULT_BATCH}, n)")
     seeding = ("kernel k-means++ seeding" if isinstance(est.init, str)
                else "given initial points")
     if est.algorithm == "full":
         loop = "full-batch kernel k-means (O(n^2) kernel evaluations per iteration)"
     elif est.algorithm == "minibatch":
-        loop = (f"untruncated mini-batch kernel k-means (batch {est.batch_size}, "
+        loop = (f"untruncated mini-batch kernel k-means (batch {batch}, "
                 f"{est.learning_rate} learning rate)")
     else:
-        loop = (f"mini-batch kernel k-means with truncated centers (batch {est.batch_size}, "
+        loop = (f"mini-batch kernel k-means with truncated centers (batch {batch}, "
                 f"tau={est.tau}, {est.learning_rate} learning rate)")
     return f"{loop}, {kernel}, from {seeding}"
 

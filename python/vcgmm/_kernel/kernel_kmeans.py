@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base.docs import fill_doc
+from .._base.inputs import is_chunked
 from .._base.loader import core as _core
 from .._estimator.base import N_INIT_PARAM, run_seeds
 from .._estimator.cost import warn_if_huge
@@ -38,6 +39,9 @@ from .._base.validation import (
     target_dtypes,
     reject_non_numeric,
 )
+
+#: batch_size="auto": min(this, n_samples) (the core's own default batch).
+_DEFAULT_BATCH = int(_core.KernelKMeansParams().batch_size)
 
 __all__ = ["KernelKMeans", "KernelKMeansResult", "fit_kernel_kmeans", "KERNEL_KMEANS_PARAMS"]
 
@@ -95,8 +99,9 @@ KERNEL_KMEANS_PARAMS = ParamTable(
               "truncated (mini-batch with truncated centers, the paper's), minibatch "
               "(untruncated, O(n b) per iteration) or full (O(n^2) per iteration)",
               target="algorithm", cli="--kernel-algorithm"),
-        Param("batch_size", Integer(1, None), CORE,
-              "points per mini-batch b (drawn with replacement), 1 <= b <= n_samples",
+        Param("batch_size", AnyOf(Options(("auto",)), Integer(1, None)), "auto",
+              f"points per mini-batch b (drawn with replacement), 1 <= b <= n_samples; "
+              f"'auto': min({_DEFAULT_BATCH}, n_samples)",
               target="batch_size", cli="--batch-size"),
         Param("tau", Integer(1, None), CORE,
               "points each truncated center keeps (its most recent batches)",
@@ -138,6 +143,26 @@ def _check_symmetric(K, name="X"):
                 f"{name} must be a symmetric kernel matrix for kernel='precomputed': "
                 f"{name}[{r0 + i}, {j}] = {float(K[r0 + i, j])!r} but {name}[{j}, {r0 + i}] = "
                 f"{float(K[j, r0 + i])!r}.")
+
+
+def _refuse_chunked(X, where):
+    """TypeError for chunked or Dask X, raised before any conversion (np.asarray
+    of a Dask or zarr array would compute or read all of it)."""
+    if not is_chunked(X):
+        return
+    if where.endswith(".predict"):
+        why = ("it evaluates the kernel between X, one array in memory, and the training "
+               "points the model keeps")
+        todo = ("Pass np.asarray(X) (or X.compute()) if it fits in memory, or predict block "
+                "by block: X.map_blocks(est.predict, drop_axis=1, dtype=np.int32) for a Dask "
+                "array.")
+    else:
+        why = ("kernel k-means keeps training points as its model (each center is a window "
+               "of training points), so it needs X in memory")
+        todo = ("Pass np.asarray(X) (or X.compute()) if it fits in memory; or cluster with "
+                "VCGMM, KMeans(coreset_size='auto') or MiniBatchKMeans, which stream chunked "
+                "and Dask data.")
+    raise TypeError(f"{where} does not take chunked or Dask data as X: {why}. {todo}")
 
 
 def _kernel_params(kernel, gamma, degree, coef0):
@@ -249,9 +274,10 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         approaches spectral clustering, small t finds no clusters.
     algorithm : {"truncated", "minibatch", "full"}, default="truncated"
         See above.
-    batch_size : int, default=1024
+    batch_size : int or "auto", default="auto"
         Points per mini-batch b (drawn with replacement), 1 <= b <= n_samples
-        (mini-batch algorithms).
+        (mini-batch algorithms); "auto": ``min(1024, n_samples)`` (as
+        scikit-learn's ``MiniBatchKMeans`` clips its default).
     tau : int, default=200
         Points each truncated center keeps: its most recent batches until
         they hold at least ``tau`` points (truncated algorithm). The paper
@@ -391,6 +417,8 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         check_n_clusters(values["n_clusters"], X)
         if values["kappa"] is not None and values["gamma"] != "auto":
             raise ValueError("Give gamma or kappa (gamma = 1 / kappa), not both.")
+        if values["batch_size"] == "auto":
+            values = {**values, "batch_size": min(_DEFAULT_BATCH, n)}
         if values["algorithm"] != "full" and values["batch_size"] > n:
             raise ValueError(
                 f"batch_size={values['batch_size']} must be <= n_samples={n} (batches are "
@@ -407,7 +435,11 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
             params.kernel.type = kernel
         gamma = values["gamma"]
         if values["kappa"] is not None:
-            gamma = 1.0 / values["kappa"]
+            with np.errstate(over="ignore"):
+                gamma = 1.0 / np.float64(values["kappa"])
+            if not np.isfinite(gamma):
+                raise ValueError(f"kappa={values['kappa']!r} is too small: gamma = 1 / kappa "
+                                 "overflows; kappa is a squared distance scale of the data.")
         params.kernel.gamma = 0.0 if gamma == "auto" else float(gamma)
         params.run = run_options(values["n_threads"], values["random_state"], values["verbose"],
                                  values["callback"])
@@ -538,7 +570,9 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
             Training data; for ``kernel="precomputed"`` the symmetric kernel
             matrix. float32 stays float32, float16 and 8/16-bit integers become
-            float32, other numbers float64.
+            float32, other numbers float64. One array in memory: the model keeps
+            training points, so chunked and Dask data raise TypeError (VCGMM,
+            KMeans(coreset_size="auto") and MiniBatchKMeans take them).
         y : Ignored
             Not used, present for API consistency.
 
@@ -547,6 +581,7 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         self : KernelKMeans
             Fitted estimator.
         """
+        _refuse_chunked(X, "KernelKMeans.fit")
         r, support_vectors = self._fit_result(X)
         self.labels_ = r.labels
         self.inertia_ = r.inertia
@@ -563,6 +598,8 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         self.center_sqnorms_ = r.center_sqnorms
         self.n_kernel_evals_ = r.n_kernel_evals
         self.timings_ = r.timings
+        # predict uses the kernel of the fit, whatever set_params changes later.
+        self._fit_kernel = (self.kernel, r.gamma, self.degree, self.coef0)
         if r.labels is not None:
             self._warn_distinct_clusters()
         return self
@@ -597,13 +634,17 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
 
     def _predict_core(self, X, want_distances):
         check_is_fitted(self, "labels_")
-        if self.kernel in _GRAPH_KERNELS:
+        _refuse_chunked(X, "KernelKMeans.predict")
+        # a model pickled by an older version has no _fit_kernel: its current parameters
+        kernel_name, gamma, degree, coef0 = getattr(
+            self, "_fit_kernel", (self.kernel, self.gamma_, self.degree, self.coef0))
+        if kernel_name in _GRAPH_KERNELS:
             raise ValueError(
-                f"kernel={self.kernel!r} is defined on the training points only (a graph "
+                f"kernel={kernel_name!r} is defined on the training points only (a graph "
                 "kernel): there is no kernel value for new points. Use labels_ for the "
                 "training points.")
         X = self._validate_X(X, reset=False)
-        kernel = _kernel_params(self.kernel, self.gamma_, self.degree, self.coef0)
+        kernel = _kernel_params(kernel_name, gamma, degree, coef0)
         sv = None
         if self.support_vectors_ is not None:
             sv = np.ascontiguousarray(self.support_vectors_, dtype=X.dtype)
@@ -621,11 +662,20 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_new, n_features), or (n_new, n_samples_fit)
             New data; for ``kernel="precomputed"`` the kernel between the new
-            and the training points.
+            and the training points. One array in memory: chunked and Dask
+            data raise TypeError (unlike the k-means estimators' predict);
+            for a Dask array use ``X.map_blocks(est.predict, drop_axis=1,
+            dtype=np.int32)``.
 
         Returns
         -------
         labels : ndarray of shape (n_new,), dtype int32
+
+        Notes
+        -----
+        The kernel is the one of the fit (``kernel``, ``gamma_``, ``degree``,
+        ``coef0`` as they were then): parameters changed by ``set_params``
+        after the fit take effect at the next fit.
         """
         return self._predict_core(X, False)[0]
 
@@ -636,7 +686,8 @@ def fit_kernel_kmeans(X, n_clusters, **params):
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
-        Training data (the symmetric kernel matrix for ``kernel="precomputed"``).
+        Training data (the symmetric kernel matrix for ``kernel="precomputed"``),
+        one array in memory (chunked and Dask data raise TypeError).
     n_clusters : int
         Number of clusters k, 1 <= k <= n_samples.
     **params
@@ -669,4 +720,5 @@ def fit_kernel_kmeans(X, n_clusters, **params):
                         "KernelKMeans.")
     if not isinstance(n_clusters, numbers.Integral) or isinstance(n_clusters, bool):
         KERNEL_KMEANS_PARAMS.check("n_clusters", n_clusters)
+    _refuse_chunked(X, "fit_kernel_kmeans")
     return KernelKMeans(n_clusters, **params)._fit_result(X)[0]

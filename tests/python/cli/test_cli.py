@@ -292,7 +292,6 @@ def test_fit_kernel_kmeans_precomputed(tmp_path, capsys, circles):
     (["--algo", "kernel-kmeans", "--learning-rate", "0.05"],
      "argument --learning-rate: --learning-rate must be one of"),
     (["--algo", "vrkm", "--learning-rate", "beta"], "argument --learning-rate: "),
-    (["--algo", "kernel-kmeans", "--batch-size", "auto"], "argument --batch-size: "),
     (["--algo", "kernel-kmeans", "--out", "{d}/c.npy"],
      "--out does not apply to --algo kernel-kmeans"),
     (["--algo", "kernel-kmeans", "--tau", "5", "--rho", "2"],

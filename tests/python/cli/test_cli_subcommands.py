@@ -199,12 +199,16 @@ def test_a_flag_means_what_the_subcommand_says(data, capsys):
                                 "--batch-size", 64, "--max-iter", 3], capsys)
     assert status == 0, err
     assert "sklearn learning rate" in out
-    # --batch-size auto: mbatch's, not kernel k-means'
-    assert "argument --batch-size" in usage_error(
-        ["fit", "kernel-kmeans", *base, "--batch-size", "auto"], capsys)
+    # --batch-size auto: each family's own default batch
+    status, out, err = run_cli(["fit", "kernel-kmeans", *base, "--batch-size", "auto",
+                                "--max-iter", 3], capsys)
+    assert status == 0, err
+    assert "batch 600 = min(1024, n)" in out
     status, _, err = run_cli(["fit", "mbatch", *base, "--batch-size", "auto",
                               "--max-iter", 3], capsys)
     assert status == 0, err
+    assert "argument --batch-size" in usage_error(
+        ["fit", "kernel-kmeans", *base, "--batch-size", "0"], capsys)
 
 
 def test_another_algorithms_flag_is_unknown_to_a_subcommand(data, capsys):

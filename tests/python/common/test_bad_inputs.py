@@ -248,8 +248,6 @@ BAD_COMBINATIONS = [
      ValueError, r"n_clusters=13 must be <= n_samples=12"),
     ("KernelKMeans batch_size>n", lambda: vcgmm.KernelKMeans(2, batch_size=13).fit(X12),
      ValueError, r"batch_size=13 must be <= n_samples=12"),
-    ("KernelKMeans default batch_size>n", lambda: vcgmm.KernelKMeans(2).fit(X12),
-     ValueError, r"batch_size=1024 must be <= n_samples=12"),
     ("KernelKMeans gamma and kappa", lambda: vcgmm.KernelKMeans(
         2, gamma=1.0, kappa=2.0, batch_size=8).fit(X12), ValueError, r"gamma or kappa"),
     ("KernelKMeans precomputed not square", lambda: vcgmm.KernelKMeans(

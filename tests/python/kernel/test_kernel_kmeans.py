@@ -6,7 +6,9 @@ streams ported, so a reference run sees the same batches)."""
 
 from __future__ import annotations
 
+import gc
 import pickle
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ from sklearn.neighbors import NearestNeighbors
 
 import _kernel_reference as ref
 import vcgmm
+from vcgmm import cli
 from vcgmm._base.loader import core
 from vcgmm._base.run import seed_from
 
@@ -236,6 +239,12 @@ def test_gamma_auto_is_the_median_heuristic():
     from scipy.spatial.distance import pdist
     assert g[0] == pytest.approx(1.0 / np.median(pdist(Xl, "sqeuclidean")), rel=0.1)
     assert vcgmm.KernelKMeans(2, kernel="poly", batch_size=64, max_iter=1).fit(X).gamma_ == 0.25
+
+
+def test_kappa_too_small_for_gamma_is_named():
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    with pytest.raises(ValueError, match=r"kappa=5e-324 is too small"):
+        vcgmm.KernelKMeans(2, kappa=5e-324, batch_size=10).fit(X)
 
 
 def test_kappa_is_one_over_gamma():
@@ -564,3 +573,142 @@ def test_n_init_is_thread_independent(assert_thread_independent):
 def test_bad_n_init_is_named(bad):
     with pytest.raises((ValueError, TypeError), match="n_init"):
         vcgmm.KernelKMeans(2, n_init=bad).fit(small(50, d=2, seed=35))
+
+
+# ----------------------------------------------------------------------------
+# Input kinds, defaults on small data, the fitted kernel, what the model keeps
+# ----------------------------------------------------------------------------
+
+
+def _uncomputable_dask(n=100, d=3):
+    """A lazy dask array whose blocks raise when computed."""
+    da = pytest.importorskip("dask.array")
+
+    def boom(block):
+        raise AssertionError("the dask array was computed")
+
+    return da.zeros((n, d), chunks=(n // 2, d)).map_blocks(boom, dtype=np.float64,
+                                                            meta=np.empty((0, 0)))
+
+
+_CHUNKED_INPUTS = {
+    "dask": _uncomputable_dask,
+    "list of arrays": lambda: np.array_split(small(100), 2),
+}
+_FITS = {
+    "KernelKMeans.fit": lambda X: vcgmm.KernelKMeans(2, batch_size=32).fit(X),
+    "KernelKMeans.fit_predict": lambda X: vcgmm.KernelKMeans(2, batch_size=32).fit_predict(X),
+    "fit_kernel_kmeans": lambda X: vcgmm.fit_kernel_kmeans(X, 2, batch_size=32),
+}
+
+
+@pytest.mark.parametrize("kind", list(_CHUNKED_INPUTS))
+@pytest.mark.parametrize("entry", list(_FITS))
+def test_fit_refuses_chunked_and_dask_data_without_reading_them(entry, kind):
+    # The model keeps training points, so X must be in memory; a Dask array
+    # is refused before anything is computed (its blocks raise if computed).
+    with pytest.raises(TypeError) as exc:
+        _FITS[entry](_CHUNKED_INPUTS[kind]())
+    message = str(exc.value)
+    name = "KernelKMeans.fit" if entry.startswith("KernelKMeans") else entry
+    assert message.startswith(f"{name} does not take chunked or Dask data as X: ")
+    assert "keeps training points" in message and "np.asarray(X)" in message
+    assert "MiniBatchKMeans" in message and "KMeans(coreset_size='auto')" in message
+
+
+@pytest.mark.parametrize("kind", list(_CHUNKED_INPUTS))
+def test_predict_refuses_chunked_and_dask_data_without_reading_them(kind):
+    X = small(100)
+    km = vcgmm.KernelKMeans(2, batch_size=32, random_state=0).fit(X)
+    with pytest.raises(TypeError) as exc:
+        km.predict(_CHUNKED_INPUTS[kind]())
+    message = str(exc.value)
+    assert message.startswith("KernelKMeans.predict does not take chunked or Dask data as X: ")
+    assert "np.asarray(X)" in message and "map_blocks" in message
+
+
+def test_predict_block_by_block_on_dask_as_the_message_says():
+    da = pytest.importorskip("dask.array")
+    X = small(100)
+    km = vcgmm.KernelKMeans(2, batch_size=32, random_state=0).fit(X)
+    lazy = da.from_array(X, chunks=(30, 3)).map_blocks(km.predict, drop_axis=1,
+                                                        dtype=np.int32)
+    np.testing.assert_array_equal(lazy.compute(), km.labels_)
+
+
+@pytest.mark.parametrize("algorithm", ["truncated", "minibatch"])
+def test_default_batch_size_is_clipped_to_small_data(algorithm):
+    # 100 rows < the default batch of 1024 (and the default tau of 200): the
+    # default fit is the fit with a batch of all rows, bit for bit.
+    X = small(100, seed=40)
+    default = vcgmm.KernelKMeans(3, algorithm=algorithm, random_state=0, n_threads=1).fit(X)
+    clipped = vcgmm.KernelKMeans(3, algorithm=algorithm, batch_size=100, random_state=0,
+                                 n_threads=1).fit(X)
+    assert default.batch_size == "auto" and default.tau > 100  # parameters left as given
+    np.testing.assert_array_equal(default.labels_, clipped.labels_)
+    np.testing.assert_array_equal(default.objective_, clipped.objective_)
+    np.testing.assert_array_equal(default.center_coef_, clipped.center_coef_)
+    assert default.inertia_ == clipped.inertia_
+    r = vcgmm.fit_kernel_kmeans(X, 3, algorithm=algorithm, random_state=0, n_threads=1)
+    np.testing.assert_array_equal(r.labels, clipped.labels_)
+    np.testing.assert_array_equal(r.objective, clipped.objective_)
+    # A batch size set above the data is still refused.
+    with pytest.raises(ValueError, match="batch_size=101 must be <= n_samples=100"):
+        vcgmm.KernelKMeans(3, algorithm=algorithm, batch_size=101).fit(X)
+
+
+def test_command_line_defaults_fit_small_data(tmp_path, capsys):
+    X = small(100, seed=41)
+    data, labels_path = tmp_path / "x.npy", tmp_path / "labels.npy"
+    np.save(data, X)
+    status = cli.main(["fit", str(data), "-C", "3", "--algo", "kernel-kmeans", "--seed", "7",
+                       "--threads", "1", "--labels-out", str(labels_path)])
+    err = capsys.readouterr().err
+    assert status == 0, err
+    ref_fit = vcgmm.KernelKMeans(3, batch_size=100, random_state=7, n_threads=1).fit(X)
+    np.testing.assert_array_equal(np.load(labels_path), ref_fit.labels_)
+
+
+@pytest.mark.parametrize("kernel, changes", [
+    ("rbf", dict(gamma=100.0)),
+    ("rbf", dict(kernel="laplacian")),
+    ("poly", dict(degree=5, coef0=3.0, gamma=2.0)),
+    ("rbf", dict(kernel="knn")),
+    ("linear", dict(kernel="precomputed")),
+])
+def test_predict_uses_the_kernel_of_the_fit(kernel, changes):
+    X, Xn = small(200, seed=42), small(40, seed=43)
+    km = vcgmm.KernelKMeans(3, kernel=kernel, gamma=0.5, batch_size=50, tau=40, max_iter=20,
+                            random_state=0, n_threads=1).fit(X)
+    labels, dist, _ = km._predict_core(Xn, True)
+    km.set_params(**changes)
+    after_labels, after_dist, _ = km._predict_core(Xn, True)
+    np.testing.assert_array_equal(after_labels, labels)
+    np.testing.assert_array_equal(after_dist, dist)
+    np.testing.assert_array_equal(km.predict(X), km.labels_)
+
+
+def test_fitted_model_keeps_only_the_windows_of_training_points():
+    # What predict needs: the training points of the centers' windows (about
+    # n_clusters * tau rows, not n_samples) and their coefficients; no array
+    # of n_samples rows but labels_, and no hidden copy of X.
+    n, d, k, tau, b = 20000, 16, 4, 50, 64
+    X = np.random.default_rng(44).normal(size=(n, d))
+    params = dict(gamma=0.05, batch_size=b, tau=tau, max_iter=30, random_state=0, n_threads=1)
+    vcgmm.KernelKMeans(k, **params).fit(X[:500])  # first-call imports and caches
+    gc.collect()
+    tracemalloc.start()
+    try:
+        km = vcgmm.KernelKMeans(k, **params).fit(X)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    big = [name for name, v in vars(km).items()
+           if isinstance(v, np.ndarray) and v.ndim and v.shape[0] >= n]
+    assert big == ["labels_"]
+    assert km.support_vectors_.shape == (km.support_.size, d)
+    assert km.support_.size <= k * (tau + b)
+    arrays = sum(v.nbytes for v in vars(km).values() if isinstance(v, np.ndarray))
+    assert arrays < X.nbytes / 10
+    assert held < arrays + 256 * 1024, (held, arrays)
