@@ -221,6 +221,14 @@ DOCDICT = {
         ("X : array-like of shape (n_samples, n_features), or chunked data", "X_chunked"),
         "y",
         ("sample_weight : array-like of shape (n_samples,), default=None", "sample_weight")),
+    "fit_params_coreset": _Entries(
+        ("X : array-like of shape (n_samples, n_features), or chunked data", _Text(
+            _X_TRAIN + " Chunked data (lists of arrays or ``.npy`` paths, chunk "
+            "functions, zarr or Dask arrays) need ``coreset_size``: they are "
+            "fitted on a coreset drawn in two passes and read once more for "
+            "``labels_`` and ``inertia_``.")),
+        "y",
+        ("sample_weight : array-like of shape (n_samples,), default=None", "sample_weight")),
     "fit_params_in_memory": _Entries(
         ("X : array-like of shape (n_samples, n_features)", "X_train"),
         "y",

@@ -426,6 +426,8 @@ class PipelineEstimator(CenterBasedEstimator):
 
     _params: ParamTable  # set by every subclass
     _count_param = "n_clusters"
+    #: fit streams chunked data without a coreset (MiniBatchKMeans)
+    _streams_chunks = False
 
     labels_ = _FromTrainingData("Nearest center of every training sample.")
     inertia_ = _FromTrainingData("Weighted quantization error of the training data.")

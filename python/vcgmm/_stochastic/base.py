@@ -16,6 +16,7 @@ from .._estimator.base import N_INIT_PARAM, PipelineEstimator, kmeans_score, war
 from .._base.docs import fill_doc
 from .._base.params import CORE, INT32_MAX, AnyOf, Boolean, Integer, Options, Param
 from .._base.validation import as_data, check_function_count
+from .._data.source import as_source
 
 __all__ = ["StochasticKMeansResult", "StochasticKMeans", "auto_or", "fit_function",
            "STOCHASTIC_COMPUTE_LABELS", "N_INIT_PARAM"]
@@ -103,8 +104,9 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
     has plus the family's own (``_info``)."""
 
     _in_memory_fit: Optional[str] = (
-        "its steps sample rows from the whole data set. Chunked and Dask data are streamed by "
-        "MiniBatchKMeans and fitted on a coreset by VCGMM and KMeans(coreset_size='auto').")
+        "its steps sample rows from the whole data set. With coreset_size set (e.g. 'auto') "
+        "it fits chunked and Dask data on a coreset drawn in two passes; MiniBatchKMeans "
+        "also streams them.")
 
     score = kmeans_score
     _count_param = "n_clusters"
@@ -171,20 +173,35 @@ class StochasticKMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEs
 
         Parameters
         ----------
-        %(fit_params_in_memory)s
+        %(fit_params_coreset)s
 
         Returns
         -------
         self
             Fitted estimator.
         """
-        X = self._validate_X(X, reset=True, fit=True)
+        source = as_source(X, sample_weight)
         labels = Boolean().check(self._compute_labels(), "compute_labels")
-        r = self._fit_result(X, sample_weight, return_labels=labels)
+        if source is None:
+            X = self._validate_X(X, reset=True, fit=True)
+            r = self._fit_result(X, sample_weight, return_labels=labels)
+        else:
+            if self._checked_params()["coreset_size"] is None:
+                r = self._fit_stream(source)
+            else:
+                r = self._fit_result(source, None, return_labels=labels)
+            self.__dict__.pop("feature_names_in_", None)
+            self.n_features_in_ = int(source.n_features)
         self._set_fitted(r)
-        if labels:
+        if isinstance(r.labels, np.ndarray):  # not when lazy (Dask)
             warn_distinct_clusters(r.labels, self.n_clusters, self._empty_cluster_cause())
         return self
+
+    def _fit_stream(self, source):
+        """The fit of chunked or Dask data without a coreset (by default: refused)."""
+        raise TypeError(f"{type(self).__name__}.fit needs X in memory as one array, or "
+                        f"coreset_size: {self._in_memory_fit} Pass np.asarray(X) (or "
+                        "X.compute()) if it fits in memory.")
 
 
 def fit_function(cls, name, X, C, sample_weight, return_labels, params):

@@ -11,14 +11,12 @@ from .._blocks.coreset import coreset_size_param
 from .._base.docs import fill_doc
 from .._base.loader import core as _core
 from .._base.metric import is_cosine, metric_param, normalize_rows
-from .._base.params import CORE, INT32_MAX, Boolean, Integer, Param, ParamTable, Real, make_init
+from .._base.params import CORE, INT32_MAX, Integer, Param, ParamTable, Real, make_init
 from .._base.run import RUN_PARAMS, check_n_threads
 from .._blocks.seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
 from .base import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, batch_size_param, fit_function)
 from .._base.validation import (check_n_clusters, check_sample_weight, check_weight_total,
                                 positive_rows)
-from .._data.source import as_source
-from .._estimator.base import warn_distinct_clusters
 from .stream import fit_mbatch_stream
 from .base import _MAX_ITER, _N_CLUSTERS, _check_batch_size
 
@@ -146,7 +144,8 @@ class MiniBatchKMeans(StochasticKMeans):
 
     def _check_weights(self, values, X, w, n_fit):
         # A center's count sums the weights of every row it receives, over all batches.
-        b = min(values["batch_size"] or _core.MBATCH_DEFAULT_BATCH, n_fit)
+        b = values["batch_size"]
+        b = min(_core.MBATCH_DEFAULT_BATCH if b == "auto" else b, n_fit)
         largest = float(np.max(w))
         _check_counts(values["max_iter"] * b * largest, X,
                       f"largest weight {largest:.3g}: the centers' counts sum the weights of up "
@@ -192,20 +191,12 @@ class MiniBatchKMeans(StochasticKMeans):
         self
             Fitted estimator.
         """
-        source = as_source(X, sample_weight)
-        if source is None:
-            return super().fit(X, y, sample_weight)
-        labels = Boolean().check(self.compute_labels, "compute_labels")
-        if self._checked_params()["coreset_size"] is None:
-            r = fit_mbatch_stream(self, source)
-        else:
-            r = self._fit_result(source, None, return_labels=labels)
-        self.__dict__.pop("feature_names_in_", None)
-        self.n_features_in_ = int(source.n_features)
-        self._set_fitted(r)
-        if isinstance(r.labels, np.ndarray):  # not when lazy (Dask)
-            warn_distinct_clusters(r.labels, self.n_clusters, self._empty_cluster_cause())
-        return self
+        return super().fit(X, y, sample_weight)
+
+    _streams_chunks = True
+
+    def _fit_stream(self, source):
+        return fit_mbatch_stream(self, source)
 
     @fill_doc
     def partial_fit(self, X, y=None, sample_weight=None):

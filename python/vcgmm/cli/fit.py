@@ -318,9 +318,12 @@ def _read_data(args, chunked):
 def _print_start(args, data, est, description, seed_note, out):
     X = data.X
     if data.chunked:
+        streamed = est.coreset_size is None and getattr(est, "_streams_chunks", False)
         kind = ("out of core: " + ("zarr array" if not isinstance(X, list) else
                                    f"{len(X)} chunk files")
-                + ", each chunk read twice for the coreset, once for the labels")
+                + (", streamed: the chunks read to count their rows, once for the seeding "
+                   "rows, once per n / batch_size batches, once for the labels" if streamed else
+                   ", each chunk read twice for the coreset, once for the labels"))
     else:
         kind = "memory-mapped" if isinstance(X, np.memmap) else "in memory"
     out(f"data        : {args.data}" + (f" [{args.key}]" if args.key else ""))
@@ -413,7 +416,7 @@ def run(args):
         _check_algorithm(args, spec, chunked)
         data, seed_note = _read_data(args, chunked)
     est, description = _make_estimator(args, data.n)
-    if chunked and est.coreset_size is None:
+    if chunked and est.coreset_size is None and not getattr(est, "_streams_chunks", False):
         raise CLIError("chunked data are fitted on a coreset: --coreset-size must be a number "
                        "or 'auto'")
     out = print

@@ -162,3 +162,21 @@ def test_bad_chunked_input_is_named(data):
         vcgmm.MiniBatchKMeans(5, **PARAMS).fit(iter(chunks))
     with pytest.raises(ValueError, match="init has 3 features but X has 4"):
         vcgmm.MiniBatchKMeans(5, init=np.zeros((5, 3)), **PARAMS).fit(chunks)
+
+
+def test_command_line_streams_a_folder_of_chunks(data, tmp_path, capsys):
+    from vcgmm.cli import main
+
+    X, _ = data
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    paths = []
+    for c, part in enumerate(np.array_split(X, 4)):
+        paths.append(folder / f"part{c}.npy")
+        np.save(paths[-1], part)
+    out = tmp_path / "c.npy"
+    assert main(["fit", str(folder), "-C", "8", "--algo", "mbatch", "--seed", "1",
+                 "--out", str(out)]) == 0
+    assert "streamed" in capsys.readouterr().out
+    ref = vcgmm.MiniBatchKMeans(8, random_state=1).fit(paths)
+    np.testing.assert_array_equal(np.load(out), ref.cluster_centers_)

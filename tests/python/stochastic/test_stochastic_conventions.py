@@ -111,12 +111,27 @@ def test_bad_n_init_is_named(data, kind, bad):
 
 @pytest.mark.parametrize("kind", ["NestedMiniBatchKMeans", "VRKMeans"])
 def test_fit_on_chunks_says_what_to_do_instead(data, kind):
-    """nmbatch and VRKM sample rows from the whole data set: chunked data get
-    a TypeError that names the estimator and the calls that do take chunks
-    (MiniBatchKMeans streams them: test_minibatch_stream.py)."""
+    """nmbatch and VRKM sample rows from the whole data set: chunked data
+    without coreset_size get a TypeError that names the estimator and what
+    takes chunks (coreset_size; MiniBatchKMeans streams them:
+    test_minibatch_stream.py)."""
     X, _ = data
     with pytest.raises(TypeError) as exc:
         _make(kind).fit(np.array_split(X, 3))
     message = str(exc.value)
-    assert message.startswith(f"{kind}.fit needs X in memory as one array: ")
-    assert "KMeans(coreset_size='auto')" in message and "np.asarray(X)" in message
+    assert message.startswith(f"{kind}.fit needs X in memory as one array, or coreset_size: ")
+    assert "coreset_size set" in message and "np.asarray(X)" in message
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_fit_on_chunks_with_a_coreset_is_the_fit_on_that_coreset(data, kind):
+    # With coreset_size, chunked data are fitted on the coreset drawn from the
+    # chunks: the same centers as the fit of that coreset in memory.
+    X, _ = data
+    chunks = np.array_split(X, 3)
+    est = _make(kind, coreset_size=400, random_state=0).fit(chunks)
+    idx, w = vcgmm.lwcs(chunks, 400, random_state=0)
+    direct = _make(kind, random_state=0).fit(X[idx], sample_weight=w)
+    np.testing.assert_array_equal(est.cluster_centers_, direct.cluster_centers_)
+    assert est.labels_.shape == (X.shape[0],) and est.n_features_in_ == X.shape[1]
+    np.testing.assert_array_equal(est.labels_, est.predict(X))
