@@ -304,6 +304,39 @@ TEST_CASE("kernel k-means argument checks") {
   CHECK_THROWS_AS(vcgmm::graph_kernel(data, g, run_options(0, 1), K.data()), vcgmm::InvalidArgument);
 }
 
+TEST_CASE("polynomial kernels beyond the data type's range or precision are refused") {
+  const index_t n = 200, d = 64;
+  std::vector<float> xf(n * d);
+  for (index_t k = 0; k < n * d; ++k) xf[k] = static_cast<float>((k * 7919) % 256);  // pixels
+  const std::vector<double> xd(xf.begin(), xf.end());
+  auto p = params(3, vcgmm::KernelKMeansAlgorithm::truncated);
+  p.kernel.type = vcgmm::KernelType::polynomial;
+  p.kernel.gamma = 0.0;  // 1 / d
+  p.kernel.degree = 10;  // (gamma <x, y> + 1)^10 reaches ~1e48
+  const vcgmm::DataView<float> f{xf.data(), n, d, nullptr};
+  CHECK_THROWS_AS(vcgmm::fit_kernel_kmeans(f, p, nullptr, nullptr), vcgmm::InvalidArgument);
+  const vcgmm::KernelKMeansResult r =
+      vcgmm::fit_kernel_kmeans(vcgmm::DataView<double>{xd.data(), n, d, nullptr}, p, nullptr,
+                               nullptr);
+  CHECK(std::isfinite(r.inertia));
+  // predict on float rows that overflow the fitted kernel
+  std::vector<float> small(xf);
+  for (float& v : small) v /= 255.0f;
+  const vcgmm::KernelKMeansResult rs = vcgmm::fit_kernel_kmeans(
+      vcgmm::DataView<float>{small.data(), n, d, nullptr}, p, nullptr, nullptr);
+  const auto sv = gather_rows(small, d, rs.centers.support);
+  std::vector<std::int32_t> labels(n);
+  CHECK_THROWS_AS(vcgmm::kernel_kmeans_predict(f, rs.kernel, rs.centers, sv.data(),
+                                               run_options(0, 1), labels.data(), nullptr),
+                  vcgmm::InvalidArgument);
+  // degree 200 on N(0, 1): K(x, x) spans ~70 orders of magnitude
+  const auto g = gaussian<double>(n, 8, 31);
+  p.kernel.degree = 200;
+  CHECK_THROWS_AS(vcgmm::fit_kernel_kmeans(vcgmm::DataView<double>{g.data(), n, 8, nullptr}, p,
+                                           nullptr, nullptr),
+                  vcgmm::InvalidArgument);
+}
+
 namespace {
 std::atomic<int> g_kernel_calls{0};
 std::thread::id g_kernel_caller;

@@ -509,13 +509,48 @@ TEST_CASE("fit_vrkm matches a brute-force reference of the sequential loop") {
         if (code) CHECK(moved == std::vector<std::int64_t>(epochs, T));
         CHECK(r.learning_rate == eta);
         CHECK(r.epoch_size == T);
-        CHECK(r.n_distance_evals.iterations == std::int64_t(epochs) * (n + T) * C);
+        // stopped by max_epochs: one more full pass looks for emptied clusters
+        CHECK(r.n_distance_evals.iterations == std::int64_t(epochs) * (n + T) * C + n * C);
+        CHECK(r.n_relocated == 0);
         CHECK(r.objective.size() == static_cast<size_t>(epochs));
         CHECK(r.inertia == doctest::Approx(naive_quantization_error(x.data(), n, d, wp,
                                                                     centers.data(), C))
                                .epsilon(1e-12));
       }
     }
+  }
+}
+
+TEST_CASE("VRKM moves clusters a large learning rate empties onto the farthest points") {
+  const index_t n = 2000, d = 4, C = 5;
+  const std::vector<double> x = gaussian<double>(n, d, 711);
+  const std::vector<double> init = first_rows(x, d, C, 3);
+  for (double eta : {0.3, 1.0}) {
+    CAPTURE(eta);
+    auto fit = [&](bool relocate, std::vector<std::int32_t>* labels) {
+      auto p = given_init<vcgmm::VrkmKMeansParams>(C, 4, 2);
+      p.vrkm.learning_rate = eta;
+      p.vrkm.max_epochs = 20;
+      p.vrkm.relocate_empty = relocate;
+      std::vector<double> centers(C * d);
+      labels->assign(n, -1);
+      auto b = buffers(init, &centers);
+      b.labels = labels->data();
+      return vcgmm::fit_vrkm(vcgmm::DataView<double>{x.data(), n, d, nullptr}, p, b);
+    };
+    std::vector<std::int32_t> moved, kept;
+    const vcgmm::VrkmKMeansResult r = fit(true, &moved);
+    const vcgmm::VrkmKMeansResult paper = fit(false, &kept);
+    auto used = [&](const std::vector<std::int32_t>& l) {
+      std::vector<char> seen(C, 0);
+      for (std::int32_t v : l) seen[v] = 1;
+      return std::count(seen.begin(), seen.end(), 1);
+    };
+    CHECK(r.n_relocated > 0);
+    CHECK(used(moved) == C);
+    CHECK(paper.n_relocated == 0);
+    CHECK(used(kept) < C);  // the paper's loop loses clusters at these rates
+    CHECK(r.inertia < paper.inertia);
   }
 }
 
