@@ -31,7 +31,8 @@
 //
 // Cost per epoch: n C + T C distance evaluations (full pass + inner loop);
 // the inner loop's per-row search runs at vector (not matrix-product) speed
-// unless blocked. Memory O(n) (labels) + O(C d).
+// unless blocked. Memory O(n) (labels) + O(C d), plus O(min(B, T) d) when
+// blocked; the epoch's draws are produced in pieces, whatever T.
 // Determinism: epoch e's draws come from the stream keyed by (seed, e);
 // results never depend on the thread count.
 // Use when: reproducing the paper, or k-means with a cheap per-row search.
@@ -70,7 +71,8 @@ struct VrkmParams {
   /// draws come from one matrix product against the centers at the block's
   /// start (all threads), the updates are then applied in draw order; labels
   /// may go stale within a block (eta is small, so centers move little): the
-  /// result differs from the sequential loop's within noise.
+  /// result differs from the sequential loop's within noise. A block beyond
+  /// the epoch size is the epoch.
   index_t block_size = 1;
   /// Empty clusters of a full pass move onto the farthest points (not in the
   /// paper; false: the paper's loop, an empty cluster keeps its center).

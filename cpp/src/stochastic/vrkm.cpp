@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "blocks/checks.hpp"
@@ -24,6 +25,30 @@ namespace {
 
 /// Sequential inner-loop steps between two interrupt checks.
 constexpr index_t kStepsPerCheck = 1024;
+/// Draws produced at a time by the sequential inner loop (memory O(this),
+/// whatever the epoch size).
+constexpr index_t kDrawPiece = 16 * kStepsPerCheck;
+
+/// The rows epoch e draws, produced piece by piece: the sequence of
+/// vrkm_epoch_rows in memory O(piece) (plus the weights' table).
+class EpochRows {
+ public:
+  EpochRows(index_t n, const double* w, std::uint64_t seed, std::int64_t epoch)
+      : n_(n), rng_(seed, Stream::vrkm, static_cast<std::uint64_t>(epoch)) {
+    if (w) table_ = std::make_unique<CumulativeTable>(n, [&](index_t i) { return w[i]; });
+  }
+  void next(index_t count, index_t* rows) {
+    for (index_t t = 0; t < count; ++t) {
+      rows[t] = table_ ? table_->sample(rng_.uniform())
+                       : static_cast<index_t>(rng_.below(static_cast<std::uint64_t>(n_)));
+    }
+  }
+
+ private:
+  index_t n_;
+  Rng rng_;
+  std::unique_ptr<CumulativeTable> table_;
+};
 
 template <typename T>
 class VrkmRun {
@@ -139,29 +164,36 @@ bool VrkmRun<T>::update(const T* x, std::int32_t a, std::int32_t ref) {
 
 template <typename T>
 std::int64_t VrkmRun<T>::inner_loop(std::int64_t epoch) {
-  std::vector<index_t> rows(T_);
-  vrkm_epoch_rows(data_.n, data_.w, T_, run_.seed, epoch, rows.data());
+  EpochRows draws(data_.n, data_.w, run_.seed, epoch);
   std::int64_t moved = 0;
   const index_t B = params_.block_size;
   if (B <= 1) {
-    for (index_t t = 0; t < T_; ++t) {
-      if (t % kStepsPerCheck == 0) check_interrupt();
-      const T* x = data_.row(rows[t]);
-      moved += update(x, nearest(x), labels_[rows[t]]);
+    std::vector<index_t> rows(std::min(T_, kDrawPiece));
+    for (index_t s = 0; s < T_; s += kDrawPiece) {
+      const index_t m = std::min(kDrawPiece, T_ - s);
+      draws.next(m, rows.data());
+      for (index_t t = 0; t < m; ++t) {
+        if (t % kStepsPerCheck == 0) check_interrupt();
+        const T* x = data_.row(rows[t]);
+        moved += update(x, nearest(x), labels_[rows[t]]);
+      }
     }
     return moved;
   }
-  std::vector<T> xb(static_cast<size_t>(B * d_));
-  std::vector<std::int32_t> lab(B);
-  for (index_t s = 0; s < T_; s += B) {
+  const index_t b = std::min(B, T_);  // a block beyond the epoch is the epoch
+  std::vector<index_t> rows(b);
+  std::vector<T> xb(static_cast<size_t>(b * d_));
+  std::vector<std::int32_t> lab(b);
+  for (index_t s = 0; s < T_; s += b) {
     check_interrupt();
-    const index_t m = std::min(B, T_ - s);
-    gather_rows(data_, rows.data() + s, m, run_.n_threads, xb.data());
+    const index_t m = std::min(b, T_ - s);
+    draws.next(m, rows.data());
+    gather_rows(data_, rows.data(), m, run_.n_threads, xb.data());
     const DataView<T> block{xb.data(), m, d_, nullptr};
     std::fill(lab.begin(), lab.begin() + m, -1);
     detail::assign_nearest(block, static_cast<const T*>(centers_), C_, lab.data(), nullptr,
-                   run_.n_threads);
-    for (index_t k = 0; k < m; ++k) moved += update(&xb[k * d_], lab[k], labels_[rows[s + k]]);
+                           run_.n_threads);
+    for (index_t k = 0; k < m; ++k) moved += update(&xb[k * d_], lab[k], labels_[rows[k]]);
   }
   return moved;
 }
@@ -245,15 +277,7 @@ void vrkm_epoch_rows(index_t n, const double* w, index_t epoch_size, std::uint64
                      std::int64_t epoch, index_t* rows) {
   detail::require(n >= 1 && epoch_size >= 1 && rows != nullptr,
                   "vrkm_epoch_rows: need n >= 1, epoch_size >= 1 and an output");
-  detail::Rng rng(seed, detail::Stream::vrkm, static_cast<std::uint64_t>(epoch));
-  if (!w) {
-    for (index_t t = 0; t < epoch_size; ++t) {
-      rows[t] = static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n)));
-    }
-    return;
-  }
-  const detail::CumulativeTable table(n, [&](index_t i) { return w[i]; });
-  for (index_t t = 0; t < epoch_size; ++t) rows[t] = table.sample(rng.uniform());
+  detail::EpochRows(n, w, seed, epoch).next(epoch_size, rows);
 }
 
 template <typename T>

@@ -8,7 +8,9 @@ distance-evaluation counts, thread independence, bad input, pickling."""
 from __future__ import annotations
 
 import pickle
+import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -339,3 +341,26 @@ def test_pickle_round_trip_and_float32(small):
     np.testing.assert_array_equal(clone.predict(X), km.predict(X))
     assert clone.score(X) == km.score(X) == -km.inertia_
     assert clone.get_params() == km.get_params()
+
+
+def test_a_block_beyond_the_epoch_is_the_epoch():
+    # block_size is allocated as min(block_size, epoch size) rows, not as given
+    X = np.random.default_rng(5).normal(size=(500, 3))
+    kw = dict(max_epochs=3, random_state=0, n_threads=1)
+    huge = vcgmm.VRKMeans(4, block_size=2**31 - 1, **kw).fit(X)
+    epoch = vcgmm.VRKMeans(4, block_size=500, **kw).fit(X)
+    np.testing.assert_array_equal(huge.cluster_centers_, epoch.cluster_centers_)
+
+
+def test_a_huge_epoch_is_drawn_in_pieces_and_cancellable():
+    # 2**40 draws are never allocated at once: the fit runs (and is cancelled)
+    # instead of failing to allocate 8 TB of row indices
+    X = np.random.default_rng(5).normal(size=(500, 3))
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(vcgmm.VRKMeans(4, epoch_size=2**40, max_epochs=1,
+                                            random_state=0, n_threads=1).fit, X)
+        time.sleep(1.0)
+        assert not future.done(), future.exception()
+        vcgmm.cancel_all()
+        with pytest.raises(KeyboardInterrupt):
+            future.result(timeout=30)
