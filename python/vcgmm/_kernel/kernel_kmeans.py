@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._base.docs import fill_doc
 from .._base.inputs import is_chunked
 from .._base.loader import core as _core
-from .._estimator.base import N_INIT_PARAM, run_seeds
+from .._estimator.base import N_INIT_PARAM, run_seeds, warn_distinct_clusters
 from .._estimator.cost import warn_if_huge
 from .._base.params import (
     CORE,
@@ -605,16 +605,16 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         return self
 
     def _warn_distinct_clusters(self):
-        import warnings
-
-        from sklearn.exceptions import ConvergenceWarning
-
-        n_distinct = np.unique(self.labels_).shape[0]
-        if n_distinct < self.n_clusters:
-            warnings.warn(
-                f"Number of distinct clusters ({n_distinct}) found smaller than n_clusters "
-                f"({self.n_clusters}): the data have too few distinct points in feature space, "
-                "so some centers coincide or hold no points.", ConvergenceWarning, stacklevel=3)
+        if self.algorithm == "full":  # it moves empty clusters onto far points
+            cause = ("the data have fewer than n_clusters distinct points in feature space, so "
+                     "some centers coincide or hold no points.")
+        else:
+            cause = ("some centers ended where no point is nearest to them in feature space "
+                     "(mini-batch updates move centers; only algorithm='full' moves empty "
+                     "clusters onto far points), or the data have fewer than n_clusters "
+                     "distinct points; more iterations (max_iter), a larger batch_size or "
+                     "algorithm='full' may help.")
+        warn_distinct_clusters(self.labels_, self.n_clusters, cause)
 
     def fit_predict(self, X, y=None):
         """Fit and return ``labels_``.

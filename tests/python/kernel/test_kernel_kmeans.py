@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from sklearn.cluster import KMeans as SkKMeans
 from sklearn.datasets import make_circles, make_moons
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import adjusted_rand_score
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.neighbors import NearestNeighbors
@@ -712,3 +713,16 @@ def test_fitted_model_keeps_only_the_windows_of_training_points():
     arrays = sum(v.nbytes for v in vars(km).values() if isinstance(v, np.ndarray))
     assert arrays < X.nbytes / 10
     assert held < arrays + 256 * 1024, (held, arrays)
+
+
+@pytest.mark.parametrize("algorithm, cause", [
+    ("truncated", "mini-batch updates move centers"),
+    ("minibatch", "mini-batch updates move centers"),
+    ("full", "fewer than n_clusters distinct points in feature space")])
+def test_the_empty_cluster_warning_names_the_algorithms_cause(algorithm, cause):
+    # A mini-batch fit can leave a center where no point is nearest: the
+    # warning must not blame the data alone (it said "too few distinct points").
+    km = vcgmm.KernelKMeans(3, algorithm=algorithm)
+    km.labels_ = np.array([0, 0, 1, 1], np.int32)
+    with pytest.warns(ConvergenceWarning, match=cause):
+        km._warn_distinct_clusters()
