@@ -127,7 +127,9 @@ struct KernelKMeansParams {
 
 /// Centers in feature space: C_j = sum_t coef[t] phi(x_{support[index[t]]})
 /// over t in [indptr[j], indptr[j + 1]); each center's coefficients are > 0
-/// and sum to 1.
+/// and sum to 1. Exception: a full-batch fit on fewer distinct points (in
+/// feature space) than clusters can keep a cluster empty after relocation;
+/// it has no terms and sqnorm = +inf, so it is never a point's nearest.
 struct KernelCenters {
   std::vector<index_t> support;  ///< (m,) training rows the centers use, increasing
   std::vector<index_t> indptr;   ///< (k + 1,)

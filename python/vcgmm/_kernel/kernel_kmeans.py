@@ -340,7 +340,10 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         over ``t`` in ``[center_indptr_[j], center_indptr_[j + 1])``; the
         coefficients of a center are positive and sum to 1.
     center_sqnorms_ : ndarray of shape (n_clusters,)
-        ``<C_j, C_j>``.
+        ``<C_j, C_j>``. A cluster that ``algorithm="full"`` could not fill
+        (fewer distinct points in feature space than ``n_clusters``, which
+        the fit warns about) has no terms and ``inf`` here: it is never a
+        point's nearest center.
     n_kernel_evals_, timings_ : dict
         Kernel evaluations K(x, y), x != y, and seconds per phase:
         ``seeding`` (gamma heuristic, kernel k-means++), ``iterations``,

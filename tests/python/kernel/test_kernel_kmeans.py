@@ -726,3 +726,19 @@ def test_the_empty_cluster_warning_names_the_algorithms_cause(algorithm, cause):
     km.labels_ = np.array([0, 0, 1, 1], np.int32)
     with pytest.warns(ConvergenceWarning, match=cause):
         km._warn_distinct_clusters()
+
+
+def test_full_batch_cluster_left_empty_is_documented_and_never_nearest():
+    # 3 distinct points, 5 clusters: two clusters stay empty after relocation
+    X = np.repeat(np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]]), 10, axis=0)
+    with pytest.warns(ConvergenceWarning, match="fewer than n_clusters distinct points"):
+        km = vcgmm.KernelKMeans(5, algorithm="full", gamma=0.5, random_state=0).fit(X)
+    sizes = np.diff(km.center_indptr_)
+    empty = sizes == 0
+    assert empty.sum() == 2
+    assert np.all(np.isinf(km.center_sqnorms_[empty]))
+    assert np.all(np.isfinite(km.center_sqnorms_[~empty]))
+    assert not np.isin(np.flatnonzero(empty), km.predict(X)).any()
+    for j in np.flatnonzero(~empty):  # the others: positive coefficients summing to 1
+        c = km.center_coef_[km.center_indptr_[j]:km.center_indptr_[j + 1]]
+        assert np.all(c > 0) and c.sum() == pytest.approx(1.0)
