@@ -772,6 +772,7 @@ TEST_CASE("mbatch, nmbatch and VRKM are interruptible") {
     vcgmm::MbatchKMeansParams p;
     p.n_clusters = C;
     p.mbatch.max_iter = 1000000;
+    p.mbatch.max_no_improvement = 0;  // the early stop ended it within three polls
     p.run = run_options(1, 2);
     return vcgmm::fit_mbatch(data, p, out);
   });
