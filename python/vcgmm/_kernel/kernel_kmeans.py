@@ -489,6 +489,7 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
         if kernel == "precomputed":
             fit_X = self._precomputed(X)
         elif kernel in _GRAPH_KERNELS:
+            self._warn_if_huge_graph(X.shape[0], X.shape[1], kernel)
             g = _core.GraphKernelParams()
             g.type = kernel
             g.n_neighbors = values["n_neighbors"]
@@ -549,6 +550,19 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
             # inertias compare.
             params.kernel.gamma = r.kernel.gamma
         return best[0], best[1], evals, timings
+
+    @staticmethod
+    def _warn_if_huge_graph(n, d, kernel):
+        """Warn before building a graph kernel that needs more than an hour:
+        the k-nn scan of all n^2 pairs, and for heat the O(n^3)
+        eigendecomposition of the n x n graph (about 10 n^3 flops) and the
+        product of its factors (2 n^3)."""
+        pairs = float(n) * n
+        flops = (2.0 * d + 20.0) * pairs + (12.0 * float(n) ** 3 if kernel == "heat" else 0.0)
+        warn_if_huge("distance evaluations", pairs, 0.0, d, flops,
+                     f"fewer points (kernel={kernel!r} is a dense n x n matrix"
+                     + (", built by an O(n^3) eigendecomposition" if kernel == "heat" else "")
+                     + "), or a point kernel such as 'rbf'")
 
     def _warn_if_huge(self, n, d, params):
         """Warn before a fit whose seeding and first iteration alone need more

@@ -22,6 +22,7 @@ from sklearn.neighbors import NearestNeighbors
 import _kernel_reference as ref
 import vcgmm
 from vcgmm import cli
+from vcgmm._estimator import cost
 from vcgmm._base.loader import core
 from vcgmm._base.run import seed_from
 
@@ -742,3 +743,21 @@ def test_full_batch_cluster_left_empty_is_documented_and_never_nearest():
     for j in np.flatnonzero(~empty):  # the others: positive coefficients summing to 1
         c = km.center_coef_[km.center_indptr_[j]:km.center_indptr_[j + 1]]
         assert np.all(c > 0) and c.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("kernel", ["knn", "heat"])
+def test_the_graph_kernels_cost_is_warned_before_it_is_paid(monkeypatch, kernel):
+    # The hour-long warning used to come after the graph was built, and
+    # counted neither the n^2 scan nor heat's O(n^3) eigendecomposition.
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    monkeypatch.setattr(cost, "FLOPS_PER_THREAD", 1.0)  # every fit "takes hours"
+    monkeypatch.setattr(core, "graph_kernel", _refuse_to_build)
+    with pytest.warns(UserWarning, match="dense n x n matrix") as record:
+        with pytest.raises(RuntimeError, match="graph kernel built"):
+            vcgmm.KernelKMeans(3, kernel=kernel, n_neighbors=10, algorithm="full").fit(X)
+    graph = [str(w.message) for w in record if "dense n x n" in str(w.message)]
+    assert ("eigendecomposition" in graph[0]) == (kernel == "heat")
+
+
+def _refuse_to_build(*args, **kwargs):
+    raise RuntimeError("graph kernel built before the warning")
