@@ -2,12 +2,18 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -114,6 +120,50 @@ KernelParams resolve_kernel(const DataView<T>& data, const KernelParams& k, cons
     }
   }
   return r;
+}
+
+/// Eigen's eigensolver of the graph: one long call that cannot poll. It runs
+/// on a worker thread while the calling thread polls the interrupt callback;
+/// on an interrupt the worker is left to finish in the background (it owns
+/// its input and its result, which is dropped) and Interrupted is thrown.
+struct EigenJob {
+  Eigen::MatrixXd matrix;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig;
+  std::exception_ptr error;
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+};
+
+inline std::shared_ptr<EigenJob> interruptible_eigensolver(Eigen::MatrixXd matrix) {
+  auto job = std::make_shared<EigenJob>();
+  job->matrix = std::move(matrix);
+  std::thread worker([job] {
+    try {
+      job->eig.compute(job->matrix);
+    } catch (...) {
+      job->error = std::current_exception();
+    }
+    job->matrix.resize(0, 0);
+    std::lock_guard<std::mutex> lock(job->mutex);
+    job->done = true;
+    job->finished.notify_one();
+  });
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(job->mutex);
+      if (job->finished.wait_for(lock, std::chrono::milliseconds(20), [&] { return job->done; })) {
+        break;
+      }
+    }
+    if (interrupt_requested()) {
+      worker.detach();
+      throw Interrupted();
+    }
+  }
+  worker.join();
+  if (job->error) std::rethrow_exception(job->error);
+  return job;
 }
 
 /// A polynomial kernel whose K(x, x) spans more orders of magnitude than T
@@ -879,7 +929,8 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
         N(i, j) = static_cast<double>(kernel[i * n + j]) / std::sqrt(deg[i] * deg[j]);
       }
     }
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(N);
+    const std::shared_ptr<EigenJob> job = interruptible_eigensolver(std::move(N));
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>& eig = job->eig;
     if (eig.info() != Eigen::Success) {
       throw InvalidArgument("graph_kernel: the eigendecomposition of the graph did not converge");
     }

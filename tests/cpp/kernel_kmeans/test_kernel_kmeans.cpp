@@ -368,3 +368,24 @@ TEST_CASE("kernel k-means stops when interrupted, from the calling thread") {
   }
   CHECK_FALSE(g_kernel_wrong_thread.load());
 }
+
+TEST_CASE("the heat kernel's eigendecomposition stops when interrupted") {
+  // One Eigen call of several seconds for n = 2000: it runs on a worker thread
+  // while the calling thread polls; the third poll (~0.2 s) stops the call.
+  const index_t n = 2000, d = 4;
+  const auto x = gaussian<double>(n, d, 23);
+  vcgmm::GraphKernelParams g;
+  g.type = vcgmm::GraphKernelType::heat;
+  g.n_neighbors = 10;
+  std::vector<double> K(n * n);
+  g_kernel_calls = 0;
+  g_kernel_caller = std::this_thread::get_id();
+  g_kernel_wrong_thread = false;
+  InterruptCallbackGuard guard(&stop_after_three_calls);
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_THROWS_AS(vcgmm::graph_kernel(vcgmm::DataView<double>{x.data(), n, d, nullptr}, g,
+                                      run_options(0, 2), K.data()),
+                  vcgmm::Interrupted);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(3));
+  CHECK_FALSE(g_kernel_wrong_thread.load());
+}
