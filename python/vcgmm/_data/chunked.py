@@ -345,16 +345,17 @@ class ChunkSource:
         return np.concatenate(parts)
 
 
-def check_chunk_rows(name, rows, n_positive, n_clusters=None, n_weights=None):
+def check_chunk_rows(name, rows, n_positive, n_clusters=None, n_weights=None, unit="chunks"):
     """The checks once the first pass has counted the rows of every chunk
     (``rows``) and those of positive weight (``n_positive``): some chunk,
     some row, ``n_weights`` (the length of sample_weight, when known) equal
-    to the rows, and enough points of positive weight for ``n_clusters``."""
+    to the rows, and enough points of positive weight for ``n_clusters``.
+    ``unit`` names the chunks in messages (a Dask array's: "blocks")."""
     if not rows:
-        raise ValueError(f"{name} has no chunks.")
+        raise ValueError(f"{name} has no {unit}.")
     n = int(sum(rows))
     if n == 0:
-        raise ValueError(f"{name} is empty: its {len(rows)} chunks have no rows.")
+        raise ValueError(f"{name} is empty: its {len(rows)} {unit} have no rows.")
     if n_weights is not None and n_weights != n:
         raise ValueError(f"sample_weight must have shape ({n},) to match {name}, got "
                          f"({n_weights},).")

@@ -24,8 +24,8 @@ from .._base.loader import core
 from .._base.metric import normalize_rows
 from .._base.nearest import nearest_centers
 from .._base.validation import check_sample_weight, compute_dtype
-from .chunked import (CHANGED_SINCE_FIRST_PASS, CoresetDraw, check_cancelled, plan_coreset,
-                      validate_chunk)
+from .chunked import (CHANGED_SINCE_FIRST_PASS, CoresetDraw, check_cancelled, check_chunk_rows,
+                      plan_coreset, validate_chunk)
 from .._base.logs import progress_callback
 
 try:
@@ -225,21 +225,9 @@ class DaskSource:
         results = _compute(moments, verbose, "coreset pass 1")
         rows = [r[0] for r in results]
         n = int(sum(rows))
-        if n == 0:
-            raise ValueError(f"{self.name} is empty: its {len(rows)} blocks have no rows.")
-        if n_clusters is not None and n_clusters > n:
-            raise ValueError(f"n_clusters={n_clusters} must be <= n_samples={n}: there are "
-                             "fewer points than clusters.")
         # Rows of weight 0 do not exist: checked and sized by the others.
         n_pos = int(sum(r[5] for r in results))
-        if n_pos == 0:
-            raise ValueError(f"sample_weight has no positive entry (all {n} weights are "
-                             "zero): a point of weight 0 is ignored, so every point would be.")
-        if n_clusters is not None and n_pos < n_clusters:
-            raise ValueError(f"sample_weight has {n_pos} positive entr"
-                             f"{'y' if n_pos == 1 else 'ies'} but n_clusters={n_clusters} "
-                             f"needs at least {n_clusters} points: a point of weight 0 is "
-                             "ignored.")
+        check_chunk_rows(self.name, rows, n_pos, n_clusters, unit="blocks")
         m = resolve(coreset_size, n_pos) if resolve else int(coreset_size)
         mean, mass, draws, plan = plan_coreset(
             [r[1] for r in results], np.vstack([r[2] for r in results]),
