@@ -24,6 +24,7 @@ def as_source(X, sample_weight=None, name="X"):
     if isinstance(X, (types.GeneratorType, map, filter, zip)) or (
             hasattr(X, "__next__") and not hasattr(X, "__array__")):
         raise TypeError(f"{name} is an iterator, which can be read only once; a fit reads "
-                        "the chunks more than once (a coreset twice). Pass a list of arrays or .npy paths, or a "
-                        "function returning a new iterator of chunks on every call.")
+                        "the chunks more than once (a coreset twice). Pass a list of arrays "
+                        "or .npy paths, or a function returning a new iterator of chunks on "
+                        "every call.")
     return None
