@@ -92,7 +92,7 @@ using ProgressCallback = std::function<bool(const ProgressRecord&)>;
 /// progress goes. Every public function takes one.
 struct RunOptions {
   std::uint64_t seed = 0;  ///< random seed (the same seed gives the same result on any thread count)
-  int n_threads = 0;       ///< threads (<= 0: OpenMP's default)
+  int n_threads = 0;       ///< threads (<= 0: OpenMP's default); at most 4 per CPU, fewer under ulimit -v
   Logger log;              ///< progress lines, or empty
   ProgressCallback progress;  ///< structured progress (and a way to stop), or empty
 };

@@ -1,7 +1,9 @@
 #include "detail/parallel.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <thread>
 
 #if defined(__GLIBCXX__) || defined(_LIBCPP_VERSION)
 #include <cxxabi.h>
@@ -9,6 +11,7 @@
 #endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <pthread.h>
+#include <sys/resource.h>
 #define VCGMM_HAVE_ATFORK 1
 #endif
 
@@ -57,12 +60,33 @@ void note_pool_started() {
   if (!g_pool_started.load(std::memory_order_relaxed)) g_pool_started.store(true);
 }
 
+int max_threads() {
+  // More threads than 4 per core only add stacks and switches; and every
+  // thread reserves a stack, so under an address-space limit (ulimit -v)
+  // OpenMP could fail to start them and end the process (it cannot report
+  // the failure). Stacks are capped at a quarter of that limit.
+  static const int cap = [] {
+    const unsigned hw = std::thread::hardware_concurrency();
+    double n = 4.0 * std::max(1u, hw);
+#ifdef VCGMM_HAVE_ATFORK
+    rlimit as{}, stack{};
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+      double stack_bytes = 8.0 * 1024 * 1024;  // glibc's default thread stack
+      if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY)
+        stack_bytes = std::max(stack_bytes, static_cast<double>(stack.rlim_cur));
+      n = std::min(n, static_cast<double>(as.rlim_cur) / 4.0 / stack_bytes);
+    }
+#endif
+    return n < 1.0 ? 1 : static_cast<int>(std::min(n, 1e6));
+  }();
+  return cap;
+}
+
 int resolve_threads(int n_threads) {
 #ifdef _OPENMP
   if (g_forked_after_pool.load(std::memory_order_relaxed)) return 1;
-  if (n_threads > 0) return n_threads;
-  int n = omp_get_max_threads();
-  return n > 0 ? n : 1;
+  int n = n_threads > 0 ? n_threads : omp_get_max_threads();
+  return std::max(1, std::min(n, max_threads()));
 #else
   (void)n_threads;
   return 1;

@@ -42,8 +42,13 @@ constexpr index_t kEMClustersPerTask = 64;
 // CenterTiles in center_tiles.hpp.)
 
 /// Number of threads to use: n_threads if positive, else OpenMP's default
-/// (never changes global OpenMP state). Always 1 without OpenMP.
+/// (never changes global OpenMP state), at most max_threads(). Always 1
+/// without OpenMP.
 int resolve_threads(int n_threads);
+
+/// The most threads a region starts: 4 per core, and fewer under an
+/// address-space limit (their stacks within a quarter of it).
+int max_threads();
 
 /// Records that an OpenMP thread pool exists (see single_threaded_after_fork).
 void note_pool_started();

@@ -137,7 +137,8 @@ class RandomState(Constraint):
 RUN_PARAMS: tuple[Param, ...] = (
     Param("n_threads", Threads(), None,
           "threads (default: OpenMP's default: OMP_NUM_THREADS if set, else all CPUs "
-          "available); results do not depend on it", target=None, cli="--threads"),
+          "available), at most 4 per CPU (fewer under an address-space limit); results do not "
+          "depend on it", target=None, cli="--threads"),
     Param("random_state", RandomState(), None,
           "random seed (default: a fresh random seed)", target=None, cli="--seed"),
     Param("verbose", Boolean(), False,

@@ -152,3 +152,23 @@ def test_sigint_with_a_fit_in_a_worker_thread():
     assert "KeyboardInterrupt" in err
     assert proc.returncode not in (0, -signal.SIGABRT, 134), proc.returncode
     assert elapsed < 5.0
+
+
+def test_many_threads_under_an_address_space_limit():
+    # Each thread reserves a stack (8 MB by default): 1,000 of them do not fit
+    # in a 4 GB address space, and OpenMP ended the process when it could not
+    # start them. The core caps the threads (4 per CPU, stacks within a
+    # quarter of the limit); results do not depend on the count.
+    code = """
+    import resource
+    limit = 4 * 2**30
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    # ~4,000 row blocks of work: the scan would start every thread it is given
+    Y = np.random.default_rng(0).random((1_000_000, 4))
+    C = Y[:1000].copy()
+    many = vcgmm.assign(Y, C, n_threads=1000)
+    print("labels", bool(np.array_equal(many, vcgmm.assign(Y, C, n_threads=1))), flush=True)
+    """
+    proc = _run(code, timeout=120.0)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    assert "labels True" in proc.stdout, proc.stdout
