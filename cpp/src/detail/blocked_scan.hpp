@@ -70,6 +70,7 @@ typename Handler::Partial scan_nearest(const DataView<T>& data, const CenterTile
     typename Handler::Block block{};
     bool started = false;
     tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+      check_interrupt_in_task();  // one task scans all centers: long when they are many
       if (!started) {  // xs2 is known once the first tile is computed
         for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), k, xs2[i]);
         started = true;
@@ -89,6 +90,7 @@ typename Handler::Partial scan_nearest(const DataView<T>& data, const CenterTile
     d2.resize(k);
     Partial& partial = partials[task];
     for (index_t i = 0; i < nrows; ++i) {
+      if (k > 64) check_interrupt_in_task();  // sorting many candidates per row
       const int found = near[i].resolve(idx.data(), d2.data());
       handler.row(block, partial, r0 + i, i, idx.data(), d2.data(), found);
     }

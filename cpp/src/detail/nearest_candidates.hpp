@@ -24,6 +24,10 @@ template <typename T>
 class NearestCandidates {
  public:
   static constexpr int kExtra = 24;  // room for near-ties beyond k
+  /// Beyond this k the k-th smallest is found once per k insertions (room for
+  /// 2k candidates), not after each: O(1) amortised instead of O(k) per
+  /// candidate (a k-nn graph asks for thousands of neighbours).
+  static constexpr int kEagerMaxK = 16;
 
   /// Starts a row x with ||x - s||^2 = xs2 (see CenterTiles::for_each_tile).
   void reset(const CenterTiles<T>& tiles, const T* x, int k, T xs2) {
@@ -35,7 +39,8 @@ class NearestCandidates {
     overflow_ = false;
     best_ = std::numeric_limits<T>::infinity();
     kth_ = std::numeric_limits<T>::infinity();
-    capacity_ = k + kExtra;
+    lazy_ = k > kEagerMaxK;
+    capacity_ = (lazy_ ? 2 * k : k) + kExtra;
     if (static_cast<int>(index_.size()) < capacity_) {
       index_.resize(capacity_);
       value_.resize(capacity_);
@@ -64,6 +69,7 @@ class NearestCandidates {
       for (index_t j = c0; j < c1; ++j) {
         if (!(p[j] <= threshold)) continue;
         if (count_ == capacity_) {
+          if (lazy_) update_kth();
           compact();
           if (count_ == capacity_) {
             overflow_ = true;  // too many near-ties: resolve() scans all centers
@@ -75,7 +81,7 @@ class NearestCandidates {
         ++count_;
         if (k_ == 1) {
           kth_ = std::min(kth_, p[j]);
-        } else if (count_ >= k_) {
+        } else if (count_ >= k_ && !lazy_) {
           update_kth();
         }
         kth = k_ == 1 ? std::min(kth_, tile_min) : kth_;
@@ -92,6 +98,7 @@ class NearestCandidates {
       d2_out[0] = squared_distance_exact(x_, tiles_->center(index_[0]), tiles_->dim());
       return 1;
     }
+    if (lazy_ && count_ >= k_) update_kth();  // kth_ is only an upper bound until here
     std::vector<std::pair<double, std::int32_t>>& ranked = ranked_;
     ranked.clear();
     if (overflow_) {
@@ -117,7 +124,8 @@ class NearestCandidates {
   }
 
  private:
-  // kth_ = the k-th smallest value kept (infinity while fewer than k).
+  // kth_ = the k-th smallest value kept (infinity while fewer than k); when
+  // lazy_, an upper bound of it (a looser band keeps more, never fewer).
   void update_kth() {
     scratch_.assign(value_.begin(), value_.begin() + count_);
     std::nth_element(scratch_.begin(), scratch_.begin() + (k_ - 1), scratch_.end());
@@ -143,6 +151,7 @@ class NearestCandidates {
   int count_ = 0;
   int capacity_ = 0;
   bool overflow_ = false;
+  bool lazy_ = false;
   double xs2_ = 0.0;
   T best_ = std::numeric_limits<T>::infinity();
   T kth_ = std::numeric_limits<T>::infinity();

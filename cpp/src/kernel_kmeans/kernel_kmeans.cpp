@@ -903,6 +903,7 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
   // A: symmetrised k-nn graph, as a dense matrix in the output.
   std::fill(kernel, kernel + n * n, T(0));
   for (index_t i = 0; i < n; ++i) {
+    check_interrupt();
     for (index_t c = 0; c < nn; ++c) {
       const index_t j = nbr[i * nn + c];
       kernel[i * n + j] = T(1);
@@ -911,6 +912,7 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
   }
   std::vector<double> deg(n, 0.0);
   for (index_t i = 0; i < n; ++i) {
+    check_interrupt();
     double s = 0.0;
     for (index_t j = 0; j < n; ++j) s += static_cast<double>(kernel[i * n + j]);
     deg[i] = s;  // >= nn >= 1
@@ -925,6 +927,7 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
   } else {
     Eigen::MatrixXd N(n, n);
     for (index_t i = 0; i < n; ++i) {
+      check_interrupt();
       for (index_t j = 0; j < n; ++j) {
         N(i, j) = static_cast<double>(kernel[i * n + j]) / std::sqrt(deg[i] * deg[j]);
       }

@@ -310,19 +310,25 @@ def _knn_adjacency(X, k):
     return np.maximum(A, A.T)
 
 
+# 40 and 100 neighbours take the many-neighbours path of the scan's candidate
+# lists (the k-th nearest found once per k candidates; 40: lists compacted
+# while scanning, 100: only at the end).
+@pytest.mark.parametrize("n_neighbors", [6, 40, 100])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_graph_kernels_match_a_dense_reference(dtype):
+def test_graph_kernels_match_a_dense_reference(dtype, n_neighbors):
     X = small(120, d=2, seed=13).astype(dtype)
-    A = _knn_adjacency(X.astype(np.float64), 6)
+    A = _knn_adjacency(X.astype(np.float64), n_neighbors)
     deg = A.sum(1)
     run = core.RunOptions()
     g = core.GraphKernelParams()
-    g.n_neighbors = 6
+    g.n_neighbors = n_neighbors
     g.type = "knn"
     K, costs = core.graph_kernel(X, g, run)
     assert K.dtype == dtype and costs.n_distance_evals["seeding"] == 120 * 120
     np.testing.assert_array_equal(K, K.T)
     np.testing.assert_allclose(K, A / np.outer(deg, deg), rtol=1e-6)
+    if n_neighbors != 6:
+        return
     g.type = "heat"
     g.t = 3.0
     K, _ = core.graph_kernel(X, g, run)
