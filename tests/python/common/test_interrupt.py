@@ -1,4 +1,6 @@
-"""Ctrl-C stops a long fit promptly with KeyboardInterrupt."""
+"""Ctrl-C stops a long fit promptly with KeyboardInterrupt: one fit of
+every registered family (``test_cancel.py`` covers every entry point through
+``cancel_all``, which reaches the core by the same check)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import textwrap
 import time
 
 import pytest
+
+from vcgmm._registry import FAMILIES
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
 
@@ -31,14 +35,22 @@ CHILD = textwrap.dedent(
     X = np.random.default_rng(0).random((200_000, 16))
     small = X[:500]
     which = sys.argv[1]
+    one = dict(n_threads=1, random_state=0)
+    fits = {
+        "KMeans": lambda: vcgmm.KMeans(1000, tol=0, max_iter=100_000, **one).fit(X),
+        "lloyd": lambda: vcgmm.lloyd(X, X[:1000].copy(), tol=0, max_iter=100_000, n_threads=1),
+        "VCGMM": lambda: vcgmm.VCGMM(1000, coreset_size=None, tol=0, max_iter=100_000,
+                                     **one).fit(X),
+        "MiniBatchKMeans": lambda: vcgmm.MiniBatchKMeans(
+            1000, max_iter=100_000, max_no_improvement=0, **one).fit(X),
+        "VRKMeans": lambda: vcgmm.VRKMeans(1000, max_epochs=100_000, tol=0, **one).fit(X),
+        "KernelKMeans": lambda: vcgmm.KernelKMeans(
+            5, kernel="knn", n_neighbors=2000, algorithm="full", max_iter=100_000,
+            **one).fit(X[:10_000].astype(np.float32)),
+    }
     try:
-        if which == "KMeans":
-            print("started", flush=True)
-            vcgmm.KMeans(1000, tol=0, max_iter=100_000, n_threads=1, random_state=0).fit(X)
-        else:
-            centers = X[:1000].copy()
-            print("started", flush=True)
-            vcgmm.lloyd(X, centers, tol=0, max_iter=100_000, n_threads=1)
+        print("started", flush=True)
+        fits[which]()
         print("finished without interruption", flush=True)
     except KeyboardInterrupt:
         vcgmm.KMeans(3, random_state=0, n_threads=1).fit(small)
@@ -54,7 +66,15 @@ CHILD = textwrap.dedent(
 STOP_WITHIN = 30.0
 
 
-@pytest.mark.parametrize("which", ["KMeans", "lloyd"])
+WHICH = ["KMeans", "lloyd", "VCGMM", "MiniBatchKMeans", "VRKMeans", "KernelKMeans"]
+
+
+def test_every_family_has_a_fit_here():
+    for family in FAMILIES:
+        assert any(est.__name__ in WHICH for est in family.estimators), family.name
+
+
+@pytest.mark.parametrize("which", WHICH)
 def test_sigint_stops_a_long_fit(which):
     proc = subprocess.Popen(
         [sys.executable, "-c", CHILD, which],
