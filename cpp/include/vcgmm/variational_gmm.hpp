@@ -72,8 +72,8 @@ enum class StopRule {
 /// collapses to 0 and F to +inf); pi_c = m_c / sum(w). A component of zero
 /// mass keeps its mean and variance and gets pi_c = 0: it is unreachable from
 /// then on (as in exact EM). The first E-step (and any e_step(estimate_sigma
-/// = true)) uses the shared sigma^2 of eq. 12 for every component and
-/// pi_c = 1/C. Same cost per iteration (plus O(C) per M-step) and the same
+/// = true)) uses the shared sigma^2 of eq. 12 (floored as sigma_c^2, so
+/// that no M-step lowers F) for every component and pi_c = 1/C. Same cost per iteration (plus O(C) per M-step) and the same
 /// determinism as shared; refinement steps leave sigma_c^2 and pi_c as EM left
 /// them. For when a mixture with per-component variances and weights is the
 /// model wanted, not to lower the quantization error (it ends higher than

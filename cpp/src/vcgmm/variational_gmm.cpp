@@ -95,8 +95,10 @@ double VariationalLoop<T>::e_step(bool estimate_sigma) {
   estep_evals_.push_back(sums.evals);
 
   if (estimate_sigma) {  // eq. 12, then the responsibilities with it
+    // Spherical: within the floor its M-step keeps (below it, on duplicated
+    // points, the first M-step had to raise the variances and F fell).
     sigma2_ = std::max(sums.min_sum / (static_cast<double>(data_.d) * moments_.w_total),
-                       moments_.sigma2_floor);
+                       spherical() ? comp_floor_ : moments_.sigma2_floor);
     has_sigma_ = true;
     reset_components();
     lse_sum = deferred_responsibilities();

@@ -262,6 +262,25 @@ def test_variance_floor_on_duplicated_points(G, variance_floor):
     assert np.all(np.diff(r.free_energy) >= -1e-9 * np.abs(r.free_energy[1:]))
 
 
+@pytest.mark.parametrize("noise", [0.0, 1e-4])
+@pytest.mark.parametrize("fit", ["vc-GMM", "var-GMM-S"])
+def test_first_step_keeps_the_floor_on_few_distinct_points(fit, noise):
+    # 3 distinct points (or 3 specks of width 1e-4) and 13 components: the
+    # first E-step's shared sigma^2 (eq. 12) is ~0. It starts at the floor the
+    # M-step keeps; below it, the first M-step raised it and F fell.
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(3, 5))[rng.integers(0, 3, 1358)]
+    X += noise * rng.normal(size=X.shape)
+    fit_ = _fit_vcgmm if fit == "vc-GMM" else _fit_vargmm
+    for seed in range(4):
+        r = fit_(X, 13, G=3, random_state=seed, n_threads=1, max_iter=10, tol=0)
+        F = np.asarray(r.free_energy)
+        assert len(F) >= 2 and np.all(np.isfinite(F))
+        assert np.all(np.diff(F) >= -1e-9 * np.abs(F[1:])), (seed, F[:3])
+        if fit == "var-GMM-S":  # (vc-GMM's floor is the coreset's)
+            assert np.all(r.variances >= _floor(X) * (1 - 1e-12))
+
+
 def test_component_of_zero_mass_keeps_mean_and_variance_with_weight_zero():
     X = _small_data(4)
     far = np.array([1e4, 1e4, 1e4])
