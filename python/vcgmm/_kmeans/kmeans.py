@@ -203,7 +203,13 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         return float(run.result.inertia)
 
     def _after_evaluation(self, labels):
-        warn_distinct_clusters(labels, self.cluster_centers_.shape[0])
+        if self.relocate_empty:
+            warn_distinct_clusters(labels, self.cluster_centers_.shape[0])
+        else:
+            warn_distinct_clusters(labels, self.cluster_centers_.shape[0], (
+                "relocate_empty=False keeps the clusters Lloyd's iterations empty (the default "
+                "relocate_empty=True moves them onto the farthest points), or the data have "
+                "too few distinct points."))
 
     score = kmeans_score
 
