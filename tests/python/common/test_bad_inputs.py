@@ -26,6 +26,7 @@ from _bad_inputs import (
     ENTRY_POINTS,
     FITTED_METHODS,
     N_CLUSTERS,
+    N_SAMPLES,
     STOCHASTIC,
     bad_values,
     entry_points,
@@ -118,6 +119,32 @@ def test_bad_X_raises(entry, case):
         ENTRY_POINTS[entry].run(X=X)
     if names_X:
         assert _names(str(info.value), "X"), str(info.value)
+
+
+#: Entry points that evaluate a kernel with parameters (found by their
+#: ``degree`` parameter, so that a new one is covered).
+KERNEL_ENTRIES = sorted(name for name, e in ENTRY_POINTS.items()
+                        if "degree" in {param for param, _ in e.params})
+
+
+@pytest.mark.parametrize("kernel, dtype, match", [
+    # (gamma <x, y> + 1)^10 on pixel values reaches ~1e44: beyond float32
+    (dict(kernel="poly", degree=10), np.float32, "polynomial kernel.*float32"),
+    # degree 200: K(x, x) spans ~1e100, most distances would be rounding
+    (dict(kernel="poly", degree=200, gamma=1.0), np.float64, "rounding noise"),
+])
+@pytest.mark.parametrize("entry", KERNEL_ENTRIES)
+def test_kernel_values_beyond_the_data_type_raise(entry, kernel, dtype, match):
+    X = np.random.default_rng(0).integers(0, 256, size=(N_SAMPLES, 64)).astype(dtype)
+    if dtype == np.float64:
+        X = np.random.default_rng(1).standard_normal((N_SAMPLES, 8))
+    with pytest.raises(ValueError, match=match):
+        ENTRY_POINTS[entry].run(X=X, **kernel)
+
+
+def test_the_kernel_entry_points_are_found():
+    # the table above is not empty by accident (a renamed parameter)
+    assert {"KernelKMeans.fit", "fit_kernel_kmeans"} <= set(KERNEL_ENTRIES)
 
 
 @pytest.mark.parametrize("case", list(BAD_WEIGHTS))
