@@ -73,9 +73,9 @@ enum class StopRule {
 /// mass keeps its mean and variance and gets pi_c = 0: it is unreachable from
 /// then on (as in exact EM). The first E-step (and any e_step(estimate_sigma
 /// = true)) uses the shared sigma^2 of eq. 12 (floored as sigma_c^2, so
-/// that no M-step lowers F) for every component and pi_c = 1/C. Same cost per iteration (plus O(C) per M-step) and the same
-/// determinism as shared; refinement steps leave sigma_c^2 and pi_c as EM left
-/// them. For when a mixture with per-component variances and weights is the
+/// that no M-step lowers F) for every component and pi_c = 1/C. Same cost
+/// per iteration (plus O(C) per M-step) and the same determinism as shared;
+/// after refinement sigma_c^2 and pi_c are refitted (see RefineSearch). For when a mixture with per-component variances and weights is the
 /// model wanted, not to lower the quantization error (it ends higher than
 /// shared's: docs/user_guide/performance.rst).
 enum class CovarianceType {
@@ -92,9 +92,13 @@ enum class CovarianceType {
 /// (its last entry dropped when the label is new) and the neighbourhoods
 /// stay. The previous label is always a candidate and a relocated cluster's
 /// mean becomes its point, so the weighted quantization error never
-/// increases (refine_objective). sigma^2, sigma_c^2, pi_c and the free-energy
-/// trace stay those of EM; final_free_energy is F recomputed for the refined
-/// means. The search's evaluations (and the approximate index's) and time are
+/// increases (refine_objective). The free-energy trace stays EM's. After the
+/// last step, one E-step search with EM's variances gives soft
+/// responsibilities for the refined means, and sigma^2 (spherical: sigma_c^2
+/// and pi_c) is refitted about those means (they stay): means and variances
+/// are then one model, F not below that of the refined means with EM's
+/// variances (its evaluations count in `refinement`); final_free_energy is F
+/// of the returned model. The search's evaluations (and the approximate index's) and time are
 /// the `refinement` phase's. Why: EM's fixed point (soft means, one shared
 /// sigma^2) is not a k-means fixed point; at large C the sets K(n) miss the
 /// nearest mean of many points, and EM leaves means that no point is nearest
@@ -206,7 +210,8 @@ class VariationalGmm {
 
   /// One hard refinement step (see RefineSearch): restricted
   /// assignment (new K(n), neighbourhoods), then the weighted means of the
-  /// assigned points. Returns the weighted quantization error of the
+  /// assigned points (sigma^2 and the variances stay; fit() refits them
+  /// after its last refinement step). Returns the weighted quantization error of the
   /// assignment with the means before the update. Needs sigma^2 (an e_step
   /// first); afterwards the responsibilities are the hard assignments.
   double refine_step();

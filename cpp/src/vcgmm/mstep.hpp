@@ -92,5 +92,40 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
   return var;
 }
 
+/// For the given means (unchanged), per cluster: the mass m_c and
+/// sum_n w s ||y_n - mu_c||^2 from the responsibilities in `sets`; returns
+/// their sum over the clusters. Ownership and order as in m_step (results do
+/// not depend on the thread count).
+template <typename T>
+double spread_about_means(const DataView<T>& data, const TruncationSets& sets, int n_threads,
+                          const T* means, double* cluster_mass, double* cluster_sq) {
+  const index_t N = data.n, D = data.d, C = sets.C;
+  const int G = sets.G;
+  const int n_owners = static_cast<int>(std::min<index_t>(resolve_threads(n_threads), C));
+  std::fill_n(cluster_mass, C, 0.0);
+  std::fill_n(cluster_sq, C, 0.0);
+  parallel_for(n_owners, n_owners, [&](index_t owner) {
+    const std::int32_t c0 = static_cast<std::int32_t>(C * owner / n_owners);
+    const std::int32_t c1 = static_cast<std::int32_t>(C * (owner + 1) / n_owners);
+    for (index_t n = 0; n < N; ++n) {
+      if ((n & 16383) == 16383) check_interrupt_in_task();  // one task scans all points
+      const std::int32_t* kn = sets.k_of(n);
+      const double* rn = sets.resp_of(n);
+      const double wn = data.weight(n);
+      for (int g = 0; g < G; ++g) {
+        const std::int32_t c = kn[g];
+        if (c < c0 || c >= c1) continue;
+        const double ws = wn * rn[g];
+        if (ws == 0.0) continue;
+        cluster_mass[c] += ws;
+        cluster_sq[c] += ws * squared_distance_exact(data.row(n), means + c * D, D);
+      }
+    }
+  }, 3.0 * static_cast<double>(N) * G * D / n_owners);
+  double total = 0.0;
+  for (index_t c = 0; c < C; ++c) total += cluster_sq[c];
+  return total;
+}
+
 }  // namespace detail
 }  // namespace vcgmm

@@ -284,6 +284,29 @@ double VariationalLoop<T>::deferred_responsibilities() {
   return lse_sum;
 }
 
+/// After refinement: one E-step search with EM's variances gives soft
+/// responsibilities for the refined means, then sigma^2 (spherical: sigma_c^2
+/// and pi_c) about those means; the means stay. Neither step lowers F, so the
+/// returned means and variances are one model at least as likely as the
+/// refined means with EM's variances.
+template <typename T>
+void VariationalLoop<T>::refit_variances() {
+  const auto stream =
+      static_cast<std::uint64_t>(estep_evals_.size() + refine_evals_.size()) + (1ull << 30);
+  refit_evals_ += search_pass(false, stream).evals;
+  has_resp_ = true;
+  std::vector<double> mass(sets_.C), sq(sets_.C);
+  const double total = detail::spread_about_means(data_, sets_, run_.n_threads, means_.data(),
+                                                  mass.data(), sq.data());
+  if (spherical()) {
+    update_components(mass, sq);
+  } else {
+    sigma2_ = std::max(total / (static_cast<double>(data_.d) * moments_.w_total),
+                       moments_.sigma2_floor);
+    std::fill(var_c_.begin(), var_c_.end(), sigma2_);
+  }
+}
+
 template <typename T>
 void VariationalLoop<T>::m_step() {
   require(has_resp_, "VariationalGmm: m_step needs a preceding e_step");
@@ -417,10 +440,15 @@ VariationalGmmResult VariationalLoop<T>::fit() {
       break;
     }
   }
+  if (!result.refine_objective.empty()) {
+    check_interrupt();
+    refit_variances();
+  }
   result.timings.refinement = params_.refine > 0 ? refine_clock.seconds() : 0.0;
   result.final_free_energy = result.refine_objective.empty() ? result.free_energy.back()
                                                              : free_energy();
   for (std::int64_t e : refine_evals_) result.n_distance_evals.refinement += e;
+  result.n_distance_evals.refinement += refit_evals_;
   result.G = sets_.G;
   result.sigma2 = sigma2_;
   result.variances = var_c_;

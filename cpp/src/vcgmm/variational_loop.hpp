@@ -32,6 +32,7 @@ class VariationalLoop {
   double e_step(bool estimate_sigma);
   void m_step();
   double refine_step();
+  void refit_variances();
   double free_energy() const;
   VariationalGmmResult fit();
 
@@ -82,6 +83,7 @@ class VariationalLoop {
   std::vector<std::int64_t> estep_evals_;  // one entry per E-step (also keys the "+1" streams)
   std::vector<std::int64_t> refine_evals_;  // one entry per refinement step
   std::vector<index_t> refine_relocated_;   // empty clusters moved, per refinement step
+  std::int64_t refit_evals_ = 0;            // refit_variances' search
 };
 
 extern template class VariationalLoop<float>;

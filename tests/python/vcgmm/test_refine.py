@@ -132,9 +132,9 @@ def test_fit_is_the_papers_loop_followed_by_refinement_steps(make_blobs):
     kw = dict(G=3, init=mu0, random_state=4, n_threads=1)
     papers = vcgmm.fit_vargmm(X, 40, refine=0, **kw)
     refined = vcgmm.fit_vargmm(X, 40, refine=4, **kw)
-    # EM is the same; only the means move afterwards
+    # EM is the same; then the means move (and sigma^2 is refitted about them)
     np.testing.assert_array_equal(refined.free_energy, papers.free_energy)
-    assert refined.sigma2 == papers.sigma2 and refined.n_iter == papers.n_iter
+    assert refined.n_iter == papers.n_iter and refined.sigma2 != papers.sigma2
     np.testing.assert_array_equal(refined.estep_distance_evals, papers.estep_distance_evals)
     assert papers.refine_objective.shape == (0,)
     assert papers.n_distance_evals["refinement"] == 0 and papers.timings["refinement"] == 0.0
@@ -160,7 +160,8 @@ def test_refinement_is_its_own_phase(make_blobs):
                         n_threads=1, return_labels=True)
     assert set(r.timings) == set(r.n_distance_evals) == {
         "coreset", "seeding", "iterations", "refinement", "evaluation"}
-    assert 0 < r.n_distance_evals["refinement"] <= k * N_fit * G * G
+    # k steps and the variances' refit, each at most one search of N' G^2
+    assert 0 < r.n_distance_evals["refinement"] <= (k + 1) * N_fit * G * G
     assert r.n_distance_evals["iterations"] == r.estep_distance_evals.sum()
     assert r.timings["refinement"] > 0
     assert r.algorithm_seconds == pytest.approx(
@@ -214,7 +215,8 @@ def test_exact_search_step_is_a_lloyd_step_on_the_coreset(dtype, make_blobs):
                                atol=1e-4 if dtype == np.float32 else 1e-10)
     assert one.refine_objective[0] == pytest.approx(info["objective"][0], rel=1e-6)
     assert one.refine_relocated.tolist() == [info["n_relocated"]]
-    assert one.n_distance_evals["refinement"] == Y.shape[0] * 60
+    # the step's scan, then the variances' refit (one search of at most G^2 + 1)
+    assert Y.shape[0] * 60 < one.n_distance_evals["refinement"] <= Y.shape[0] * (60 + 10)
     # the restricted step's error is above the exact one here (what it misses)
     restricted = vcgmm.fit_vcgmm(X, 60, coreset_size=2000, refine=1,
                                  refine_search="restricted", **kw)
@@ -301,3 +303,45 @@ def test_bad_refine_search_is_refused(bad, make_blobs):
     X, _, _ = make_blobs(500, 5, 3, seed=1)
     with pytest.raises((ValueError, TypeError), match="refine_search"):
         vcgmm.fit_vcgmm(X, 5, 3, 200, refine=1, refine_search=bad)
+
+
+@pytest.mark.parametrize("covariance_type", ["shared", "spherical"])
+def test_variances_are_refitted_about_the_refined_means(covariance_type, make_blobs):
+    # G = C makes the E-step exact, so the refit has a closed form: soft
+    # responsibilities with EM's variances and weights at the refined means,
+    # then the variances (spherical: and weights) about those means.
+    X, _, _ = make_blobs(600, 6, 3, seed=3)
+    N, D = X.shape
+    mu0 = X[np.random.default_rng(1).choice(N, 6, replace=False)]
+    kw = dict(G=6, init=mu0, random_state=0, n_threads=1, covariance_type=covariance_type,
+              max_iter=30)
+    em = vcgmm.fit_vargmm(X, 6, refine=0, **kw)
+    ref = vcgmm.fit_vargmm(X, 6, refine=2, **kw)
+    assert not np.allclose(ref.centers, em.centers)
+    d2 = cdist(X, ref.centers, "sqeuclidean")
+
+    def log_joint(var, pi):
+        return np.log(pi) - 0.5 * D * np.log(2 * np.pi * var) - d2 / (2 * var)
+
+    lj = log_joint(em.variances, em.mixing_weights)
+    resp = np.exp(lj - lj.max(1, keepdims=True))
+    resp /= resp.sum(1, keepdims=True)
+    mass, sq = resp.sum(0), (resp * d2).sum(0)
+    if covariance_type == "shared":
+        np.testing.assert_allclose(ref.sigma2, sq.sum() / (D * N), rtol=1e-10)
+        np.testing.assert_array_equal(ref.mixing_weights, np.full(6, 1 / 6))
+    else:
+        np.testing.assert_allclose(ref.variances, sq / (D * mass), rtol=1e-10)
+        np.testing.assert_allclose(ref.mixing_weights, mass / N, rtol=1e-10)
+    # the refit cannot lower the (here exact) log-likelihood of the refined means
+    def loglik(var, pi):
+        lj = log_joint(var, pi)
+        m = lj.max(1)
+        return float((m + np.log(np.exp(lj - m[:, None]).sum(1))).sum())
+
+    before = loglik(em.variances, em.mixing_weights)
+    after = loglik(ref.variances, ref.mixing_weights)
+    assert after >= before
+    est = vcgmm.VCGMM(6, coreset_size=None, refine=2, **kw).fit(X)
+    np.testing.assert_array_equal(est.cluster_centers_, ref.centers)
+    np.testing.assert_allclose(est.lower_bound_, after / N, rtol=1e-10)
