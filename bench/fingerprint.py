@@ -519,10 +519,10 @@ def build_cases(vcgmm, only=None):
         vrkm_variants = {
             "default": dict(max_epochs=8),
             "vrkm": dict(variant="vrkm", max_epochs=8),
-            "reference-code": dict(update_rule="reference-code", max_epochs=8),
-            "vrkm,reference-code,return_labels": dict(variant="vrkm",
-                                                      update_rule="reference-code",
-                                                      max_epochs=8, return_labels=True),
+            "label-change": dict(update_rule="label-change", max_epochs=8),
+            "vrkm,label-change,return_labels": dict(variant="vrkm",
+                                                    update_rule="label-change",
+                                                    max_epochs=8, return_labels=True),
             "block_size=16": dict(block_size=16, max_epochs=8),
             "lr=0.05,epoch=500": dict(learning_rate=0.05, epoch_size=500, max_epochs=10),
             "init=random,tol=0": dict(init="random", tol=0.0, max_epochs=4),
@@ -651,8 +651,7 @@ def build_cases(vcgmm, only=None):
 
         vrk_variants = {
             "default": dict(max_epochs=8),
-            "vrkm,reference-code": dict(variant="vrkm", update_rule="reference-code",
-                                        max_epochs=8),
+            "vrkm,label-change": dict(variant="vrkm", update_rule="label-change", max_epochs=8),
             "block_size=32,lr=0.02": dict(block_size=32, learning_rate=0.02, max_epochs=8),
             "init=afk-mc2,coreset": dict(init="afk-mc2", coreset_size=600, max_epochs=8),
         }

@@ -11,7 +11,8 @@ one after another on 2 threads:
                        time to it is the reference (speedup = its time / theirs)
   sklearn KMeans       sklearn KMeans(algorithm="lloyd", n_init=1, tol=0), per-iteration inertia
   VRKM, VRKM++         vcgmm.VRKMeans(variant=...), the paper's defaults (eta = C / n,
-                       epoch_size = n, sequential inner loop, update_rule="paper"), tol=0
+                       epoch_size = n, sequential inner loop, update_rule="svrg": Alg.
+                       3/4 as written), tol=0
   VRKM++ blocked       the same with block_size=B (our blocked inner loop)
   nmbatch (growbatch)  vcgmm.fit_nmbatch(rho=100, batch_size=5000)
   mbatch, sklearn MBKM partial_fit per batch of 5000 (the same batches for both)
@@ -285,7 +286,8 @@ def main(argv=None):
         "nmbatch (growbatch): fit_nmbatch(rho=100, batch_size=max(5000, C)) from the same "
         "start, observed at max_iter = 1, 2, 4, ..., every run held to the cap by its "
         "time_budget (its times to a level are overestimated by up to 2x).",
-        "VRKM rows: the paper's defaults (eta = C/n, epoch_size = n, update_rule 'paper'), "
+        "VRKM rows: the paper's defaults (eta = C/n, epoch_size = n, update_rule 'svrg': "
+        "Alg. 3/4 as written), "
         "tol = 0; the loss is read at every epoch's full pass, plus the final centers.",
         "Cost breakdown: 'inner loop us/draw' = inner-loop seconds / draws (sequential: one "
         "thread searches all C centers per draw; blocked: matrix products over B draws); "

@@ -26,8 +26,8 @@ const NameTable<vcgmm::VrkmVariant> kVrkmVariants[] = {
     {"vrkm", vcgmm::VrkmVariant::vrkm},
 };
 const NameTable<vcgmm::VrkmUpdateRule> kVrkmUpdateRules[] = {
-    {"paper", vcgmm::VrkmUpdateRule::paper},
-    {"reference-code", vcgmm::VrkmUpdateRule::reference_code},
+    {"svrg", vcgmm::VrkmUpdateRule::svrg},
+    {"label-change", vcgmm::VrkmUpdateRule::label_change},
 };
 
 /// (centers, counts, labels or None, stats): one mbatch step on copies of

@@ -21,8 +21,10 @@
 //         c_ref += eta (c~new_ref - x_i)
 //      (VRKM also subtracts eta grad f~(C~new) from every center: zero at the
 //      means up to rounding, O(C d) per update -- the cost VRKM++ saves);
-//      if a == a_ref(i): no change (the paper, update_rule = paper), or
-//      c_a += eta (c~new_a - c_a) (the authors' code, reference_code);
+//      if a == a_ref(i): c_a += eta (c~new_a - c_a) (update_rule = svrg:
+//      Alg. 3/4 as written, whose test compares center vectors, x{C_t} !=
+//      x{C~new}: the SVRG step, also the authors' code), or no change
+//      (label_change: a step only when the label changed);
 //   4. C~ = C_T.
 // Defaults: T = n, eta = C / n (the paper's conservative choice), k-means++
 // seeding. VRKM and VRKM++ produce the same iterates up to rounding (the
@@ -55,8 +57,8 @@ enum class VrkmVariant {
 };
 
 enum class VrkmUpdateRule {
-  paper,           ///< no change when the label equals the reference label
-  reference_code,  ///< the authors' code: pull c_a towards c~new_a
+  svrg,          ///< Alg. 3/4 as written (and the authors' code): pull c_a towards c~new_a
+  label_change,  ///< no change when the label equals the reference label
 };
 
 struct VrkmParams {
@@ -65,7 +67,7 @@ struct VrkmParams {
   index_t epoch_size = 0;      ///< T >= 1 updates per epoch; 0: n
   int max_epochs = 100;        ///< epochs (inner loops), >= 1
   double tol = 1e-4;           ///< relative change of Q between epochs that stops (>= 0)
-  VrkmUpdateRule update_rule = VrkmUpdateRule::paper;
+  VrkmUpdateRule update_rule = VrkmUpdateRule::svrg;
   /// 1: the paper's sequential inner loop (each draw searches all C centers,
   /// O(C d), one thread). B > 1 (not in the paper): the nearest centers of B
   /// draws come from one matrix product against the centers at the block's

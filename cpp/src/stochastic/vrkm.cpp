@@ -134,8 +134,9 @@ std::int32_t VrkmRun<T>::nearest(const T* x) const {
 /// returns whether centers moved.
 template <typename T>
 bool VrkmRun<T>::update(const T* x, std::int32_t a, std::int32_t ref) {
+  if (a == ref && params_.update_rule == VrkmUpdateRule::label_change) return false;
+  double* ca = &master_[a * d_];
   if (a != ref) {
-    double* ca = &master_[a * d_];
     const double* nr = &reference_[ref * d_];
     double* cr = &master_[ref * d_];
     for (index_t k = 0; k < d_; ++k) {
@@ -143,23 +144,18 @@ bool VrkmRun<T>::update(const T* x, std::int32_t a, std::int32_t ref) {
       ca[k] -= eta_ * (ca[k] - xk);
       cr[k] += eta_ * (nr[k] - xk);
     }
-    if (gradient_.empty()) {
-      mirror(a);
-      mirror(ref);
-    } else {  // VRKM: + grad f~(C~new) in every column
-      for (index_t k = 0; k < C_ * d_; ++k) master_[k] -= eta_ * gradient_[k];
-      for (index_t j = 0; j < C_; ++j) mirror(j);
-    }
-    return true;
-  }
-  if (params_.update_rule == VrkmUpdateRule::reference_code) {
-    double* ca = &master_[a * d_];
+  } else {  // svrg: grad f_i(c_a) - grad f_i(c~new_a) = c_a - c~new_a
     const double* na = &reference_[a * d_];
     for (index_t k = 0; k < d_; ++k) ca[k] += eta_ * (na[k] - ca[k]);
-    mirror(a);
-    return true;
   }
-  return false;
+  if (gradient_.empty()) {
+    mirror(a);
+    if (ref != a) mirror(ref);
+  } else {  // VRKM: + grad f~(C~new) in every column, at every step
+    for (index_t k = 0; k < C_ * d_; ++k) master_[k] -= eta_ * gradient_[k];
+    for (index_t j = 0; j < C_; ++j) mirror(j);
+  }
+  return true;
 }
 
 template <typename T>

@@ -25,6 +25,7 @@ with the ``help`` given here).
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -204,12 +205,23 @@ class Boolean(Constraint):
 
 @dataclass(frozen=True)
 class Options(Constraint):
-    """One of the given strings."""
+    """One of the given strings; ``renamed``: (old, new) pairs of former names,
+    still accepted with a FutureWarning (saved models and scripts keep working)."""
 
     values: tuple
+    renamed: tuple = ()
 
     def accepts(self, value):
-        return isinstance(value, str) and value in self.values
+        return isinstance(value, str) and (value in self.values or value in dict(self.renamed))
+
+    def check(self, value, name):
+        value = super().check(value, name)
+        new = dict(self.renamed).get(value)
+        if new is not None:
+            warnings.warn(f"{name}={value!r} is now named {new!r}; the old name will be "
+                          "removed in a future version.", FutureWarning, stacklevel=4)
+            return new
+        return value
 
     def error(self, value, name):
         kind = ValueError if isinstance(value, str) else TypeError

@@ -36,9 +36,11 @@ VRKM_PARAMS = ParamTable(
         Param("tol", Real(0.0), CORE,
               "stop when the relative change of the objective (Lloyd: quantization error; "
               "EM: free energy) falls below this", target="vrkm.tol", cli="--tol"),
-        Param("update_rule", Options(tuple(_core.vrkm_update_rules())), CORE,
-              "VRKM when a drawn sample keeps its reference label: 'paper' (no change) or "
-              "'reference-code' (the authors' code: pull its center towards the corrected one)",
+        Param("update_rule", Options(tuple(_core.vrkm_update_rules()), renamed=(
+                  ("reference-code", "svrg"), ("paper", "label-change"))), CORE,
+              "VRKM when a drawn sample keeps its reference label: 'svrg' (the paper's Alg. "
+              "3/4 as written and the authors' code: pull its center towards the corrected "
+              "one) or 'label-change' (no change: a step only when the label changed)",
               target="vrkm.update_rule", cli="--update-rule"),
         Param("block_size", Integer(1, INT32_MAX), CORE,
               "VRKM's inner loop: 1 = the paper's sequential loop; B > 1 = nearest centers of "
@@ -86,10 +88,13 @@ class VRKMeans(StochasticKMeans):
         Maximum number of epochs.
     tol : float, default=1e-4
         Relative change of the energy between epochs that stops.
-    update_rule : {"paper", "reference-code"}, default="paper"
-        When a drawn sample's nearest center is its reference one: no change
-        (the paper), or pull that center towards its corrected position (the
-        authors' code).
+    update_rule : {"svrg", "label-change"}, default="svrg"
+        When a drawn sample's nearest center is its reference one: "svrg"
+        pulls that center towards its corrected position (Alg. 3/4 as
+        written, whose test compares center vectors, and the authors' code);
+        "label-change" leaves it (a step only when the label changed; our
+        earlier reading of the paper). The former names "reference-code" and
+        "paper" are accepted with a FutureWarning.
     block_size : int, default=1
         1: the paper's sequential inner loop (each draw searches all C
         centers). B > 1: our blocked variant, the nearest centers of B draws

@@ -54,7 +54,7 @@ std::vector<T> first_rows(const std::vector<T>& x, index_t d, index_t C, index_t
 std::vector<double> vrkm_reference(const std::vector<double>& x, index_t n, index_t d,
                                    const double* w, std::vector<double> c, index_t C, double eta,
                                    index_t T, int epochs, std::uint64_t seed, bool vrkm,
-                                   bool reference_code, std::vector<std::int64_t>* moved) {
+                                   bool svrg_rule, std::vector<std::int64_t>* moved) {
   std::vector<index_t> ref_label(n);
   std::vector<index_t> rows(T);
   for (int e = 1; e <= epochs; ++e) {
@@ -95,8 +95,11 @@ std::vector<double> vrkm_reference(const std::vector<double>& x, index_t n, inde
           for (index_t k = 0; k < C * d; ++k) c[k] -= eta * grad[k];
         }
         ++m;
-      } else if (reference_code) {
+      } else if (svrg_rule) {  // the SVRG step with grad f_i(c_a) - grad f_i(c~new_a)
         for (index_t k = 0; k < d; ++k) c[a * d + k] += eta * (ref[a * d + k] - c[a * d + k]);
+        if (vrkm) {
+          for (index_t k = 0; k < C * d; ++k) c[k] -= eta * grad[k];
+        }
         ++m;
       }
     }
@@ -481,15 +484,15 @@ TEST_CASE("fit_vrkm matches a brute-force reference of the sequential loop") {
   const std::vector<double> w = positive_weights(n, 702);
   const std::vector<double> init = first_rows(x, d, C, 13);
   for (bool vrkm : {false, true}) {
-    for (bool code : {false, true}) {
+    for (bool svrg : {false, true}) {
       for (bool weighted : {false, true}) {
         CAPTURE(vrkm);
-        CAPTURE(code);
+        CAPTURE(svrg);
         CAPTURE(weighted);
         auto p = given_init<vcgmm::VrkmKMeansParams>(C, 9, 1);
         p.vrkm.variant = vrkm ? vcgmm::VrkmVariant::vrkm : vcgmm::VrkmVariant::vrkm_plus_plus;
         p.vrkm.update_rule =
-            code ? vcgmm::VrkmUpdateRule::reference_code : vcgmm::VrkmUpdateRule::paper;
+            svrg ? vcgmm::VrkmUpdateRule::svrg : vcgmm::VrkmUpdateRule::label_change;
         p.vrkm.learning_rate = eta;
         p.vrkm.epoch_size = T;
         p.vrkm.max_epochs = epochs;
@@ -500,13 +503,13 @@ TEST_CASE("fit_vrkm matches a brute-force reference of the sequential loop") {
             vcgmm::DataView<double>{x.data(), n, d, wp}, p, buffers(init, &centers));
         std::vector<std::int64_t> moved;
         const std::vector<double> ref =
-            vrkm_reference(x, n, d, wp, init, C, eta, T, epochs, 9, vrkm, code, &moved);
+            vrkm_reference(x, n, d, wp, init, C, eta, T, epochs, 9, vrkm, svrg, &moved);
         REQUIRE(r.n_iter == epochs);
         for (index_t k = 0; k < C * d; ++k) {
           CHECK(centers[k] == doctest::Approx(ref[k]).epsilon(1e-10));
         }
         CHECK(r.n_updates == moved);
-        if (code) CHECK(moved == std::vector<std::int64_t>(epochs, T));
+        if (svrg) CHECK(moved == std::vector<std::int64_t>(epochs, T));
         CHECK(r.learning_rate == eta);
         CHECK(r.epoch_size == T);
         // stopped by max_epochs: one more full pass looks for emptied clusters

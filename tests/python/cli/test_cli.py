@@ -205,9 +205,9 @@ def test_fit_vcgmm_matches_estimator(tmp_path, capsys, blobs32, algo):
     ("nmbatch", ["--batch-size", 50, "--rho", "inf", "--bounds", "yinyang"],
      lambda: vcgmm.NestedMiniBatchKMeans(8, batch_size=50, rho=np.inf, bounds="yinyang",
                                          random_state=SEED, n_threads=1)),
-    ("vrkm", ["--learning-rate", 0.05, "--epoch-size", 300, "--update-rule", "reference-code"],
+    ("vrkm", ["--learning-rate", 0.05, "--epoch-size", 300, "--update-rule", "label-change"],
      lambda: vcgmm.VRKMeans(8, variant="vrkm", learning_rate=0.05, epoch_size=300,
-                            update_rule="reference-code", random_state=SEED, n_threads=1)),
+                            update_rule="label-change", random_state=SEED, n_threads=1)),
     ("vrkm++", ["--max-epochs", 3, "--block-size", 16],
      lambda: vcgmm.VRKMeans(8, max_epochs=3, block_size=16, random_state=SEED, n_threads=1)),
 ])
