@@ -31,6 +31,7 @@ from .._base.docs import fill_doc
 from .._base.params import ParamTable
 from .._base.logs import progress_callback
 from .._base.metric import is_cosine, normalize_rows
+from .paper import PaperSettings
 from .persistence import add_version, check_version, from_centers, save_model
 from .cost import seeding_work, user_stacklevel, warn_if_huge
 from .._base.params import INT32_MAX, Boolean, Integer, Options, Param
@@ -86,7 +87,7 @@ class SourceFitResult:
         return timings
 
 
-class CenterBasedEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
+class CenterBasedEstimator(PaperSettings, ClassNamePrefixFeaturesOutMixin, TransformerMixin):
     """Mixin for estimators whose model is a set of centers ``cluster_centers_``.
 
     Input validation (``compute_dtype``: float32, float16 and 8/16-bit

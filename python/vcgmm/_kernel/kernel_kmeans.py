@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base.docs import fill_doc
+from .._estimator.paper import PaperSettings
 from .._base.inputs import is_chunked
 from .._base.loader import core as _core
 from .._estimator.base import N_INIT_PARAM, run_seeds, warn_distinct_clusters
@@ -215,7 +216,7 @@ class KernelKMeansResult:
 
 
 @fill_doc
-class KernelKMeans(ClusterMixin, BaseEstimator):
+class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
     """Kernel k-means: truncated mini-batch, mini-batch or full-batch.
 
     Clusters in the feature space of a kernel: each center is a convex
@@ -393,6 +394,11 @@ class KernelKMeans(ClusterMixin, BaseEstimator):
     """
 
     _params = KERNEL_KMEANS_PARAMS
+    # paper 003: truncated mini-batch with the beta learning rate, kernel
+    # k-means++ (the defaults)
+    paper_params = {"algorithm": "truncated", "learning_rate": "beta", "init": "k-means++"}
+    paper_gaps = ("the truncated centers are renormalised to weight 1; the paper's Eq. (1) "
+                  "weights have no option yet")
 
     __init__ = make_init(KERNEL_KMEANS_PARAMS)
 

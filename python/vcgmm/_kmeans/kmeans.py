@@ -154,6 +154,8 @@ class KMeans(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     _params = KMEANS_PARAMS
+    # the vc-GMM papers' k-means++ baseline: classic D^2 seeding, then Lloyd
+    paper_params = {"init": "k-means++", "n_local_trials": 1, "coreset_size": None}
     _count_param = "n_clusters"
     _core_fit = staticmethod(_core.fit_kmeans)
     _spherical_centers = True

@@ -131,6 +131,9 @@ class MiniBatchKMeans(StochasticKMeans):
     _in_memory_fit = None  # chunked and Dask data are streamed (stream.py)
 
     _params = MBATCH_PARAMS
+    # Sculley's mbatch as paper 002 ran it: random samples as initial centers,
+    # no reassignment of rare centers, no early stop
+    paper_params = {"init": "random", "reassignment_ratio": 0.0, "max_no_improvement": 0}
     _core_fit = staticmethod(_core.fit_mbatch)
     __init__ = make_init(MBATCH_PARAMS)
     _spherical_centers = True

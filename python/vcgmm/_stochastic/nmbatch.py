@@ -135,6 +135,10 @@ class NestedMiniBatchKMeans(StochasticKMeans):
     """
 
     _params = NMBATCH_PARAMS
+    # paper 002: random samples as initial centers, b0 = max(C, 5000), rho =
+    # 100, Elkan's bounds (n C floats), no time budget
+    paper_params = {"init": "random", "batch_size": "auto", "rho": 100.0, "bounds": "elkan",
+                    "time_budget": None}
     _core_fit = staticmethod(_core.fit_nmbatch)
     __init__ = make_init(NMBATCH_PARAMS)
     _spherical_centers = True

@@ -147,6 +147,10 @@ class VRKMeans(StochasticKMeans):
     """
 
     _params = VRKM_PARAMS
+    # paper 004: random initial instances, eta = C / n, T = n, the sequential
+    # inner loop, Alg. 3/4's rule, empty clusters left where they are
+    paper_params = {"init": "random", "learning_rate": "auto", "epoch_size": "auto",
+                    "update_rule": "svrg", "block_size": 1, "relocate_empty": False}
     _core_fit = staticmethod(_core.fit_vrkm)
     __init__ = make_init(VRKM_PARAMS)
 

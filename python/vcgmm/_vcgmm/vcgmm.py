@@ -238,6 +238,12 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     _params = VCGMM_PARAMS
+    # paper 000 (vc-GMM): AFK-MC^2 seeding (chain 20), G = 5, no refinement,
+    # EM stopped at a relative free-energy change of 1e-4
+    paper_params = {"init": "afk-mc2", "chain_length": 20, "G": 5, "refine": 0,
+                    "stop_rule": "relative", "tol": 1e-4, "plus1": False,
+                    "covariance_type": "shared", "n_init_estep": 0}
+    paper_gaps = "the coreset size N' was chosen per data set (2^12 to 2^16)"
     _count_param = "n_components"
     _core_fit = staticmethod(_core.fit_vcgmm)
 
