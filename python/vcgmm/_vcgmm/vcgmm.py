@@ -369,23 +369,25 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self.coreset_weights_ = run.coreset_weights
         self.G_ = int(r.G)
         self._set_evaluation(X, w, run, values, n_distance_evals, timings)
-        self._warn_coinciding_centers(run.centers)
+        self._warn_coinciding_centers(run.centers, given_init=not isinstance(self.init, str))
         return self
 
     @staticmethod
-    def _warn_coinciding_centers(centers):
+    def _warn_coinciding_centers(centers, given_init=False):
         """Warn when fitted means coincide exactly: such components duplicate
         each other (they started from the same seed point, e.g. a coreset
         point drawn twice, or EM moved them onto each other). Components that
         are nobody's nearest mean are legitimate and not warned about."""
         n_distinct = np.unique(centers, axis=0).shape[0]
         if n_distinct < centers.shape[0]:
+            remedy = ("check the given init for repeated rows" if given_init else
+                      "a larger coreset_size or a longer chain_length gives distinct seeds")
             warnings.warn(
                 f"{centers.shape[0] - n_distinct} of the {centers.shape[0]} means coincide "
                 "with another mean, so those components duplicate each other (they started "
                 "from the same seed point or converged onto each other). If the data have "
-                "fewer distinct points than n_components, use fewer components; otherwise a "
-                "larger coreset_size or a longer chain_length gives distinct seeds.",
+                f"fewer distinct points than n_components, use fewer components; otherwise "
+                f"{remedy}.",
                 ConvergenceWarning,
                 stacklevel=user_stacklevel(),
             )

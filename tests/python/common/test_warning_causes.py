@@ -140,7 +140,7 @@ OTHER_CAUSE = (
          label="relocate_empty=False-far-init"),
     Case("VCGMM", lambda X: {"init": _duplicate_init(X), "G": C, "refine": 0,
                              "random_state": 0},
-         "started from the same seed point", must_not=(TOO_FEW_DISTINCT_POINTS,),
+         "check the given init for repeated rows", must_not=(TOO_FEW_DISTINCT_POINTS,),
          label="duplicate-init"),
     Case("MiniBatchKMeans", lambda X: {"init": _far_init(X), "reassignment_ratio": 0.0,
                                        "batch_size": 100, "max_iter": 20, "random_state": 0},
