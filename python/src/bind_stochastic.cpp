@@ -21,6 +21,10 @@ const NameTable<vcgmm::NmbatchBounds> kNmbatchBounds[] = {
     {"yinyang", vcgmm::NmbatchBounds::yinyang},
     {"none", vcgmm::NmbatchBounds::none},
 };
+const NameTable<vcgmm::NmbatchDoubling> kNmbatchDoubling[] = {
+    {"paper", vcgmm::NmbatchDoubling::paper},
+    {"median", vcgmm::NmbatchDoubling::median},
+};
 const NameTable<vcgmm::VrkmVariant> kVrkmVariants[] = {
     {"vrkm++", vcgmm::VrkmVariant::vrkm_plus_plus},
     {"vrkm", vcgmm::VrkmVariant::vrkm},
@@ -172,6 +176,8 @@ void bind_draws(py::module_& m) {
 void bind_params(py::module_& m) {
   def_names(m, "nmbatch_bounds", kNmbatchBounds,
             "Names of nmbatch's bounds (NmbatchParams.bounds).");
+  def_names(m, "nmbatch_doubling", kNmbatchDoubling,
+            "Names of nmbatch's doubling tests (NmbatchParams.doubling).");
   def_names(m, "vrkm_variants", kVrkmVariants, "VrkmParams.variant names.");
   def_names(m, "vrkm_update_rules", kVrkmUpdateRules, "VrkmParams.update_rule names.");
   using MP = vcgmm::MbatchParams;
@@ -192,6 +198,7 @@ void bind_params(py::module_& m) {
       .def_readwrite("bounds_memory", &NP::bounds_memory)
       .def_readwrite("spherical", &NP::spherical);
   enum_property(nm, "bounds", &NP::bounds, kNmbatchBounds);
+  enum_property(nm, "doubling", &NP::doubling, kNmbatchDoubling);
   using VP = vcgmm::VrkmParams;
   auto vr = params_class<VP>(m, "VrkmParams");
   vr.def_readwrite("learning_rate", &VP::learning_rate)

@@ -61,6 +61,18 @@ enum class NmbatchBounds {
   none,       ///< no bound test (every distance computed; the paper's test deactivated)
 };
 
+/// When nmbatch doubles its batch: ratio(j) = spread(j) / p(j), p(j) = how far
+/// center j moved (+infinity when it did not).
+enum class NmbatchDoubling {
+  /// The paper's Alg. 5: min_j ratio(j) > rho, spread = sigma_C(j) (the
+  /// standard error of the center, see rho; +infinity with < 2 rows).
+  paper,
+  /// The authors' code (eakmeans, gbmse_should_double): the median over the
+  /// clusters of ratio(j) > rho, spread = sqrt(sse(j) / v(j)) (the rms
+  /// distance of the rows to their center: sqrt(v) times sigma_C).
+  median,
+};
+
 struct NmbatchParams {
   index_t batch_size = 0;       ///< b0 in [C, n]; 0: max(C, min(5000, n)) (the paper's b0)
   /// Doubling threshold, > 0 (+infinity allowed): the batch doubles when
@@ -70,6 +82,7 @@ struct NmbatchParams {
   /// fewer than two rows, has ratio +infinity: rho = +infinity doubles only
   /// once no center moves (the batch converged: Sec. 3.2's "slow" scheme).
   double rho = 100.0;
+  NmbatchDoubling doubling = NmbatchDoubling::paper;  ///< the doubling test (see rho)
   int max_iter = 1000;          ///< iterations, >= 1
   double time_budget = 0.0;     ///< seconds of iterations, >= 0 (0: no limit)
   NmbatchBounds bounds = NmbatchBounds::automatic;

@@ -247,6 +247,8 @@ double Run<T>::update_centers(index_t b_t, bool* should_double) {
     w_batch += w;
   }
   *should_double = true;
+  const bool median = params_.doubling == NmbatchDoubling::median;
+  std::vector<double> ratios(median ? C_ : 0, std::numeric_limits<double>::infinity());
   std::vector<T> c_new(d_);
   for (index_t j = 0; j < C_; ++j) {
     double p = 0.0;
@@ -260,13 +262,20 @@ double Run<T>::update_centers(index_t b_t, bool* should_double) {
       std::copy(c_new.begin(), c_new.end(), c);
     }
     p_up_[j] = p > 0.0 ? round_up(p * (1.0 + 1e-12)) : 0.0f;
-    if (p > 0.0) {  // a center that did not move, or holds < 2 rows, has ratio +inf
+    if (p > 0.0 && median) {  // a center that did not move has ratio +inf
+      ratios[j] = std::sqrt(sse[j] / weight_[j]) / p;
+    } else if (p > 0.0) {  // a center that did not move, or holds < 2 rows, has ratio +inf
       const double n_eff = weight_[j] * weight_[j] / w2[j];
       if (n_eff > 1.0 + 1e-12) {
         const double sigma = std::sqrt(sse[j] / (weight_[j] * (n_eff - 1.0)));
         if (!(sigma / p > params_.rho)) *should_double = false;
       }
     }
+  }
+  if (median) {  // the upper median, as eakmeans takes it
+    const auto mid = ratios.begin() + C_ / 2;
+    std::nth_element(ratios.begin(), mid, ratios.end());
+    *should_double = *mid > params_.rho;
   }
   for (int g = 0; g < groups_.size(); ++g) {
     float m = 0.0f;

@@ -27,6 +27,11 @@ NMBATCH_PARAMS = ParamTable(
         Param("rho", Real(0.0, low_open=True, allow_inf=True), CORE,
               "nmbatch doubles its batch when min_j sigma_C(j)/p(j) > rho (inf: only once "
               "no center moves)", target="nmbatch.rho", cli="--rho"),
+        Param("doubling", Options(tuple(_core.nmbatch_doubling())), CORE,
+              "nmbatch's doubling test: 'paper' (the smallest sigma_C(j)/p(j), sigma_C the "
+              "standard error of center j) or 'median' (the authors' code: the median over "
+              "the clusters of rms distance / p(j))", target="nmbatch.doubling",
+              cli="--doubling"),
         Param("bounds", Options(tuple(_core.nmbatch_bounds())), CORE,
               "nmbatch's distance bounds: 'auto' (elkan if it fits bounds_memory, else "
               "yinyang), 'elkan', 'yinyang' or 'none'", target="nmbatch.bounds", cli="--bounds"),
@@ -80,6 +85,14 @@ class NestedMiniBatchKMeans(StochasticKMeans):
         First batch b0, n_clusters to n_samples; "auto": max(C, min(5000, n_samples)).
     rho : float, default=100.0
         Doubling threshold (> 0; ``np.inf``: double only once no center moves).
+    doubling : {"paper", "median"}, default="paper"
+        The doubling test. "paper" (Alg. 5): the batch doubles when
+        min_j sigma_C(j) / p(j) > rho, with sigma_C(j) = sqrt(sse(j) /
+        (v(j) (v(j) - 1))), the standard error of center j, and p(j) its
+        move. "median" (the authors' code, eakmeans): when the median over
+        the clusters of sqrt(sse(j) / v(j)) / p(j) > rho (the rms distance of
+        the rows to their center, sqrt(v) times larger, and a vote of half
+        the clusters instead of all).
     bounds : {"auto", "elkan", "yinyang", "none"}, default="auto"
         Distance bounds: "elkan" (C float32 per sample), "yinyang" (one per
         group of centers), "none" (every distance computed), "auto" (elkan if

@@ -335,6 +335,37 @@ def test_rho_infinity_doubles_only_when_no_center_moved(datasets):
     assert np.argmax(fast.batch_sizes_ == 4000) < np.argmax(sizes == 4000)
 
 
+@pytest.mark.parametrize("doubling", ["paper", "median"])
+def test_the_first_doubling_decision_matches_a_numpy_reference(datasets, doubling):
+    # Iteration 1 from the first C rows of the order on the first b0 rows:
+    # the statistic (paper: min_j sigma_C(j) / p(j); median: the upper median
+    # of rms(j) / p(j)), and a rho just below / above it doubles / does not.
+    X, _ = datasets["blobs"]
+    C, b0, seed = 7, 400, 9
+    order = core.nmbatch_sample_order(X.shape[0], seed_from(seed))
+    batch, c0 = X[order[:b0]].astype(np.float64), X[order[:C]].astype(np.float64)
+    d2 = ((batch[:, None, :] - c0[None]) ** 2).sum(-1)
+    labels = d2.argmin(axis=1)
+    ratios = []
+    for j in range(C):
+        mine = labels == j
+        v = int(mine.sum())
+        p = np.linalg.norm(batch[mine].mean(axis=0) - c0[j]) if v else 0.0
+        sse = d2[mine, j].sum()
+        if p == 0.0 or (doubling == "paper" and v < 2):
+            ratios.append(np.inf)
+        elif doubling == "paper":
+            ratios.append(np.sqrt(sse / (v * (v - 1))) / p)
+        else:
+            ratios.append(np.sqrt(sse / v) / p)
+    stat = min(ratios) if doubling == "paper" else sorted(ratios)[C // 2]
+    assert np.isfinite(stat) and stat > 0
+    for rho, doubles in ((stat * (1 - 1e-9), True), (stat * (1 + 1e-9), False)):
+        r = vcgmm.fit_nmbatch(X, C, batch_size=b0, rho=rho, doubling=doubling, max_iter=2,
+                              random_state=seed, n_threads=1)
+        assert r.info["batch_sizes"].tolist() == [b0, 2 * b0 if doubles else b0], (rho, stat)
+
+
 def test_first_rows_of_the_order_are_the_random_init(datasets):
     X, _ = datasets["blobs"]
     order = core.nmbatch_sample_order(X.shape[0], seed_from(9))
