@@ -241,7 +241,7 @@ def trace_sklearn_minibatch(X, init, batch_size, seed, time_limit):
 # -------------------------------------------------------------------------- nmbatch
 
 def trace_nmbatch(X, C, seed, time_limit, *, rho=100.0, batch_size=5000, bounds="auto",
-                  init=None):
+                  init=None, doubling="paper"):
     """nmbatch from ``init`` (default: its own initialisation, paper_init(X,
     C, seed)) at max_iter = 1, 2, 4, ...: each run's iteration time and final
     energy.
@@ -254,7 +254,7 @@ def trace_nmbatch(X, C, seed, time_limit, *, rho=100.0, batch_size=5000, bounds=
     m, last = 1, None
     while True:
         r = vcgmm.fit_nmbatch(X, C, init="random" if init is None else init, rho=rho,
-                              batch_size=batch_size, bounds=bounds, max_iter=m,
+                              doubling=doubling, batch_size=batch_size, bounds=bounds, max_iter=m,
                               time_budget=time_limit, random_state=seed, n_threads=THREADS)
         # a longer prefix cannot take less time: timing noise of the
         # independent runs is removed by a running maximum
