@@ -75,9 +75,10 @@ enum class StopRule {
 /// = true)) uses the shared sigma^2 of eq. 12 (floored as sigma_c^2, so
 /// that no M-step lowers F) for every component and pi_c = 1/C. Same cost
 /// per iteration (plus O(C) per M-step) and the same determinism as shared;
-/// after refinement sigma_c^2 and pi_c are refitted (see RefineSearch). For when a mixture with per-component variances and weights is the
-/// model wanted, not to lower the quantization error (it ends higher than
-/// shared's: docs/user_guide/performance.rst).
+/// after refinement sigma_c^2 and pi_c are refitted (see RefineSearch). For
+/// when a mixture with per-component variances and weights is the model
+/// wanted, not to lower the quantization error (it ends higher than shared's:
+/// docs/user_guide/performance.rst).
 enum class CovarianceType {
   shared,     ///< one variance sigma^2, equal weights 1/C: the papers' model
   spherical,  ///< a variance sigma_c^2 and a mixing weight pi_c per component
