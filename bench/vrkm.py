@@ -58,7 +58,8 @@ def algorithms(args):
     out = ["sklearn KMeans", "VRKM", "VRKM++", f"VRKM++ blocked B={args.block}",
            "nmbatch (growbatch)", "mbatch", "sklearn MBKM"]
     if args.eta_factor:
-        out.insert(4, f"VRKM++ blocked B={args.block}, eta={args.eta_factor:g}C/n")
+        out.insert(3, f"VRKM++, eta={args.eta_factor:g}C/n")
+        out.insert(5, f"VRKM++ blocked B={args.block}, eta={args.eta_factor:g}C/n")
     return out
 
 
@@ -71,6 +72,9 @@ def run_one(name, X, init, seed, cap, args):
         return tr.trace_vrkm(X, init, cap, tol=0.0, seed=seed, variant="vrkm")
     if name == "VRKM++":
         return tr.trace_vrkm(X, init, cap, tol=0.0, seed=seed, variant="vrkm++")
+    if name.startswith("VRKM++, eta="):
+        return tr.trace_vrkm(X, init, cap, tol=0.0, seed=seed, variant="vrkm++",
+                             learning_rate=min(1.0, args.eta_factor * C / X.shape[0]))
     if name.startswith("VRKM++ blocked"):
         eta = args.eta_factor * C / X.shape[0] if "eta=" in name else C / X.shape[0]
         return tr.trace_vrkm(X, init, cap, tol=0.0, seed=seed, variant="vrkm++",
@@ -133,7 +137,7 @@ def parse_args(argv):
                    help="seconds after which Lloyd itself is stopped")
     p.add_argument("--block", type=int, default=1024, help="B of the blocked VRKM++ row")
     p.add_argument("--eta-factor", type=float, default=0.0,
-                   help="also a blocked VRKM++ row with eta = this x C / n (0: none)")
+                   help="also VRKM++ rows (sequential, blocked) with eta = this x C / n (0: none)")
     p.add_argument("--skip", default="", help="comma separated algorithm names to skip")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--name", default=None)
@@ -288,7 +292,8 @@ def main(argv=None):
         "time_budget (its times to a level are overestimated by up to 2x).",
         "VRKM rows: the paper's defaults (eta = C/n, epoch_size = n, update_rule 'svrg': "
         "Alg. 3/4 as written), "
-        "tol = 0; the loss is read at every epoch's full pass, plus the final centers.",
+        "tol = 0; the loss is read at every epoch's full pass, plus the final centers; "
+        "'eta=fC/n' rows: the same with eta = min(1, f C / n) (--eta-factor).",
         "Cost breakdown: 'inner loop us/draw' = inner-loop seconds / draws (sequential: one "
         "thread searches all C centers per draw; blocked: matrix products over B draws); "
         "'full pass us/point' = the full assignment pass per point (VRKM rows) or one Lloyd "
