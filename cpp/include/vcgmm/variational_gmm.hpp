@@ -99,11 +99,11 @@ enum class CovarianceType {
 /// and pi_c) is refitted about those means (they stay): means and variances
 /// are then one model, F not below that of the refined means with EM's
 /// variances (its evaluations count in `refinement`); final_free_energy is F
-/// of the returned model. The search's evaluations (and the approximate index's) and time are
-/// the `refinement` phase's. Why: EM's fixed point (soft means, one shared
-/// sigma^2) is not a k-means fixed point; at large C the sets K(n) miss the
-/// nearest mean of many points, and EM leaves means that no point is nearest
-/// to (most of them duplicates of another mean).
+/// of the returned model. The search's evaluations (and the approximate
+/// index's) and time are the `refinement` phase's. Why: EM's fixed point
+/// (soft means, one shared sigma^2) is not a k-means fixed point; at large C
+/// the sets K(n) miss the nearest mean of many points, and EM leaves means
+/// that no point is nearest to (most of them duplicates of another mean).
 enum class RefineSearch {
   /// The nearest mean within S(n), as in the E-step (new K(n) = its G nearest
   /// there; neighbourhoods updated as after an E-step): O(N G^2 D), no full scan.
@@ -212,8 +212,8 @@ class VariationalGmm {
   /// One hard refinement step (see RefineSearch): restricted
   /// assignment (new K(n), neighbourhoods), then the weighted means of the
   /// assigned points (sigma^2 and the variances stay; fit() refits them
-  /// after its last refinement step). Returns the weighted quantization error of the
-  /// assignment with the means before the update. Needs sigma^2 (an e_step
+  /// after its last refinement step). Returns the weighted quantization
+  /// error of the assignment with the means before the update. Needs sigma^2 (an e_step
   /// first); afterwards the responsibilities are the hard assignments.
   double refine_step();
 

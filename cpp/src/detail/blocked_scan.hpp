@@ -90,7 +90,8 @@ typename Handler::Partial scan_nearest(const DataView<T>& data, const CenterTile
     d2.resize(k);
     Partial& partial = partials[task];
     for (index_t i = 0; i < nrows; ++i) {
-      if (k > 64) check_interrupt_in_task();  // sorting many candidates per row
+      // many candidates per row are ranked in double: worth a check each
+      if (k > NearestCandidates<T>::kEagerMaxK) check_interrupt_in_task();
       const int found = near[i].resolve(idx.data(), d2.data());
       handler.row(block, partial, r0 + i, i, idx.data(), d2.data(), found);
     }

@@ -2,10 +2,10 @@
 //
 // Every task owns a contiguous range of clusters and scans all points in
 // order, accumulating the (point, cluster) pairs of its own clusters
-// (for_each_owned_pair). So each
-// cluster's sums are taken in ascending point order on one thread (results do
-// not depend on the thread count, whatever the ownership), the rows stream
-// sequentially, and the accumulators exist once (no per-thread C x D copies).
+// (for_each_owned_pair). So each cluster's sums are taken in ascending point
+// order on one thread (results do not depend on the thread count, whatever
+// the ownership), the rows stream sequentially, and the accumulators exist
+// once (no per-thread C x D copies).
 //
 // Per cluster: mass m_c, first moment about ybar and the weighted sum of
 // ||y - ybar||^2 (precomputed per point), so that

@@ -169,11 +169,7 @@ double VariationalLoop<T>::refine_step() {
   std::vector<double> d2;
   EStepSums sums;
   if (params_.refine_search == RefineSearch::restricted) {
-    // Streams after those of all E-steps so far (E-steps after a refinement
-    // step are unusual but allowed; their streams then skip these indices).
-    const auto stream =
-        static_cast<std::uint64_t>(estep_evals_.size() + refine_evals_.size()) + (1ull << 30);
-    sums = search_pass(true, stream);  // K(n) sorted by distance, no responsibilities
+    sums = search_pass(true, refine_stream());  // K(n) sorted by distance, no responsibilities
     for (index_t n = 0; n < N; ++n) labels[n] = sets_.k_of(n)[0];
   } else {
     d2.resize(N);
@@ -291,9 +287,7 @@ double VariationalLoop<T>::deferred_responsibilities() {
 /// refined means with EM's variances.
 template <typename T>
 void VariationalLoop<T>::refit_variances() {
-  const auto stream =
-      static_cast<std::uint64_t>(estep_evals_.size() + refine_evals_.size()) + (1ull << 30);
-  refit_evals_ += search_pass(false, stream).evals;
+  refit_evals_ += search_pass(false, refine_stream()).evals;
   has_resp_ = true;
   std::vector<double> mass(sets_.C), sq(sets_.C);
   const double total = detail::spread_about_means(data_, sets_, run_.n_threads, means_.data(),
@@ -301,10 +295,22 @@ void VariationalLoop<T>::refit_variances() {
   if (spherical()) {
     update_components(mass, sq);
   } else {
-    sigma2_ = std::max(total / (static_cast<double>(data_.d) * moments_.w_total),
-                       moments_.sigma2_floor);
-    std::fill(var_c_.begin(), var_c_.end(), sigma2_);
+    set_shared_variance(total);
   }
+}
+
+template <typename T>
+std::uint64_t VariationalLoop<T>::refine_stream() const {
+  // After those of all E-steps so far (E-steps after a refinement step are
+  // unusual but allowed; their streams then skip these indices).
+  return static_cast<std::uint64_t>(estep_evals_.size() + refine_evals_.size()) + (1ull << 30);
+}
+
+template <typename T>
+void VariationalLoop<T>::set_shared_variance(double sq_total) {
+  sigma2_ = std::max(sq_total / (static_cast<double>(data_.d) * moments_.w_total),
+                     moments_.sigma2_floor);
+  std::fill(var_c_.begin(), var_c_.end(), sigma2_);
 }
 
 template <typename T>
@@ -317,11 +323,8 @@ void VariationalLoop<T>::m_step() {
     update_components(mass, sq);
     return;
   }
-  const double var =
-      detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_);
-  sigma2_ = std::max(var / (static_cast<double>(data_.d) * moments_.w_total),
-                     moments_.sigma2_floor);
-  std::fill(var_c_.begin(), var_c_.end(), sigma2_);
+  set_shared_variance(
+      detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_));
 }
 
 template <typename T>
