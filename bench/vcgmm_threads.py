@@ -9,9 +9,9 @@ f = (p / S - 1) / (p - 1) and projects the speedup on P threads as
 1 / (f + (1 - f) / P), reported for 16 and 64. The fits on 1 and p threads
 are checked to give the same centers bit for bit (the determinism contract).
 
-On a machine with many cores, ``--threads 16`` measures the 16-thread
-speedup directly (the script is the issue's 16-core check; it runs in a few
-minutes at the default sizes).
+On a machine with many cores, ``--threads 2 4 8 16`` measures each
+speedup directly (the 16-core check; it runs in a few minutes at the default
+sizes). Each p gets its own rows, with the serial fraction it implies.
 
 Run from the repository root::
 
@@ -48,56 +48,60 @@ def run(args):
     X = load(args.dataset, dtype=np.dtype(args.dtype))
     print(f"{args.dataset}: {X.shape[0]:,} x {X.shape[1]} {X.dtype}", file=sys.stderr, flush=True)
     info = _harness.machine_info()
-    p = args.threads
+    counts = [1] + [p for p in args.threads if p != 1]
     rows, raw = [], []
     for C in args.clusters:
         for e in args.coreset:
             n_prime = 2 ** e
-            runs = {1: [], p: []}
+            runs = {t: [] for t in counts}
             for rep in range(args.repeats + 1):  # the first round warms up
-                for t in (1, p):
+                for t in counts:
                     r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, random_state=args.seed,
                                         n_threads=t)
                     if rep > 0:
                         runs[t].append(r)
             same = all(np.array_equal(a.centers, runs[1][0].centers)
-                       for t in (1, p) for a in runs[t])
+                       for t in counts for a in runs[t])
+
+            def seconds(r, phase):
+                if phase == "fit":
+                    return sum(r.timings[q] for q in PHASES)
+                return r.timings[phase]
+
+            for p in counts[1:]:
+                for phase in PHASES + ("fit",):
+                    t1 = min(seconds(r, phase) for r in runs[1])
+                    tp = min(seconds(r, phase) for r in runs[p])
+                    speedup = t1 / tp if tp > 0 else float("nan")
+                    f = _amdahl(speedup, p) if tp > 0 else float("nan")
+                    rows.append({"C": C, "n_prime": f"2^{e}", "p": p, "phase": phase,
+                                 "t1": t1, "tp": tp, "speedup": speedup, "serial": f,
+                                 "s16": _project(f, 16), "s64": _project(f, 64),
+                                 "identical": same})
+                fit = rows[-1]
+                print(f"[C={C} N'=2^{e}] fit {fit['t1']:.2f} s / {fit['tp']:.2f} s on 1 / {p} "
+                      f"threads, serial fraction {fit['serial']:.3f}, identical {same}",
+                      file=sys.stderr, flush=True)
             for phase in PHASES + ("fit",):
-                def seconds(r):
-                    if phase == "fit":
-                        return sum(r.timings[q] for q in PHASES)
-                    return r.timings[phase]
-                t1 = min(seconds(r) for r in runs[1])
-                tp = min(seconds(r) for r in runs[p])
-                speedup = t1 / tp if tp > 0 else float("nan")
-                f = _amdahl(speedup, p) if tp > 0 else float("nan")
-                rows.append({"C": C, "n_prime": f"2^{e}", "phase": phase, "t1": t1, "tp": tp,
-                             "speedup": speedup, "serial": f,
-                             "s16": _project(f, 16), "s64": _project(f, 64),
-                             "identical": same})
                 raw.append({"C": C, "n_prime": n_prime, "phase": phase,
-                            "t1_all": [seconds(r) for r in runs[1]],
-                            "tp_all": [seconds(r) for r in runs[p]]})
-            fit = rows[-1]
-            print(f"[C={C} N'=2^{e}] fit {fit['t1']:.2f} s / {fit['tp']:.2f} s on 1 / {p} "
-                  f"threads, serial fraction {fit['serial']:.3f}, identical {same}",
-                  file=sys.stderr, flush=True)
+                            "seconds": {str(t): [seconds(r, phase) for r in runs[t]]
+                                        for t in counts}})
         _write(args, rows, raw, info)
     return rows
 
 
 def _write(args, rows, raw, info):
-    p = args.threads
+    p = "p"
     columns = [
-        ("C", "C", None), ("n_prime", "N'", None), ("phase", "phase", None),
-        ("t1", "1 thread [s]", ".3f"), ("tp", f"{p} threads [s]", ".3f"),
+        ("C", "C", None), ("n_prime", "N'", None), ("p", "p", None), ("phase", "phase", None),
+        ("t1", "1 thread [s]", ".3f"), ("tp", "p threads [s]", ".3f"),
         ("speedup", "speedup", ".2f"), ("serial", "serial fraction", ".3f"),
         ("s16", "projected on 16", ".1f"), ("s64", "projected on 64", ".1f"),
         ("identical", "same centers", None),
     ]
     notes = [
         f"vcgmm.fit_vcgmm(X, C, G={args.G}, N', random_state={args.seed}, n_threads=t) on "
-        f"{args.dataset} ({args.dtype}), t = 1 and {p} taking turns, {args.repeats} timed "
+        f"{args.dataset} ({args.dtype}), t = 1 and p = {args.threads} taking turns, {args.repeats} timed "
         "fits each after one warm-up round; per phase the minimum over the fits of the "
         "fit's own timing of it ('fit' = the sum of the phases).",
         f"serial fraction f = ({p} / speedup - 1) / ({p} - 1) (Amdahl), clipped to [0, 1]; "
@@ -118,13 +122,14 @@ def main(argv=None):
     parser.add_argument("--coreset", type=int, nargs="+", default=[16],
                         help="log2 of the coreset sizes N'")
     parser.add_argument("-G", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=2, help="p: the threads compared with 1")
+    parser.add_argument("--threads", type=int, nargs="+", default=[2],
+                        help="the thread counts p compared with 1")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--dtype", default="float32", choices=["float32", "float64"])
     parser.add_argument("--name", default=NAME)
     args = parser.parse_args(argv)
-    with _harness.thread_limits(args.threads):
+    with _harness.thread_limits(max(args.threads)):
         run(args)
     return 0
 
