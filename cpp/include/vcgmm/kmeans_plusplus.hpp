@@ -15,8 +15,12 @@
 // When every point already coincides with a center (C > distinct points) the
 // next center is drawn by weight alone.
 //
-// Cost: O(n C d) flops, (C - 1) n distance evaluations for L = 1 and
-// (C - 1)(L + 1) n for L > 1; memory O(n).
+// Cost: at most (C - 1) n distance evaluations for L = 1 and (C - 1)(L + 1) n
+// for L > 1, plus L C^2 / 2 between centers; memory O(n). Each row keeps its
+// nearest center a so far, and a new center or candidate y skips the row
+// when ||y - a||^2 >= 4 d(x, a)^2 (the triangle inequality: y is no nearer),
+// so on clustered data most evaluations are skipped (exactly: the chosen
+// centers are those of the unaccelerated loop).
 // Determinism: each step is one pass over X, parallel over fixed chunks of
 // rows; draws come from one stream keyed by the seed and chunk sums are
 // combined in order, so the result does not depend on threads.

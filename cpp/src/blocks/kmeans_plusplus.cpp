@@ -1,6 +1,7 @@
 #include "vcgmm/kmeans_plusplus.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -19,15 +20,24 @@ namespace detail {
 namespace {
 
 constexpr index_t kChunk = kSeedingChunk;
+/// Centers per task of the center-to-center distances.
+constexpr index_t kCentersPerTask = 64;
 
 /// One D^2-sampling run: the distances to the nearest chosen center, their
 /// chunk sums (the potential), the draws.
+///
+/// Exact acceleration by the triangle inequality: every row keeps its
+/// nearest chosen center a(x) and d(x) = ||x - a(x)||^2. A new point y with
+/// ||y - a(x)||^2 >= 4 d(x) is no nearer to x than a(x) (||x - y|| >=
+/// ||y - a|| - ||x - a|| >= sqrt(d(x))), so x's distance to y is not
+/// computed. The rows are still visited in order, in the same chunks, and
+/// summed as without the test.
 template <typename T>
 class DSquaredSampling {
  public:
-  DSquaredSampling(const DataView<T>& data, const RunOptions& run)
-      : data_(data), run_(run), n_tasks_(n_chunks(data.n, kChunk)), rng_(run.seed, Stream::kmeans_plusplus),
-        w_chunk_(n_tasks_, 0.0), pot_chunk_(n_tasks_, 0.0) {
+  DSquaredSampling(const DataView<T>& data, const RunOptions& run, const T* centers)
+      : data_(data), run_(run), centers_(centers), n_tasks_(n_chunks(data.n, kChunk)),
+        rng_(run.seed, Stream::kmeans_plusplus), w_chunk_(n_tasks_, 0.0), pot_chunk_(n_tasks_, 0.0) {
     for (index_t t = 0; t < n_tasks_; ++t) {
       const index_t r0 = t * kChunk, r1 = std::min(data.n, r0 + kChunk);
       if (!data.w) {
@@ -54,37 +64,97 @@ class DSquaredSampling {
                             [&](index_t i) { return data_.weight(i) * min_d2_[i]; });
   }
 
-  /// Takes center c into the distances and the potential (one pass).
-  void add_center(const T* c, SeedingStats* stats) {
-    if (min_d2_.empty()) min_d2_.assign(data_.n, std::numeric_limits<double>::infinity());
-    center_distance_pass(data_, c, kChunk, run_.n_threads, pot_chunk_.data(),
-                         [&](index_t i, double di) {
-                           if (di < min_d2_[i]) min_d2_[i] = di;
-                           return min_d2_[i];
-                         },
-                         stats);
+  /// Takes center k (row k of the centers, chosen already) into the
+  /// distances and the potential (one pass).
+  void add_center(index_t k, SeedingStats* stats) {
+    const index_t n = data_.n, d = data_.d;
+    const T* c = centers_ + k * d;
+    if (k == 0) {
+      min_d2_.assign(n, std::numeric_limits<double>::infinity());
+      nearest_.assign(n, 0);
+      center_distance_pass(data_, c, kChunk, run_.n_threads, pot_chunk_.data(),
+                           [&](index_t i, double di) { return min_d2_[i] = di; }, stats);
+      n_added_ = 1;
+      return;
+    }
+    // ||c - a||^2 for every earlier center a: best_of's, when c is its
+    // winner, else computed here
+    std::vector<double> cc;
+    if (static_cast<index_t>(winner_cc_.size()) == k &&
+        std::memcmp(winner_row_.data(), c, sizeof(T) * d) == 0) {
+      cc.swap(winner_cc_);
+    } else {
+      cc = center_distances(&c, 1, k, stats);
+    }
+    winner_cc_.clear();
+    std::vector<index_t> evals(n_tasks_, 0);
+    parallel_for(n_tasks_, run_.n_threads, [&](index_t t) {
+      const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
+      double s = 0.0;
+      index_t e = 0;
+      for (index_t i = r0; i < r1; ++i) {
+        double& di = min_d2_[i];
+        if (cc[nearest_[i]] < 4.0 * di) {
+          ++e;
+          const double dc = static_cast<double>(squared_distance(data_.row(i), c, d));
+          if (dc < di) {
+            di = dc;
+            nearest_[i] = k;
+          }
+        }
+        s += data_.weight(i) * di;
+      }
+      pot_chunk_[t] = s;
+      evals[t] = e;
+    }, 3.0 * kChunk * d);
+    for (index_t e : evals) stats->n_distance_evals.seeding += e;
+    n_added_ = k + 1;
   }
 
   /// Greedy step: of L candidates, the one whose addition leaves the
   /// smallest potential (one pass over X for all of them).
   index_t best_of(index_t L, SeedingStats* stats) {
-    const index_t n = data_.n, d = data_.d;
+    const index_t n = data_.n, d = data_.d, k = k_chosen();
     std::vector<index_t> cand(L);
-    for (index_t l = 0; l < L; ++l) cand[l] = draw_candidate();
-    cand_pot_chunk_.resize(n_tasks_ * L);
+    std::vector<const T*> rows(L);
+    for (index_t l = 0; l < L; ++l) {
+      cand[l] = draw_candidate();
+      rows[l] = data_.row(cand[l]);
+    }
+    // (k, L): row a holds the candidates' squared distances to center a
+    const std::vector<double> cc = center_distances(rows.data(), L, k, stats);
+    std::vector<double> nearest_cand(k);
+    for (index_t a = 0; a < k; ++a) {
+      nearest_cand[a] = *std::min_element(cc.begin() + a * L, cc.begin() + (a + 1) * L);
+    }
+    cand_pot_chunk_.assign(n_tasks_ * L, 0.0);
+    std::vector<index_t> evals(n_tasks_, 0);
     parallel_for(n_tasks_, run_.n_threads, [&](index_t t) {
       const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
-      for (index_t l = 0; l < L; ++l) {
-        const T* c = data_.row(cand[l]);
-        double pot = 0.0;
-        for (index_t i = r0; i < r1; ++i) {
-          const double di = static_cast<double>(squared_distance(data_.row(i), c, d));
-          pot += data_.weight(i) * std::min(min_d2_[i], di);
+      double* pot = cand_pot_chunk_.data() + t * L;
+      double base = 0.0;  // the rows that no candidate takes
+      index_t e = 0;
+      for (index_t i = r0; i < r1; ++i) {
+        const double w = data_.weight(i), d0 = min_d2_[i], reach = 4.0 * d0;
+        const index_t a = nearest_[i];
+        if (nearest_cand[a] >= reach) {  // no candidate is nearer to x than a
+          base += w * d0;
+          continue;
         }
-        cand_pot_chunk_[t * L + l] = pot;
+        const double* bound = cc.data() + a * L;
+        for (index_t l = 0; l < L; ++l) {
+          double di = d0;
+          if (bound[l] < reach) {
+            ++e;
+            di = std::min(d0, static_cast<double>(squared_distance(data_.row(i), rows[l], d)));
+          }
+          pot[l] += w * di;
+        }
       }
+      for (index_t l = 0; l < L; ++l) pot[l] += base;
+      evals[t] = e;
     }, 3.0 * kChunk * d * L);
-    stats->n_distance_evals.seeding += L * n;
+    for (index_t e : evals) stats->n_distance_evals.seeding += e;
     index_t best = 0;
     double best_pot = std::numeric_limits<double>::infinity();
     for (index_t l = 0; l < L; ++l) {
@@ -95,18 +165,46 @@ class DSquaredSampling {
         best = l;
       }
     }
+    winner_cc_.resize(k);
+    for (index_t a = 0; a < k; ++a) winner_cc_[a] = cc[a * L + best];
+    winner_row_.assign(rows[best], rows[best] + d);
     return cand[best];
   }
 
  private:
+  /// Centers chosen so far and taken into the distances.
+  index_t k_chosen() const { return n_added_; }
+
+  /// (k, m) row-major: the squared distances from center a to the m points.
+  std::vector<double> center_distances(const T* const* pts, index_t m, index_t k,
+                                       SeedingStats* stats) const {
+    const index_t d = data_.d;
+    std::vector<double> cc(k * m);
+    parallel_for(n_chunks(k, kCentersPerTask), run_.n_threads, [&](index_t t) {
+      const index_t a1 = std::min(k, (t + 1) * kCentersPerTask);
+      for (index_t a = t * kCentersPerTask; a < a1; ++a) {
+        for (index_t l = 0; l < m; ++l) {
+          cc[a * m + l] = static_cast<double>(squared_distance(pts[l], centers_ + a * d, d));
+        }
+      }
+    }, 3.0 * kCentersPerTask * d * m);
+    stats->n_distance_evals.seeding += k * m;
+    return cc;
+  }
+
   const DataView<T>& data_;
   const RunOptions& run_;
+  const T* centers_;  // the chosen centers; row k is written before add_center(k)
   index_t n_tasks_;
   Rng rng_;
-  std::vector<double> w_chunk_;        // sum of w per chunk
-  std::vector<double> pot_chunk_;      // sum of w min_d2 per chunk
-  std::vector<double> min_d2_;         // squared distance to the nearest chosen center
-  std::vector<double> cand_pot_chunk_; // (n_tasks, L) potentials after each candidate
+  index_t n_added_ = 0;
+  std::vector<double> w_chunk_;         // sum of w per chunk
+  std::vector<double> pot_chunk_;       // sum of w min_d2 per chunk
+  std::vector<double> min_d2_;          // squared distance to the nearest chosen center
+  std::vector<index_t> nearest_;        // that center
+  std::vector<double> cand_pot_chunk_;  // (n_tasks, L) potentials after each candidate
+  std::vector<double> winner_cc_;       // best_of's winner: squared distances to the centers
+  std::vector<T> winner_row_;           // and its coordinates
 };
 
 }  // namespace
@@ -116,15 +214,15 @@ SeedingStats kmeans_plusplus(const DataView<T>& data, index_t n_clusters,
                              const KMeansPlusPlusParams& params, const RunOptions& run,
                              T* centers, index_t* indices) {
   return timed_seeding([&](SeedingStats* stats) {
-    const index_t d = data.d, L = local_trials(params, n_clusters);
-    DSquaredSampling<T> sampling(data, run);
+    const index_t L = local_trials(params, n_clusters);
+    DSquaredSampling<T> sampling(data, run, centers);
     take_center(data, 0, sampling.draw_by_weight(), centers, indices);
-    if (n_clusters > 1) sampling.add_center(centers, stats);
+    if (n_clusters > 1) sampling.add_center(0, stats);
     for (index_t k = 1; k < n_clusters; ++k) {
       check_interrupt();
       take_center(data, k, L == 1 ? sampling.draw_candidate() : sampling.best_of(L, stats),
                   centers, indices);
-      if (k + 1 < n_clusters) sampling.add_center(centers + k * d, stats);
+      if (k + 1 < n_clusters) sampling.add_center(k, stats);
     }
   });
 }
