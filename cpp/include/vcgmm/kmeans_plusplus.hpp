@@ -15,12 +15,12 @@
 // When every point already coincides with a center (C > distinct points) the
 // next center is drawn by weight alone.
 //
-// Cost: at most (C - 1) n distance evaluations for L = 1 and (C - 1)(L + 1) n
-// for L > 1, plus L C^2 / 2 between centers; memory O(n). Each row keeps its
-// nearest center a so far, and a new center or candidate y skips the row
-// when ||y - a||^2 >= 4 d(x, a)^2 (the triangle inequality: y is no nearer),
-// so on clustered data most evaluations are skipped (exactly: the chosen
-// centers are those of the unaccelerated loop).
+// Cost: (C - 1) n distance evaluations for L = 1 and (C - 1)(L + 1) n for
+// L > 1 (counted as the algorithm's), plus L C^2 / 2 between centers; memory
+// O(n). Most are skipped in practice: each row keeps its nearest center a so
+// far, and a new center or candidate y does not compute its distance to the
+// row when ||y - a||^2 >= 4 d(x, a)^2 (the triangle inequality: y is no
+// nearer). Exact: the chosen centers are those of the loop without the test.
 // Determinism: each step is one pass over X, parallel over fixed chunks of
 // rows; draws come from one stream keyed by the seed and chunk sums are
 // combined in order, so the result does not depend on threads.
@@ -39,6 +39,9 @@ struct KMeansPlusPlusParams {
   /// Candidates per step L >= 1 (1: plain D^2 sampling, the papers'), or 0:
   /// 2 + floor(ln C) (local_trials() resolves it).
   int n_local_trials = 0;
+  /// Skip the distances that the triangle inequality rules out (the same
+  /// centers, faster); false computes every one (the reference loop).
+  bool use_bounds = true;
 };
 
 /// The candidates per step that `params` asks for with C clusters.

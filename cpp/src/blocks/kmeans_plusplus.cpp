@@ -31,12 +31,15 @@ constexpr index_t kCentersPerTask = 64;
 /// ||y - a(x)||^2 >= 4 d(x) is no nearer to x than a(x) (||x - y|| >=
 /// ||y - a|| - ||x - a|| >= sqrt(d(x))), so x's distance to y is not
 /// computed. The rows are still visited in order, in the same chunks, and
-/// summed as without the test.
+/// summed as without the test. The evaluations counted are the algorithm's
+/// (n per center and candidate), as for AFK-MC^2's screen (cost_model.rst).
 template <typename T>
 class DSquaredSampling {
  public:
-  DSquaredSampling(const DataView<T>& data, const RunOptions& run, const T* centers)
-      : data_(data), run_(run), centers_(centers), n_tasks_(n_chunks(data.n, kChunk)),
+  DSquaredSampling(const DataView<T>& data, const RunOptions& run, const T* centers,
+                   bool use_bounds)
+      : data_(data), run_(run), centers_(centers), use_bounds_(use_bounds),
+        n_tasks_(n_chunks(data.n, kChunk)),
         rng_(run.seed, Stream::kmeans_plusplus), w_chunk_(n_tasks_, 0.0), pot_chunk_(n_tasks_, 0.0) {
     for (index_t t = 0; t < n_tasks_; ++t) {
       const index_t r0 = t * kChunk, r1 = std::min(data.n, r0 + kChunk);
@@ -84,18 +87,15 @@ class DSquaredSampling {
         std::memcmp(winner_row_.data(), c, sizeof(T) * d) == 0) {
       cc.swap(winner_cc_);
     } else {
-      cc = center_distances(&c, 1, k, stats);
+      cc = center_distances(&c, 1, k);
     }
     winner_cc_.clear();
-    std::vector<index_t> evals(n_tasks_, 0);
     parallel_for(n_tasks_, run_.n_threads, [&](index_t t) {
       const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
       double s = 0.0;
-      index_t e = 0;
       for (index_t i = r0; i < r1; ++i) {
         double& di = min_d2_[i];
-        if (cc[nearest_[i]] < 4.0 * di) {
-          ++e;
+        if (!use_bounds_ || cc[nearest_[i]] < 4.0 * di) {
           const double dc = static_cast<double>(squared_distance(data_.row(i), c, d));
           if (dc < di) {
             di = dc;
@@ -105,9 +105,8 @@ class DSquaredSampling {
         s += data_.weight(i) * di;
       }
       pot_chunk_[t] = s;
-      evals[t] = e;
     }, 3.0 * kChunk * d);
-    for (index_t e : evals) stats->n_distance_evals.seeding += e;
+    stats->n_distance_evals.seeding += n;
     n_added_ = k + 1;
   }
 
@@ -122,39 +121,35 @@ class DSquaredSampling {
       rows[l] = data_.row(cand[l]);
     }
     // (k, L): row a holds the candidates' squared distances to center a
-    const std::vector<double> cc = center_distances(rows.data(), L, k, stats);
+    const std::vector<double> cc = center_distances(rows.data(), L, k);
     std::vector<double> nearest_cand(k);
     for (index_t a = 0; a < k; ++a) {
       nearest_cand[a] = *std::min_element(cc.begin() + a * L, cc.begin() + (a + 1) * L);
     }
     cand_pot_chunk_.assign(n_tasks_ * L, 0.0);
-    std::vector<index_t> evals(n_tasks_, 0);
     parallel_for(n_tasks_, run_.n_threads, [&](index_t t) {
       const index_t r0 = t * kChunk, r1 = std::min(n, r0 + kChunk);
       double* pot = cand_pot_chunk_.data() + t * L;
       double base = 0.0;  // the rows that no candidate takes
-      index_t e = 0;
       for (index_t i = r0; i < r1; ++i) {
         const double w = data_.weight(i), d0 = min_d2_[i], reach = 4.0 * d0;
         const index_t a = nearest_[i];
-        if (nearest_cand[a] >= reach) {  // no candidate is nearer to x than a
+        if (use_bounds_ && nearest_cand[a] >= reach) {  // no candidate is nearer than a
           base += w * d0;
           continue;
         }
         const double* bound = cc.data() + a * L;
         for (index_t l = 0; l < L; ++l) {
           double di = d0;
-          if (bound[l] < reach) {
-            ++e;
+          if (!use_bounds_ || bound[l] < reach) {
             di = std::min(d0, static_cast<double>(squared_distance(data_.row(i), rows[l], d)));
           }
           pot[l] += w * di;
         }
       }
       for (index_t l = 0; l < L; ++l) pot[l] += base;
-      evals[t] = e;
     }, 3.0 * kChunk * d * L);
-    for (index_t e : evals) stats->n_distance_evals.seeding += e;
+    stats->n_distance_evals.seeding += L * n;
     index_t best = 0;
     double best_pot = std::numeric_limits<double>::infinity();
     for (index_t l = 0; l < L; ++l) {
@@ -176,8 +171,7 @@ class DSquaredSampling {
   index_t k_chosen() const { return n_added_; }
 
   /// (k, m) row-major: the squared distances from center a to the m points.
-  std::vector<double> center_distances(const T* const* pts, index_t m, index_t k,
-                                       SeedingStats* stats) const {
+  std::vector<double> center_distances(const T* const* pts, index_t m, index_t k) const {
     const index_t d = data_.d;
     std::vector<double> cc(k * m);
     parallel_for(n_chunks(k, kCentersPerTask), run_.n_threads, [&](index_t t) {
@@ -188,13 +182,13 @@ class DSquaredSampling {
         }
       }
     }, 3.0 * kCentersPerTask * d * m);
-    stats->n_distance_evals.seeding += k * m;
     return cc;
   }
 
   const DataView<T>& data_;
   const RunOptions& run_;
   const T* centers_;  // the chosen centers; row k is written before add_center(k)
+  bool use_bounds_;   // false: every distance computed (the reference loop)
   index_t n_tasks_;
   Rng rng_;
   index_t n_added_ = 0;
@@ -215,7 +209,7 @@ SeedingStats kmeans_plusplus(const DataView<T>& data, index_t n_clusters,
                              T* centers, index_t* indices) {
   return timed_seeding([&](SeedingStats* stats) {
     const index_t L = local_trials(params, n_clusters);
-    DSquaredSampling<T> sampling(data, run, centers);
+    DSquaredSampling<T> sampling(data, run, centers, params.use_bounds);
     take_center(data, 0, sampling.draw_by_weight(), centers, indices);
     if (n_clusters > 1) sampling.add_center(0, stats);
     for (index_t k = 1; k < n_clusters; ++k) {

@@ -23,7 +23,8 @@ def seeding_work(n, d, params):
     """(distance evaluations, lower bound on their flops) of the seeding
     of ``params`` (core params) on n points in d dimensions.
 
-    2 d flops per evaluation, except AFK-MC^2's chain comparisons (m C (C - 1)
+    2 d flops per evaluation, except k-means++'s bound tests (one flop per
+    row and later center or candidate) and AFK-MC^2's chain comparisons (m C (C - 1)
     / 2 of them): its principal-subspace screen (afkmc2.hpp) bounds most of
     them in a few axes, so they count 2 flops per coordinate at the fewest
     coordinates the core says a comparison reads
@@ -33,8 +34,13 @@ def seeding_work(n, d, params):
     seeding = params.seeding
     method = _core.resolve_seeding(seeding.method, C)
     if method == "k-means++":
-        evals = n * (C - 1) * local_trials(seeding.kmeans_plusplus.n_local_trials, C)
-        return evals, 2.0 * d * evals
+        # Counted as the algorithm's, but only the first center's distances
+        # are certain: later centers and candidates skip the rows that the
+        # triangle inequality rules out (kmeans_plusplus.hpp), after one
+        # comparison each.
+        trials = local_trials(seeding.kmeans_plusplus.n_local_trials, C)
+        evals = n * (C - 1) * trials
+        return evals, 2.0 * d * n + float(evals)
     if method == "afk-mc2":
         chain = seeding.afkmc2.chain_length * C * (C - 1) // 2
         chain_dims = seeding.afkmc2.min_screen_coordinates(d)

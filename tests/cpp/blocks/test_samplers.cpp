@@ -148,6 +148,53 @@ TEST_CASE_TEMPLATE("kmeans_plusplus picks every distinct point once when C equal
   }
 }
 
+TEST_CASE_TEMPLATE("kmeans_plusplus: the triangle-inequality skip changes no choice", T, float,
+                   double) {
+  // use_bounds = false computes every distance (the reference loop). Plain
+  // D^2 sampling sums the same terms in the same order, so its draws are the
+  // same; greedy steps add the skipped rows in one sum, so their potentials
+  // may differ in the last bits, never by enough to change a choice here.
+  const index_t d = 5;
+  struct Case {
+    const char* name;
+    std::vector<T> x;
+  };
+  std::vector<index_t> which;
+  std::vector<Case> cases;
+  cases.push_back({"blobs", blobs<T>(9000, d, 12, 20.0, 1.0, 81)});
+  cases.push_back({"gaussian", gaussian<T>(9000, d, 82)});
+  cases.push_back({"duplicates", repeated_points<T>(9000, d, 40, 83, &which)});
+  const std::vector<double> w = positive_weights(9000, 84);
+  for (const Case& c : cases) {
+    for (bool weighted : {false, true}) {
+      const vcgmm::DataView<T> data{c.x.data(), 9000, d, weighted ? w.data() : nullptr};
+      for (int trials : {1, 3, 0}) {
+        for (index_t C : {7, 60}) {
+          for (int threads : {1, 2}) {
+            CAPTURE(c.name);
+            CAPTURE(weighted);
+            CAPTURE(trials);
+            CAPTURE(C);
+            CAPTURE(threads);
+            std::vector<T> centers(C * d), centers_ref(C * d);
+            std::vector<index_t> idx(C), idx_ref(C);
+            vcgmm::KMeansPlusPlusParams p{trials};
+            const vcgmm::SeedingStats s = vcgmm::kmeans_plusplus(
+                data, C, p, run_options(5, threads), centers.data(), idx.data());
+            p.use_bounds = false;
+            const vcgmm::SeedingStats s_ref = vcgmm::kmeans_plusplus(
+                data, C, p, run_options(5, threads), centers_ref.data(), idx_ref.data());
+            CHECK(idx == idx_ref);
+            CHECK(bitwise_equal(centers, centers_ref));
+            // Counted as the algorithm's, skipped or not.
+            CHECK(s.n_distance_evals.seeding == s_ref.n_distance_evals.seeding);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("kmeans_plusplus: more centers than distinct points, C = 1, indices optional") {
   using T = double;
   const index_t n = 500, d = 3, P = 6, C = 10;

@@ -242,10 +242,14 @@ def test_absurd_work_bound_stays_below_a_measured_screened_seeding():
     assert [chain.min_screen_coordinates(d) for d in (21, 784)] == [20, 20]
     chain.screen_dims = 0
     assert chain.min_screen_coordinates(784) == 784
-    # k-means++ has no screen.
+    # k-means++: its count is the algorithm's, but only the first center's
+    # distances are certain; every later center and candidate costs each row
+    # at least its triangle-inequality test.
     params = _core_params(vcgmm.KMeans(16384, init="k-means++", n_local_trials=1))
     evals, flops = seeding_work(65536, 784, params)
-    assert evals == 65536 * 16383 and flops == 2.0 * 784 * evals
-    # greedy k-means++ (the default, 2 + ln C candidates) evaluates every candidate
+    assert evals == 65536 * 16383 and flops == 2.0 * 784 * 65536 + evals
+    # greedy k-means++ (the default, 2 + ln C candidates): a test per candidate
     params = _core_params(vcgmm.KMeans(16384, init="k-means++"))
-    assert seeding_work(65536, 784, params)[0] == 65536 * 16383 * (2 + int(np.log(16384)))
+    evals, flops = seeding_work(65536, 784, params)
+    assert evals == 65536 * 16383 * (2 + int(np.log(16384)))
+    assert flops == 2.0 * 784 * 65536 + evals
