@@ -38,6 +38,8 @@ constexpr index_t kLloydClustersPerTask = 16;
 constexpr index_t kEStepPointsPerTask = 512;
 /// Clusters per task of the variational neighbourhood update and M-step.
 constexpr index_t kEMClustersPerTask = 64;
+/// Points per task of the variational M-step's partial sums (mstep.hpp).
+constexpr index_t kMStepPointsPerTask = 4096;
 // (The blocked scan's row blocks and center tiles, 256 x 512, live with
 // CenterTiles in center_tiles.hpp.)
 

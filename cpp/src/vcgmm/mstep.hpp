@@ -1,11 +1,13 @@
 // Internal (variational loop): the M-step accumulator.
 //
-// Every task owns a contiguous range of clusters and scans all points in
-// order, accumulating the (point, cluster) pairs of its own clusters
-// (for_each_owned_pair). So each cluster's sums are taken in ascending point
-// order on one thread (results do not depend on the thread count, whatever
-// the ownership), the rows stream sequentially, and the accumulators exist
-// once (no per-thread C x D copies).
+// The M-step is parallel over fixed ranges of points (kMStepPointsPerTask):
+// each task sorts its (point, cluster) pairs by cluster and sums every
+// cluster's pairs in ascending point order into one partial sum; the
+// partials are then added into the (C, D) accumulator in task order,
+// parallel over clusters. Task boundaries depend on N only, so the sums do
+// not depend on the thread count; each row is read once per M-step whatever
+// the number of threads (an owner-per-thread scan read it once per owner of
+// its clusters: memory traffic that grew with the threads).
 //
 // Per cluster: mass m_c, first moment about ybar and the weighted sum of
 // ||y - ybar||^2 (precomputed per point), so that
@@ -62,6 +64,71 @@ void for_each_owned_pair(const DataView<T>& data, const TruncationSets& sets, in
 /// clearing (nor, after the first, page faults) beyond the clusters with mass.
 using MStepAccumulator = std::vector<double, HugePageAllocator<double>>;
 
+/// Bytes of partial sums held at once (tasks are summed in waves).
+constexpr double kMStepPartialBytes = 64.0 * 1024 * 1024;
+
+/// One task's partial sums: per cluster it touches (slot j, in order of
+/// first touch), the sums of its pairs in ascending point order.
+struct MStepPartial {
+  std::vector<std::pair<std::int32_t, std::int32_t>> order;  // (cluster, slot) by cluster
+  std::vector<double> sum;  // (slots, D): sum w s (y_n - ybar)
+  std::vector<double> mass, second;
+};
+
+/// Task t's pairs (n, c = K(n)[g], ws = w_n s_g(n) != 0) summed per cluster,
+/// in point order; `slot_of` (C entries, all -1) is the cluster -> slot map
+/// (left all -1 again).
+template <typename T>
+void m_step_partial(const DataView<T>& data, const TruncationSets& sets,
+                    const DataMoments& moments, index_t t, std::vector<std::int32_t>& slot_of,
+                    MStepPartial* out) {
+  const index_t N = data.n, D = data.d;
+  const int G = sets.G;
+  const index_t n0 = t * kMStepPointsPerTask, n1 = std::min(N, n0 + kMStepPointsPerTask);
+  std::vector<std::int32_t> touched;  // clusters in order of first touch (= slot)
+  struct Reset {  // slot_of back to all -1, also when an exception leaves
+    std::vector<std::int32_t>& map;
+    const std::vector<std::int32_t>& keys;
+    ~Reset() {
+      for (std::int32_t c : keys) map[c] = -1;
+    }
+  } reset{slot_of, touched};
+  std::vector<double> sum, mass, second;
+  sum.swap(out->sum);  // reuse the capacity
+  sum.clear();
+  mass.clear();
+  second.clear();
+  for (index_t n = n0; n < n1; ++n) {
+    const std::int32_t* kn = sets.k_of(n);
+    const double* rn = sets.resp_of(n);
+    const double wn = data.weight(n);
+    for (int g = 0; g < G; ++g) {
+      const double ws = wn * rn[g];
+      if (ws == 0.0) continue;
+      const std::int32_t c = kn[g];
+      std::int32_t slot = slot_of[c];
+      if (slot < 0) {
+        slot = slot_of[c] = static_cast<std::int32_t>(touched.size());
+        touched.push_back(c);
+        sum.resize(touched.size() * D, 0.0);
+        mass.push_back(0.0);
+        second.push_back(0.0);
+      }
+      add_scaled_difference_to_double(sum.data() + slot * D, ws, data.row(n),
+                                      moments.ybar.data(), D);
+      mass[slot] += ws;
+      second[slot] += ws * moments.yc2[n];
+    }
+  }
+  // the merge visits them by ascending cluster
+  out->order.resize(touched.size());
+  for (size_t j = 0; j < touched.size(); ++j) out->order[j] = {touched[j], static_cast<std::int32_t>(j)};
+  std::sort(out->order.begin(), out->order.end());
+  out->sum.swap(sum);
+  out->mass.swap(mass);
+  out->second.swap(second);
+}
+
 /// New means (a cluster of zero mass keeps its mean) from the
 /// responsibilities in `sets`; returns sum_n sum_{c in K(n)} w s ||y_n - mu_c||^2
 /// with the new means. `acc` is the accumulator (any contents; resized to
@@ -71,22 +138,58 @@ template <typename T>
 double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMoments& moments,
               int n_threads, T* means, MStepAccumulator& acc, double* cluster_mass = nullptr,
               double* cluster_sq = nullptr) {
-  const index_t D = data.d, C = sets.C;
-  // (C, D) sums of w s (y_n - ybar), scattered into at random rows: on huge
-  // pages at large C (see huge_pages.hpp). Row c is valid once mass[c] > 0
-  // (every added w s is > 0), and only such rows are read below.
+  const index_t N = data.n, D = data.d, C = sets.C;
+  const int G = sets.G;
+  // (C, D) sums of w s (y_n - ybar): on huge pages at large C (see
+  // huge_pages.hpp). Row c is valid once mass[c] > 0 (every partial's mass
+  // is > 0), and only such rows are read below.
   acc.resize(static_cast<std::size_t>(C * D));
   std::vector<double> mass(C, 0.0), second(C, 0.0);
-  for_each_owned_pair(data, sets, n_threads, 4.0 * D, [&](std::int32_t c, index_t n, double ws) {
-    if (mass[c] == 0.0) std::fill_n(acc.data() + c * D, D, 0.0);  // first addition
-    add_scaled_difference_to_double(acc.data() + c * D, ws, data.row(n), moments.ybar.data(), D);
-    mass[c] += ws;
-    second[c] += ws * moments.yc2[n];
-  });
+  const index_t n_tasks = n_chunks(N, kMStepPointsPerTask);
+  const index_t n_cluster_tasks = n_chunks(C, kEMClustersPerTask);
+  // Tasks per wave: as many as the threads can use, within the memory bound
+  // (the sums do not depend on it).
+  const double task_bytes =
+      8.0 * static_cast<double>(D + 3) *
+      static_cast<double>(std::min<index_t>(C, kMStepPointsPerTask * G));
+  const index_t wave = std::max<index_t>(
+      1, std::min<index_t>(4 * static_cast<index_t>(resolve_threads(n_threads)),
+                           static_cast<index_t>(kMStepPartialBytes / task_bytes)));
+  std::vector<MStepPartial> partials(static_cast<size_t>(std::min(wave, n_tasks)));
+  for (index_t t0 = 0; t0 < n_tasks; t0 += wave) {
+    const index_t t1 = std::min(n_tasks, t0 + wave);
+    parallel_for(t1 - t0, n_threads, [&](index_t j) {
+      // the cluster -> slot map of this thread (all -1 between tasks)
+      thread_local std::vector<std::int32_t> slot_of;
+      if (static_cast<index_t>(slot_of.size()) < C) slot_of.assign(C, -1);
+      m_step_partial(data, sets, moments, t0 + j, slot_of, &partials[j]);
+    }, 4.0 * kMStepPointsPerTask * G * D);
+    // add the wave's partials in task order, parallel over clusters
+    parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
+      const std::int32_t c0 = static_cast<std::int32_t>(ct * kEMClustersPerTask);
+      const std::int32_t c1 = static_cast<std::int32_t>(std::min(C, (ct + 1) * kEMClustersPerTask));
+      for (index_t j = 0; j < t1 - t0; ++j) {
+        const MStepPartial& p = partials[j];
+        auto it = std::lower_bound(p.order.begin(), p.order.end(),
+                                   std::pair<std::int32_t, std::int32_t>(c0, -1));
+        for (; it != p.order.end() && it->first < c1; ++it) {
+          const std::int32_t c = it->first, slot = it->second;
+          double* row = acc.data() + c * D;
+          const double* part = p.sum.data() + slot * D;
+          if (mass[c] == 0.0) {
+            std::copy(part, part + D, row);  // first addition
+          } else {
+            for (index_t k = 0; k < D; ++k) row[k] += part[k];
+          }
+          mass[c] += p.mass[slot];
+          second[c] += p.second[slot];
+        }
+      }
+    }, 2.0 * kEMClustersPerTask * D * static_cast<double>(t1 - t0));
+  }
 
-  const index_t n_tasks = n_chunks(C, kEMClustersPerTask);
-  std::vector<double> task_var(n_tasks, 0.0);
-  parallel_for(n_tasks, n_threads, [&](index_t t) {
+  std::vector<double> task_var(n_cluster_tasks, 0.0);
+  parallel_for(n_cluster_tasks, n_threads, [&](index_t t) {
     const index_t c0 = t * kEMClustersPerTask, c1 = std::min(C, c0 + kEMClustersPerTask);
     double var = 0.0;
     for (index_t c = c0; c < c1; ++c) {
