@@ -32,10 +32,10 @@
 // O(N G^2) buffer is ever held.
 // Determinism: random draws come from streams keyed by the seed, iteration
 // and point chunk; the M-step sums each cluster's (point, responsibility)
-// pairs per fixed range of points, in point order, and adds those partial
-// sums in range order (no per-thread C x D accumulators); distances in T,
-// responsibilities and sums in double. Results do not depend on the number
-// of threads.
+// pairs in point order, per fixed range of points and then range by range
+// (C <= 4096 G / 8) or on one thread per cluster (larger C); no per-thread
+// C x D accumulators; distances in T, responsibilities and sums in double.
+// Results do not depend on the number of threads.
 // Use when: C is large (hundreds to tens of thousands) and an approximate
 // GMM / k-means solution is wanted fast. Do not use for: small C, where exact
 // EM or Lloyd (lloyd.hpp) is cheap, or when full posteriors are needed.

@@ -1,13 +1,14 @@
 // Internal (variational loop): the M-step accumulator.
 //
-// The M-step is parallel over fixed ranges of points (kMStepPointsPerTask):
-// each task sorts its (point, cluster) pairs by cluster and sums every
-// cluster's pairs in ascending point order into one partial sum; the
-// partials are then added into the (C, D) accumulator in task order,
-// parallel over clusters. Task boundaries depend on N only, so the sums do
-// not depend on the thread count; each row is read once per M-step whatever
-// the number of threads (an owner-per-thread scan read it once per owner of
-// its clusters: memory traffic that grew with the threads).
+// With few clusters (point_task_m_step) the M-step is parallel over fixed
+// ranges of points (kMStepPointsPerTask): each task sums its clusters' pairs
+// in ascending point order into one partial sum per cluster, and the
+// partials are added into the (C, D) accumulator in task order, parallel
+// over clusters; each row is read once per M-step. With many clusters a
+// range's partials would be nearly one per pair, so every task owns a
+// contiguous range of clusters and scans all points in order
+// (for_each_owned_pair), reading a row once per owner of its clusters. Both
+// depend on the sizes only, never on the thread count.
 //
 // Per cluster: mass m_c, first moment about ybar and the weighted sum of
 // ||y - ybar||^2 (precomputed per point), so that
@@ -129,6 +130,13 @@ void m_step_partial(const DataView<T>& data, const TruncationSets& sets,
   out->second.swap(second);
 }
 
+/// Whether the M-step sums over point ranges (few clusters: a range's
+/// partial sums are few beside its pairs) or by an owner scan (many
+/// clusters: nearly one partial per pair). Depends on the sizes only.
+inline bool point_task_m_step(index_t C, int G) {
+  return 8 * C <= kMStepPointsPerTask * G;
+}
+
 /// New means (a cluster of zero mass keeps its mean) from the
 /// responsibilities in `sets`; returns sum_n sum_{c in K(n)} w s ||y_n - mu_c||^2
 /// with the new means. `acc` is the accumulator (any contents; resized to
@@ -145,47 +153,57 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
   // is > 0), and only such rows are read below.
   acc.resize(static_cast<std::size_t>(C * D));
   std::vector<double> mass(C, 0.0), second(C, 0.0);
-  const index_t n_tasks = n_chunks(N, kMStepPointsPerTask);
   const index_t n_cluster_tasks = n_chunks(C, kEMClustersPerTask);
-  // Tasks per wave: as many as the threads can use, within the memory bound
-  // (the sums do not depend on it).
-  const double task_bytes =
-      8.0 * static_cast<double>(D + 3) *
-      static_cast<double>(std::min<index_t>(C, kMStepPointsPerTask * G));
-  const index_t wave = std::max<index_t>(
-      1, std::min<index_t>(4 * static_cast<index_t>(resolve_threads(n_threads)),
-                           static_cast<index_t>(kMStepPartialBytes / task_bytes)));
-  std::vector<MStepPartial> partials(static_cast<size_t>(std::min(wave, n_tasks)));
-  for (index_t t0 = 0; t0 < n_tasks; t0 += wave) {
-    const index_t t1 = std::min(n_tasks, t0 + wave);
-    parallel_for(t1 - t0, n_threads, [&](index_t j) {
-      // the cluster -> slot map of this thread (all -1 between tasks)
-      thread_local std::vector<std::int32_t> slot_of;
-      if (static_cast<index_t>(slot_of.size()) < C) slot_of.assign(C, -1);
-      m_step_partial(data, sets, moments, t0 + j, slot_of, &partials[j]);
-    }, 4.0 * kMStepPointsPerTask * G * D);
-    // add the wave's partials in task order, parallel over clusters
-    parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
-      const std::int32_t c0 = static_cast<std::int32_t>(ct * kEMClustersPerTask);
-      const std::int32_t c1 = static_cast<std::int32_t>(std::min(C, (ct + 1) * kEMClustersPerTask));
-      for (index_t j = 0; j < t1 - t0; ++j) {
-        const MStepPartial& p = partials[j];
-        auto it = std::lower_bound(p.order.begin(), p.order.end(),
-                                   std::pair<std::int32_t, std::int32_t>(c0, -1));
-        for (; it != p.order.end() && it->first < c1; ++it) {
-          const std::int32_t c = it->first, slot = it->second;
-          double* row = acc.data() + c * D;
-          const double* part = p.sum.data() + slot * D;
-          if (mass[c] == 0.0) {
-            std::copy(part, part + D, row);  // first addition
-          } else {
-            for (index_t k = 0; k < D; ++k) row[k] += part[k];
+  if (!point_task_m_step(C, G)) {
+    for_each_owned_pair(data, sets, n_threads, 4.0 * D, [&](std::int32_t c, index_t n, double ws) {
+      if (mass[c] == 0.0) std::fill_n(acc.data() + c * D, D, 0.0);  // first addition
+      add_scaled_difference_to_double(acc.data() + c * D, ws, data.row(n), moments.ybar.data(),
+                                      D);
+      mass[c] += ws;
+      second[c] += ws * moments.yc2[n];
+    });
+  } else {
+    const index_t n_tasks = n_chunks(N, kMStepPointsPerTask);
+    // Tasks per wave: as many as the threads can use, within the memory bound
+    // (the sums do not depend on it).
+    const double task_bytes =
+        8.0 * static_cast<double>(D + 3) *
+        static_cast<double>(std::min<index_t>(C, kMStepPointsPerTask * G));
+    const index_t wave = std::max<index_t>(
+        1, std::min<index_t>(4 * static_cast<index_t>(resolve_threads(n_threads)),
+                             static_cast<index_t>(kMStepPartialBytes / task_bytes)));
+    std::vector<MStepPartial> partials(static_cast<size_t>(std::min(wave, n_tasks)));
+    for (index_t t0 = 0; t0 < n_tasks; t0 += wave) {
+      const index_t t1 = std::min(n_tasks, t0 + wave);
+      parallel_for(t1 - t0, n_threads, [&](index_t j) {
+        // the cluster -> slot map of this thread (all -1 between tasks)
+        thread_local std::vector<std::int32_t> slot_of;
+        if (static_cast<index_t>(slot_of.size()) < C) slot_of.assign(C, -1);
+        m_step_partial(data, sets, moments, t0 + j, slot_of, &partials[j]);
+      }, 4.0 * kMStepPointsPerTask * G * D);
+      // add the wave's partials in task order, parallel over clusters
+      parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
+        const std::int32_t c0 = static_cast<std::int32_t>(ct * kEMClustersPerTask);
+        const std::int32_t c1 = static_cast<std::int32_t>(std::min(C, (ct + 1) * kEMClustersPerTask));
+        for (index_t j = 0; j < t1 - t0; ++j) {
+          const MStepPartial& p = partials[j];
+          auto it = std::lower_bound(p.order.begin(), p.order.end(),
+                                     std::pair<std::int32_t, std::int32_t>(c0, -1));
+          for (; it != p.order.end() && it->first < c1; ++it) {
+            const std::int32_t c = it->first, slot = it->second;
+            double* row = acc.data() + c * D;
+            const double* part = p.sum.data() + slot * D;
+            if (mass[c] == 0.0) {
+              std::copy(part, part + D, row);  // first addition
+            } else {
+              for (index_t k = 0; k < D; ++k) row[k] += part[k];
+            }
+            mass[c] += p.mass[slot];
+            second[c] += p.second[slot];
           }
-          mass[c] += p.mass[slot];
-          second[c] += p.second[slot];
         }
-      }
-    }, 2.0 * kEMClustersPerTask * D * static_cast<double>(t1 - t0));
+      }, 2.0 * kEMClustersPerTask * D * static_cast<double>(t1 - t0));
+    }
   }
 
   std::vector<double> task_var(n_cluster_tasks, 0.0);

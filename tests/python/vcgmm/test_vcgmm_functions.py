@@ -495,6 +495,38 @@ def test_loop_does_not_depend_on_the_thread_count(patches, assert_thread_indepen
     assert_thread_independent(run)
 
 
+# The M-step sums over point ranges with few clusters (C <= 4096 G / 8) and by
+# an owner scan above: with G = 1, C = 200 and C = 700 take one path each.
+@pytest.mark.parametrize("C", [200, 700])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_m_step_matches_a_numpy_reference_on_both_paths(C, weighted, patches):
+    X = patches[::7][:20_000]
+    w = np.random.default_rng(1).uniform(0.2, 3.0, len(X)) if weighted else None
+    mu0 = X[np.random.default_rng(2).choice(len(X), C, replace=False)]
+    loop = _VariationalLoop(X, mu0, G=1, sample_weight=w, random_state=0, n_threads=2)
+    for _ in range(2):
+        loop.e_step()
+        before = loop.means
+        label = loop.truncation_sets[:, 0]  # G = 1: responsibility 1
+        loop.m_step()
+        ww = np.ones(len(X)) if w is None else w
+        mass = np.bincount(label, weights=ww, minlength=C)
+        sums = np.zeros((C, X.shape[1]))
+        np.add.at(sums, label, ww[:, None] * X.astype(np.float64))
+        expected = np.where(mass[:, None] > 0, sums / np.maximum(mass, 1e-300)[:, None], before)
+        np.testing.assert_allclose(loop.means, expected, rtol=0, atol=1e-4)
+
+
+def test_owner_scan_m_step_does_not_depend_on_the_thread_count(patches,
+                                                               assert_thread_independent):
+    # G = 1 and C = 700 > 4096 / 8: the M-step's owner scan
+    def run(n_threads):
+        return _fit_vcgmm(patches, 700, G=1, coreset_size=20_000, max_iter=3, tol=0,
+                          random_state=4, n_threads=n_threads)
+
+    assert_thread_independent(run)
+
+
 # ----------------------------------------------------------------------------
 # 7. Dtypes and distance counts
 # ----------------------------------------------------------------------------
