@@ -466,6 +466,23 @@ def machine_info():
     return info
 
 
+def _narrow_build_note(build):
+    """A warning when vcgmm ran a narrower instruction-set level than this CPU
+    runs (e.g. a generic dev build on an AVX-512 machine): a source install
+    builds and imports the widest, so vcgmm's times would understate it."""
+    if not isinstance(build, dict):
+        return None
+    order = ["generic", "avx2", "avx512"]
+    features = build.get("cpu_features") or {}
+    widest = max((lv for lv in order[1:] if features.get(lv)), key=order.index, default="generic")
+    used = build.get("opt_level")
+    if used in order and order.index(used) < order.index(widest):
+        return (f"**WARNING: vcgmm ran its {used} build on a CPU that runs {widest}; "
+                f"`pip install .` builds and imports {widest} here, so vcgmm's times "
+                "understate what users get.**")
+    return None
+
+
 def _fmt(value, fmt):
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
@@ -596,6 +613,9 @@ def write_results(name, columns, rows, *, title, params=None, notes=(), info=Non
                         "(the package was rebuilt); these numbers may mix two builds.**")
     table = markdown_table(columns, rows)
     build = info.get("vcgmm_build") or {}
+    narrow = _narrow_build_note(build)
+    if narrow:
+        notes.insert(0, narrow)
     versions = info.get("versions", {})
     header = [
         f"# {title}",
