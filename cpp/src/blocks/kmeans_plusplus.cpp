@@ -40,7 +40,8 @@ class DSquaredSampling {
                    bool use_bounds)
       : data_(data), run_(run), centers_(centers), use_bounds_(use_bounds),
         n_tasks_(n_chunks(data.n, kChunk)),
-        rng_(run.seed, Stream::kmeans_plusplus), w_chunk_(n_tasks_, 0.0), pot_chunk_(n_tasks_, 0.0) {
+        rng_(run.seed, Stream::kmeans_plusplus), w_chunk_(n_tasks_, 0.0),
+        pot_chunk_(n_tasks_, 0.0) {
     for (index_t t = 0; t < n_tasks_; ++t) {
       const index_t r0 = t * kChunk, r1 = std::min(data.n, r0 + kChunk);
       if (!data.w) {
@@ -77,7 +78,6 @@ class DSquaredSampling {
       nearest_.assign(n, 0);
       center_distance_pass(data_, c, kChunk, run_.n_threads, pot_chunk_.data(),
                            [&](index_t i, double di) { return min_d2_[i] = di; }, stats);
-      n_added_ = 1;
       return;
     }
     // ||c - a||^2 for every earlier center a: best_of's, when c is its
@@ -107,13 +107,12 @@ class DSquaredSampling {
       pot_chunk_[t] = s;
     }, 3.0 * kChunk * d);
     stats->n_distance_evals.seeding += n;
-    n_added_ = k + 1;
   }
 
-  /// Greedy step: of L candidates, the one whose addition leaves the
-  /// smallest potential (one pass over X for all of them).
-  index_t best_of(index_t L, SeedingStats* stats) {
-    const index_t n = data_.n, d = data_.d, k = k_chosen();
+  /// Greedy step with centers 0..k-1 taken in: of L candidates, the one
+  /// whose addition leaves the smallest potential (one pass over X for all).
+  index_t best_of(index_t k, index_t L, SeedingStats* stats) {
+    const index_t n = data_.n, d = data_.d;
     std::vector<index_t> cand(L);
     std::vector<const T*> rows(L);
     for (index_t l = 0; l < L; ++l) {
@@ -167,9 +166,6 @@ class DSquaredSampling {
   }
 
  private:
-  /// Centers chosen so far and taken into the distances.
-  index_t k_chosen() const { return n_added_; }
-
   /// (k, m) row-major: the squared distances from center a to the m points.
   std::vector<double> center_distances(const T* const* pts, index_t m, index_t k) const {
     const index_t d = data_.d;
@@ -191,7 +187,6 @@ class DSquaredSampling {
   bool use_bounds_;   // false: every distance computed (the reference loop)
   index_t n_tasks_;
   Rng rng_;
-  index_t n_added_ = 0;
   std::vector<double> w_chunk_;         // sum of w per chunk
   std::vector<double> pot_chunk_;       // sum of w min_d2 per chunk
   std::vector<double> min_d2_;          // squared distance to the nearest chosen center
@@ -214,7 +209,7 @@ SeedingStats kmeans_plusplus(const DataView<T>& data, index_t n_clusters,
     if (n_clusters > 1) sampling.add_center(0, stats);
     for (index_t k = 1; k < n_clusters; ++k) {
       check_interrupt();
-      take_center(data, k, L == 1 ? sampling.draw_candidate() : sampling.best_of(L, stats),
+      take_center(data, k, L == 1 ? sampling.draw_candidate() : sampling.best_of(k, L, stats),
                   centers, indices);
       if (k + 1 < n_clusters) sampling.add_center(k, stats);
     }

@@ -123,7 +123,9 @@ void m_step_partial(const DataView<T>& data, const TruncationSets& sets,
   }
   // the merge visits them by ascending cluster
   out->order.resize(touched.size());
-  for (size_t j = 0; j < touched.size(); ++j) out->order[j] = {touched[j], static_cast<std::int32_t>(j)};
+  for (size_t j = 0; j < touched.size(); ++j) {
+    out->order[j] = {touched[j], static_cast<std::int32_t>(j)};
+  }
   std::sort(out->order.begin(), out->order.end());
   out->sum.swap(sum);
   out->mass.swap(mass);
@@ -184,7 +186,8 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
       // add the wave's partials in task order, parallel over clusters
       parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
         const std::int32_t c0 = static_cast<std::int32_t>(ct * kEMClustersPerTask);
-        const std::int32_t c1 = static_cast<std::int32_t>(std::min(C, (ct + 1) * kEMClustersPerTask));
+        const std::int32_t c1 =
+            static_cast<std::int32_t>(std::min(C, (ct + 1) * kEMClustersPerTask));
         for (index_t j = 0; j < t1 - t0; ++j) {
           const MStepPartial& p = partials[j];
           auto it = std::lower_bound(p.order.begin(), p.order.end(),
@@ -230,8 +233,8 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
 
 /// For the given means (unchanged), per cluster: the mass m_c and
 /// sum_n w s ||y_n - mu_c||^2 from the responsibilities in `sets`; returns
-/// their sum over the clusters. Ownership and order as in m_step (results do
-/// not depend on the thread count).
+/// their sum over the clusters, by the owner scan whatever C (it runs once
+/// per fit; results do not depend on the thread count).
 template <typename T>
 double spread_about_means(const DataView<T>& data, const TruncationSets& sets, int n_threads,
                           const T* means, double* cluster_mass, double* cluster_sq) {
