@@ -216,11 +216,15 @@ struct GraphKernelParams {
 
 /// A graph kernel from the symmetrised k-nn graph of the rows (A_ij = 1 when j
 /// is among the n_neighbors nearest of i or i among those of j; exact, blocked;
-/// ties: lowest index), D = diag(row sums of A). knn: O(n^2 d) and n^2 memory;
-/// heat: plus an eigendecomposition, O(n^3) on one thread (a few thousand
-/// points). The result is symmetric, for KernelType::precomputed. Its cost
-/// (n^2 distance evaluations for the graph, wall time) is reported in the
-/// `seeding` phase.
+/// ties: lowest index), D = diag(row sums of A). knn: O(n^2 d) and n^2 memory.
+/// heat: plus the m modes of N = D^-1/2 A D^-1/2 weighted exp(-t (1 -
+/// lambda)) >= 1e-12 (dropped modes change no entry by more than 1e-12 of the
+/// largest), by Chebyshev-filtered subspace iteration on the sparse graph
+/// (Zhou & Saad 2007; start block from run.seed), O(n^2 m) for the matrix;
+/// when more than n / 4 modes pass (small t) a dense eigendecomposition,
+/// O(n^3) on one thread. Bit-identical on any number of threads. The result
+/// is symmetric, for KernelType::precomputed. Its cost (n^2 distance
+/// evaluations for the graph, wall time) is reported in the `seeding` phase.
 ///
 /// @param kernel OUT (n, n) row-major
 template <typename T>

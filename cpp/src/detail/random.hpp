@@ -47,6 +47,7 @@ enum class Stream : std::uint64_t {
   kernel_gamma = 101,           ///< rows of the gamma heuristic
   kernel_kmeans_plusplus = 102, ///< kernel k-means++ draws
   kernel_kmeans_batch = 103,    ///< the mini-batch of an iteration (index: the iteration)
+  graph_spectrum = 104,         ///< the heat kernel's starting block of the graph's slowest modes
 };
 
 class Rng {

@@ -1,19 +1,12 @@
 #include "vcgmm/kernel_kmeans.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <limits>
-#include <memory>
-#include <mutex>
 #include <numeric>
 #include <string>
-#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -120,50 +113,6 @@ KernelParams resolve_kernel(const DataView<T>& data, const KernelParams& k, cons
     }
   }
   return r;
-}
-
-/// Eigen's eigensolver of the graph: one long call that cannot poll. It runs
-/// on a worker thread while the calling thread polls the interrupt callback;
-/// on an interrupt the worker is left to finish in the background (it owns
-/// its input and its result, which is dropped) and Interrupted is thrown.
-struct EigenJob {
-  Eigen::MatrixXd matrix;
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig;
-  std::exception_ptr error;
-  std::mutex mutex;
-  std::condition_variable finished;
-  bool done = false;
-};
-
-inline std::shared_ptr<EigenJob> interruptible_eigensolver(Eigen::MatrixXd matrix) {
-  auto job = std::make_shared<EigenJob>();
-  job->matrix = std::move(matrix);
-  std::thread worker([job] {
-    try {
-      job->eig.compute(job->matrix);
-    } catch (...) {
-      job->error = std::current_exception();
-    }
-    job->matrix.resize(0, 0);
-    std::lock_guard<std::mutex> lock(job->mutex);
-    job->done = true;
-    job->finished.notify_one();
-  });
-  for (;;) {
-    {
-      std::unique_lock<std::mutex> lock(job->mutex);
-      if (job->finished.wait_for(lock, std::chrono::milliseconds(20), [&] { return job->done; })) {
-        break;
-      }
-    }
-    if (interrupt_requested()) {
-      worker.detach();
-      throw Interrupted();
-    }
-  }
-  worker.join();
-  if (job->error) std::rethrow_exception(job->error);
-  return job;
 }
 
 /// A polynomial kernel whose K(x, x) spans more orders of magnitude than T
@@ -853,116 +802,6 @@ double kernel_gamma_heuristic(const DataView<T>& data, KernelType type, const Ru
   return gamma_heuristic(data, type, run, &pairs);
 }
 
-namespace detail {
-namespace {
-
-/// Neighbour lists of the exact k-nn (self excluded).
-struct KnnHandler {
-  using Partial = NoPartial;
-  using Block = NoBlock;
-  static constexpr bool kVisitsTiles = false;
-  index_t nn;
-  index_t* out;  // (n, nn)
-  void row(Block&, Partial&, index_t r, index_t, const std::int32_t* idx, const double*,
-           int found) const {
-    index_t c = 0;
-    for (int f = 0; f < found && c < nn; ++f) {
-      if (idx[f] != r) out[r * nn + c++] = idx[f];
-    }
-    for (; c < nn; ++c) out[r * nn + c] = idx[found - 1];  // not reached: found = nn + 1
-  }
-};
-
-}  // namespace
-}  // namespace detail
-
-template <typename T>
-PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params,
-                        const RunOptions& run, T* kernel) {
-  using namespace detail;
-  const std::string w = "graph_kernel";
-  require(data.n >= 2 && data.d >= 1 && data.x != nullptr,
-          w + ": X must have at least 2 rows and 1 column");
-  require(params.n_neighbors >= 1 && params.n_neighbors < data.n,
-          w + ": n_neighbors must be in [1, n - 1]");
-  require(params.type != GraphKernelType::heat || (std::isfinite(params.t) && params.t > 0.0),
-          w + ": t must be > 0");
-  require(kernel != nullptr, w + ": the output kernel is a null pointer");
-  require(data.n <= 2147483647LL, w + ": too many points");
-  Stopwatch clock;
-  PhaseCosts costs;
-  const index_t n = data.n, nn = params.n_neighbors;
-  std::vector<index_t> nbr(n * nn);
-  {
-    CenterTiles<T> tiles(data.x, n, data.d);
-    KnnHandler h{nn, nbr.data()};
-    scan_nearest(DataView<T>{data.x, n, data.d, nullptr}, tiles, static_cast<int>(nn + 1), h,
-                 run.n_threads, 2.0 * static_cast<double>(data.d));
-    costs.n_distance_evals.seeding = n * n;
-  }
-  // A: symmetrised k-nn graph, as a dense matrix in the output.
-  std::fill(kernel, kernel + n * n, T(0));
-  for (index_t i = 0; i < n; ++i) {
-    check_interrupt();
-    for (index_t c = 0; c < nn; ++c) {
-      const index_t j = nbr[i * nn + c];
-      kernel[i * n + j] = T(1);
-      kernel[j * n + i] = T(1);
-    }
-  }
-  std::vector<double> deg(n, 0.0);
-  for (index_t i = 0; i < n; ++i) {
-    check_interrupt();
-    double s = 0.0;
-    for (index_t j = 0; j < n; ++j) s += static_cast<double>(kernel[i * n + j]);
-    deg[i] = s;  // >= nn >= 1
-  }
-  check_interrupt();
-  if (params.type == GraphKernelType::knn) {
-    parallel_for(n, run.n_threads, [&](index_t i) {
-      for (index_t j = 0; j < n; ++j) {
-        if (kernel[i * n + j] != T(0)) kernel[i * n + j] = static_cast<T>(1.0 / (deg[i] * deg[j]));
-      }
-    }, 2.0 * n);
-  } else {
-    Eigen::MatrixXd N(n, n);
-    for (index_t i = 0; i < n; ++i) {
-      check_interrupt();
-      for (index_t j = 0; j < n; ++j) {
-        N(i, j) = static_cast<double>(kernel[i * n + j]) / std::sqrt(deg[i] * deg[j]);
-      }
-    }
-    const std::shared_ptr<EigenJob> job = interruptible_eigensolver(std::move(N));
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>& eig = job->eig;
-    if (eig.info() != Eigen::Success) {
-      throw InvalidArgument("graph_kernel: the eigendecomposition of the graph did not converge");
-    }
-    check_interrupt();
-    // exp(-t L) = V diag(exp(-t (1 - lambda))) V^T = W W^T, W = V diag(exp(-t (1 - lambda) / 2)).
-    Eigen::MatrixXd W = eig.eigenvectors();
-    for (index_t c = 0; c < n; ++c) {
-      W.col(c) *= std::exp(-0.5 * params.t * (1.0 - eig.eigenvalues()(c)));
-    }
-    const index_t rb = 64;
-    parallel_for(n_chunks(n, rb), run.n_threads, [&](index_t t) {
-      const index_t r0 = t * rb, nr = std::min(rb, n - r0);
-      const Eigen::MatrixXd blk = W.middleRows(r0, nr) * W.transpose();
-      for (index_t i = 0; i < nr; ++i) {
-        for (index_t j = 0; j < n; ++j) kernel[(r0 + i) * n + j] = static_cast<T>(blk(i, j));
-      }
-    }, 2.0 * rb * n * n);
-    // Symmetric to the last bit (the products round row by row).
-    for (index_t i = 0; i < n; ++i) {
-      for (index_t j = i + 1; j < n; ++j) kernel[j * n + i] = kernel[i * n + j];
-    }
-  }
-  costs.timings.seeding = clock.seconds();
-  log_line(run.log, "graph kernel (%s, %lld neighbours) of %lld points (%.2f s)",
-           params.type == GraphKernelType::knn ? "k-nn" : "heat", static_cast<long long>(nn),
-           static_cast<long long>(n), costs.timings.seeding);
-  return costs;
-}
-
 #define VCGMM_KERNEL_KMEANS_INSTANTIATE(T)                                                      \
   template KernelKMeansResult fit_kernel_kmeans<T>(const DataView<T>&, const KernelKMeansParams&, \
                                                    const index_t*, std::int32_t*);              \
@@ -971,9 +810,7 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
                                                std::int32_t*, double*);                         \
   template SeedingStats kernel_kmeans_plusplus<T>(const DataView<T>&, const KernelParams&,      \
                                                   index_t, const RunOptions&, index_t*);        \
-  template double kernel_gamma_heuristic<T>(const DataView<T>&, KernelType, const RunOptions&); \
-  template PhaseCosts graph_kernel<T>(const DataView<T>&, const GraphKernelParams&,             \
-                                      const RunOptions&, T*);
+  template double kernel_gamma_heuristic<T>(const DataView<T>&, KernelType, const RunOptions&);
 VCGMM_KERNEL_KMEANS_INSTANTIATE(float)
 VCGMM_KERNEL_KMEANS_INSTANTIATE(double)
 #undef VCGMM_KERNEL_KMEANS_INSTANTIATE

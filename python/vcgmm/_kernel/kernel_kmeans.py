@@ -4,6 +4,7 @@ k-means", its untruncated mini-batch and full-batch baselines (estimator
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 from typing import Optional
@@ -272,7 +273,8 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
     t : float, default=1000.0
         Time of the heat kernel ``exp(-t L)``, which keeps the graph's modes
         of eigenvalue well below ``1 / t``: large t (hundreds to thousands)
-        approaches spectral clustering, small t finds no clusters.
+        approaches spectral clustering, small t finds no clusters. Modes
+        weighted below 1e-12 of the slowest are dropped.
     algorithm : {"truncated", "minibatch", "full"}, default="truncated"
         See above.
     batch_size : int or "auto", default="auto"
@@ -371,9 +373,13 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
     The graph kernels are ``D^-1 A D^-1`` (knn) and ``exp(-t L)`` with ``L =
     I - D^-1/2 A D^-1/2`` (heat), from the symmetrised
     ``n_neighbors``-nearest-neighbour graph A of X: a dense n x n matrix (8
-    n^2 bytes in float64); the heat kernel also needs an O(n^3)
-    eigendecomposition, practical up to a few thousand points. They exist on
-    the training points only: ``predict`` refuses them.
+    n^2 bytes in float64). The heat kernel is built from the graph's m
+    slowest modes (those weighted at least 1e-12 of the slowest), found by
+    Chebyshev-filtered subspace iteration on the sparse graph: O(n^2 m) for
+    the matrix, with m in the tens at the default t; only when more than a
+    quarter of all modes weigh that much (small t) does it fall back to a
+    dense O(n^3) eigendecomposition, practical up to a few thousand points.
+    They exist on the training points only: ``predict`` refuses them.
 
     References
     ----------
@@ -495,7 +501,7 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         if kernel == "precomputed":
             fit_X = self._precomputed(X)
         elif kernel in _GRAPH_KERNELS:
-            self._warn_if_huge_graph(X.shape[0], X.shape[1], kernel)
+            self._warn_if_huge_graph(X.shape[0], X.shape[1], kernel, values["t"])
             g = _core.GraphKernelParams()
             g.type = kernel
             g.n_neighbors = values["n_neighbors"]
@@ -558,16 +564,20 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         return best[0], best[1], evals, timings
 
     @staticmethod
-    def _warn_if_huge_graph(n, d, kernel):
+    def _warn_if_huge_graph(n, d, kernel, t):
         """Warn before building a graph kernel that needs more than an hour:
-        the k-nn scan of all n^2 pairs, and for heat the O(n^3)
-        eigendecomposition of the n x n graph (about 10 n^3 flops) and the
-        product of its factors (2 n^3)."""
+        the k-nn scan of all n^2 pairs, and for heat at small t (every mode
+        weighs more than 1e-12 of the slowest: t <= ln(1e12) / 1.5, the core's
+        rule) the dense eigendecomposition of the n x n graph (about 10 n^3
+        flops) and the product of its factors (2 n^3). At larger t the heat
+        kernel's m slow modes cost O(n^2 m), m unknown beforehand: counted as
+        one mode (a lower bound)."""
         pairs = float(n) * n
-        flops = (2.0 * d + 20.0) * pairs + (12.0 * float(n) ** 3 if kernel == "heat" else 0.0)
+        dense = kernel == "heat" and t <= math.log(1e12) / 1.5
+        flops = (2.0 * d + 20.0) * pairs + (12.0 * float(n) ** 3 if dense else 0.0)
         warn_if_huge("distance evaluations", pairs, 0.0, d, flops,
                      f"fewer points (kernel={kernel!r} is a dense n x n matrix"
-                     + (", built by an O(n^3) eigendecomposition" if kernel == "heat" else "")
+                     + (", built by an O(n^3) eigendecomposition at this small t" if dense else "")
                      + "), or a point kernel such as 'rbf'")
 
     def _warn_if_huge(self, n, d, params):

@@ -241,6 +241,53 @@ TEST_CASE("graph kernels are symmetric, knn has the graph's sparsity") {
   CHECK(trace < static_cast<double>(n));  // exp(-t L) has eigenvalues in (0, 1]
 }
 
+TEST_CASE("the heat kernel from the graph's slowest modes is exp(-t L)") {
+  // At t = 500 and 1000 only the modes with exp(-t (1 - lambda)) >= 1e-12 are
+  // kept (the filtered subspace path); the semigroup law exp(-500 L)^2 =
+  // exp(-1000 L) and the stationary mode D^1/2 1 (eigenvalue 1 of N, kept
+  // by every exp(-t L)) hold to rounding, and threads change no bit.
+  const index_t n = 300, d = 2;
+  const auto x = gaussian<double>(n, d, 29);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  vcgmm::GraphKernelParams g;
+  g.type = vcgmm::GraphKernelType::heat;
+  g.n_neighbors = 8;
+  std::vector<double> half(n * n), full(n * n), full3(n * n), knn(n * n);
+  g.t = 500.0;
+  vcgmm::graph_kernel(data, g, run_options(0, 1), half.data());
+  g.t = 1000.0;
+  vcgmm::graph_kernel(data, g, run_options(0, 1), full.data());
+  vcgmm::graph_kernel(data, g, run_options(0, 3), full3.data());
+  CHECK(bitwise_equal(full, full3));
+  double largest = 0.0, worst = 0.0;
+  for (double v : full) largest = std::max(largest, std::fabs(v));
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j = 0; j < n; ++j) {
+      double s = 0.0;
+      for (index_t l = 0; l < n; ++l) s += half[i * n + l] * half[l * n + j];
+      worst = std::max(worst, std::fabs(s - full[i * n + j]));
+    }
+  }
+  CHECK(worst <= 1e-9 * largest);
+  g.type = vcgmm::GraphKernelType::knn;
+  vcgmm::graph_kernel(data, g, run_options(0, 1), knn.data());
+  std::vector<double> root(n);  // D^1/2 1, from the knn kernel's sparsity
+  for (index_t i = 0; i < n; ++i) {
+    index_t degree = 0;
+    for (index_t j = 0; j < n; ++j) degree += knn[i * n + j] != 0.0;
+    root[i] = std::sqrt(static_cast<double>(degree));
+  }
+  worst = 0.0;
+  double scale = 0.0;
+  for (index_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (index_t j = 0; j < n; ++j) s += full[i * n + j] * root[j];
+    worst = std::max(worst, std::fabs(s - root[i]));
+    scale = std::max(scale, root[i]);
+  }
+  CHECK(worst <= 1e-9 * scale);
+}
+
 TEST_CASE("kernel k-means argument checks") {
   const index_t n = 20, d = 2;
   const auto x = gaussian<double>(n, d, 18);
@@ -376,6 +423,7 @@ TEST_CASE("the heat kernel's eigendecomposition stops when interrupted") {
   const auto x = gaussian<double>(n, d, 23);
   vcgmm::GraphKernelParams g;
   g.type = vcgmm::GraphKernelType::heat;
+  g.t = 1.0;  // every mode weighs: the dense decomposition
   g.n_neighbors = 10;
   std::vector<double> K(n * n);
   g_kernel_calls = 0;

@@ -340,6 +340,25 @@ def test_graph_kernels_match_a_dense_reference(dtype, n_neighbors):
     assert np.all(np.linalg.eigvalsh(want) > 0)
 
 
+@pytest.mark.parametrize("t", [30.0, 300.0, 1000.0, 1e5])
+def test_heat_kernel_from_the_slowest_modes_matches_a_dense_reference(t):
+    # From t = 30 on, the kernel keeps only the modes weighted >= 1e-12 (found
+    # by filtered subspace iteration); two rings make the top eigenvalue 1
+    # double (one per component), which a block method must find twice.
+    X, _ = make_circles(400, factor=0.4, noise=0.05, random_state=0)
+    A = _knn_adjacency(X, 10)
+    deg = A.sum(1)
+    L = np.eye(400) - A / np.sqrt(np.outer(deg, deg))
+    lam, V = np.linalg.eigh(L)
+    assert np.sum(lam < 1e-9) == 2  # the premise: two components
+    want = (V * np.exp(-t * lam)) @ V.T
+    g = core.GraphKernelParams()
+    g.n_neighbors, g.type, g.t = 10, "heat", t
+    K, _ = core.graph_kernel(X, g, core.RunOptions())
+    np.testing.assert_array_equal(K, K.T)
+    np.testing.assert_allclose(K, want, rtol=0, atol=1e-10 * np.abs(want).max())
+
+
 def test_knn_kernel_objective_is_not_clamped():
     # D^-1 A D^-1 has a zero diagonal and is not positive semidefinite: the
     # distance formula K(x,x) - 2 <phi(x), C_j> + <C_j, C_j> is mostly
@@ -376,7 +395,7 @@ def test_knn_kernel_objective_is_not_clamped():
 
 @pytest.fixture(scope="module")
 def moons_heat():
-    """Two moons and their heat kernel (built once: an O(n^3) eigendecomposition)."""
+    """Two moons and their heat kernel (built once)."""
     Xm, ym = make_moons(800, noise=0.05, random_state=0)
     g = core.GraphKernelParams()
     g.type, g.n_neighbors, g.t = "heat", 10, 2000.0
@@ -751,18 +770,19 @@ def test_full_batch_cluster_left_empty_is_documented_and_never_nearest():
         assert np.all(c > 0) and c.sum() == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("kernel", ["knn", "heat"])
-def test_the_graph_kernels_cost_is_warned_before_it_is_paid(monkeypatch, kernel):
+@pytest.mark.parametrize("kernel, t", [("knn", 1000.0), ("heat", 1000.0), ("heat", 10.0)])
+def test_the_graph_kernels_cost_is_warned_before_it_is_paid(monkeypatch, kernel, t):
     # The hour-long warning used to come after the graph was built, and
-    # counted neither the n^2 scan nor heat's O(n^3) eigendecomposition.
+    # counted neither the n^2 scan nor heat's O(n^3) eigendecomposition (only
+    # at small t, where every mode weighs and the core decomposes densely).
     X = np.random.default_rng(0).normal(size=(300, 3))
     monkeypatch.setattr(cost, "FLOPS_PER_THREAD", 1.0)  # every fit "takes hours"
     monkeypatch.setattr(core, "graph_kernel", _refuse_to_build)
     with pytest.warns(UserWarning, match="dense n x n matrix") as record:
         with pytest.raises(RuntimeError, match="graph kernel built"):
-            vcgmm.KernelKMeans(3, kernel=kernel, n_neighbors=10, algorithm="full").fit(X)
+            vcgmm.KernelKMeans(3, kernel=kernel, n_neighbors=10, t=t, algorithm="full").fit(X)
     graph = [str(w.message) for w in record if "dense n x n" in str(w.message)]
-    assert ("eigendecomposition" in graph[0]) == (kernel == "heat")
+    assert ("eigendecomposition" in graph[0]) == (kernel == "heat" and t < 18)
 
 
 def _refuse_to_build(*args, **kwargs):
