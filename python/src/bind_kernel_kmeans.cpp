@@ -25,10 +25,6 @@ const NameTable<vcgmm::KernelKMeansAlgorithm> kKernelKMeansAlgorithms[] = {
     {"minibatch", vcgmm::KernelKMeansAlgorithm::minibatch},
     {"full", vcgmm::KernelKMeansAlgorithm::full},
 };
-const NameTable<vcgmm::LearningRate> kLearningRates[] = {
-    {"beta", vcgmm::LearningRate::beta},
-    {"sklearn", vcgmm::LearningRate::sklearn},
-};
 const NameTable<vcgmm::GraphKernelType> kGraphKernels[] = {
     {"knn", vcgmm::GraphKernelType::knn},
     {"heat", vcgmm::GraphKernelType::heat},
@@ -148,7 +144,8 @@ void bind_params(py::module_& m) {
   def_names(m, "kernel_kmeans_algorithms", kKernelKMeansAlgorithms,
             "Names of the kernel k-means algorithms (KernelKMeansParams.algorithm).");
   def_names(m, "learning_rates", kLearningRates,
-            "Names of the mini-batch learning rates (KernelKMeansParams.learning_rate).");
+            "Names of the mini-batch learning rates (KernelKMeansParams.learning_rate, "
+            "MbatchParams.learning_rate).");
   def_names(m, "graph_kernels", kGraphKernels,
             "Names of the graph kernels (GraphKernelParams.type).");
   using K = vcgmm::KernelParams;
@@ -161,7 +158,9 @@ void bind_params(py::module_& m) {
   auto params = params_class<P>(m, "KernelKMeansParams");
   params.def_readwrite("n_clusters", &P::n_clusters).def_readwrite("kernel", &P::kernel);
   enum_property(params, "algorithm", &P::algorithm, kKernelKMeansAlgorithms);
-  params.def_readwrite("batch_size", &P::batch_size).def_readwrite("tau", &P::tau);
+  params.def_readwrite("batch_size", &P::batch_size)
+      .def_readwrite("tau", &P::tau)
+      .def_readwrite("renormalize", &P::renormalize);
   enum_property(params, "learning_rate", &P::learning_rate, kLearningRates);
   params.def_readwrite("max_iter", &P::max_iter)
       .def_readwrite("tol", &P::tol)

@@ -39,7 +39,8 @@ const NameTable<vcgmm::VrkmUpdateRule> kVrkmUpdateRules[] = {
 template <typename T>
 py::tuple mbatch_step(const CArray<T>& X, const OptWeights& w, const CArray<T>& centers,
                       const CArray<double>& counts, bool want_labels, int n_threads,
-                      bool spherical) {
+                      bool spherical, const std::string& learning_rate) {
+  const vcgmm::LearningRate rate = value_of(kLearningRates, learning_rate, "learning_rate");
   const auto batch = data_view(X, w);
   const index_t C =
       rows_matching(X, centers, "centers must have shape (n_clusters, n_features)");
@@ -54,8 +55,8 @@ py::tuple mbatch_step(const CArray<T>& X, const OptWeights& w, const CArray<T>& 
   py::object labels = optional_output(want_labels, batch.n, &lab);
   T* c = c_out.mutable_data();
   double* v = v_out.mutable_data();
-  const auto stats =
-      without_gil([&] { return vcgmm::mbatch_step(batch, C, c, v, lab, n_threads, spherical); });
+  const auto stats = without_gil(
+      [&] { return vcgmm::mbatch_step(batch, C, c, v, lab, n_threads, spherical, rate); });
   return py::make_tuple(c_out, v_out, labels, stats);
 }
 
@@ -99,7 +100,7 @@ void bind_typed(py::module_& m) {
   m.def("mbatch_step", &mbatch_step<T>, py::arg("X").noconvert(),
         py::arg("sample_weight").noconvert(), py::arg("centers").noconvert(),
         py::arg("counts").noconvert(), py::arg("want_labels"), py::arg("n_threads"),
-        py::arg("spherical") = false);
+        py::arg("spherical") = false, py::arg("learning_rate") = "sklearn");
   m.def("mbatch_stream_seed", &mbatch_stream_seed<T>, py::arg("X").noconvert(),
         py::arg("sample_weight").noconvert(), py::arg("params"));
   m.def("mbatch_stream_batches", &mbatch_stream_batches<T>, py::arg("X").noconvert(),
@@ -182,12 +183,13 @@ void bind_params(py::module_& m) {
   def_names(m, "vrkm_update_rules", kVrkmUpdateRules, "VrkmParams.update_rule names.");
   using MP = vcgmm::MbatchParams;
   m.attr("MBATCH_DEFAULT_BATCH") = vcgmm::kMbatchDefaultBatch;
-  params_class<MP>(m, "MbatchParams")
-      .def_readwrite("batch_size", &MP::batch_size)
+  auto mp = params_class<MP>(m, "MbatchParams");
+  mp.def_readwrite("batch_size", &MP::batch_size)
       .def_readwrite("max_iter", &MP::max_iter)
       .def_readwrite("spherical", &MP::spherical)
       .def_readwrite("reassignment_ratio", &MP::reassignment_ratio)
       .def_readwrite("max_no_improvement", &MP::max_no_improvement);
+  enum_property(mp, "learning_rate", &MP::learning_rate, kLearningRates);
   using NP = vcgmm::NmbatchParams;
   auto nm = params_class<NP>(m, "NmbatchParams");
   nm.def_readwrite("batch_size", &NP::batch_size)

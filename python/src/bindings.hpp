@@ -247,6 +247,12 @@ E value_of(const NameTable<E> (&table)[N], const std::string& name, const char* 
                                name + "'");
 }
 
+/// The mini-batch learning rates (vcgmm::LearningRate: mbatch, kernel k-means).
+inline const NameTable<vcgmm::LearningRate> kLearningRates[] = {
+    {"beta", vcgmm::LearningRate::beta},
+    {"sklearn", vcgmm::LearningRate::sklearn},
+};
+
 /// Binds `name` = a function returning the names of `table` as a list.
 template <typename E, std::size_t N>
 void def_names(py::module_& m, const char* name, const NameTable<E> (&table)[N], const char* doc) {

@@ -88,6 +88,14 @@ struct ProgressRecord {
 /// (batch) objective.
 using ProgressCallback = std::function<bool(const ProgressRecord&)>;
 
+/// The step of a mini-batch update (mbatch, kernel k-means): center j, which
+/// won b_j of the batch's b points (weighted: their weights' sums), moves by
+/// C_j <- (1 - alpha) C_j + alpha mean(its batch points).
+enum class LearningRate {
+  beta,     ///< alpha = sqrt(b_j / b) (Schwartzman, ICLR 2023)
+  sklearn,  ///< alpha = b_j / (points assigned to j so far, this batch included) (Sculley 2010)
+};
+
 /// How to run an algorithm: its random seed, its threads and where its
 /// progress goes. Every public function takes one.
 struct RunOptions {

@@ -87,11 +87,11 @@ enum class KernelKMeansAlgorithm {
   /// window of (point, coefficient) pairs); older terms are dropped, the
   /// initial point stays while the window still reaches back to the first
   /// iteration. Unlike the paper's Eq. (1), the kept coefficients are
-  /// rescaled to sum to 1, so a center is always a convex combination (the
-  /// paper's analysis assumes convex centers; unrescaled, a center whose
-  /// window lost mass shrinks towards the origin of H). <C_j, C_j> is kept up
-  /// to date incrementally (recomputed from the window when the dropped part
-  /// is large).
+  /// rescaled to sum to 1 (KernelKMeansParams::renormalize), so a center is
+  /// always a convex combination (the paper's analysis assumes convex
+  /// centers; unrescaled, a center whose window lost mass shrinks towards the
+  /// origin of H). <C_j, C_j> is kept up to date incrementally (recomputed
+  /// from the window when the dropped part is large).
   truncated,
   /// Mini-batch, untruncated (Alg. 1 with Appendix A's recursion): the same
   /// iterations; <phi(x), C_j> is kept for all n points.
@@ -102,18 +102,17 @@ enum class KernelKMeansAlgorithm {
   full,
 };
 
-enum class LearningRate {
-  beta,     ///< alpha = sqrt(b_j / b) (Schwartzman 2023, the paper's)
-  sklearn,  ///< alpha = b_j / (points assigned to j so far, this batch included) (Sculley 2010)
-};
-
 struct KernelKMeansParams {
   index_t n_clusters = 8;  ///< k, 1 <= k <= n
   KernelParams kernel;
   KernelKMeansAlgorithm algorithm = KernelKMeansAlgorithm::truncated;
   index_t batch_size = 1024;  ///< b, 1 <= b <= n (mini-batch algorithms)
   index_t tau = 200;          ///< points per truncated center, >= 1 (truncated)
-  LearningRate learning_rate = LearningRate::beta;
+  /// Truncated: rescale the kept window to weight 1 (true), or keep the
+  /// weights of Eq. (1) as they are, the dropped mass lost (false, the
+  /// paper's literal form).
+  bool renormalize = true;
+  LearningRate learning_rate = LearningRate::beta;  ///< the paper's: beta (common.hpp)
   int max_iter = 200;  ///< iterations (mini-batch: batches), >= 1
   /// Early stopping, >= 0 (0: off). Mini-batch: stop when the mean batch
   /// objective improves by less than tol, f_B(C_i) - f_B(C_{i+1}) < tol (the
@@ -127,7 +126,7 @@ struct KernelKMeansParams {
 
 /// Centers in feature space: C_j = sum_t coef[t] phi(x_{support[index[t]]})
 /// over t in [indptr[j], indptr[j + 1]); each center's coefficients are > 0
-/// and sum to 1. Exception: a full-batch fit on fewer distinct points (in
+/// and sum to 1 (at most 1 from a truncated fit with renormalize = false). Exception: a full-batch fit on fewer distinct points (in
 /// feature space) than clusters can keep a cluster empty after relocation;
 /// it has no terms and sqnorm = +inf, so it is never a point's nearest.
 struct KernelCenters {

@@ -66,6 +66,11 @@ struct MbatchParams {
   /// at most 1) has not reached a new minimum for this many batches in a row
   /// (converged). 0: always run max_iter batches (Sculley's and the paper's).
   int max_no_improvement = 10;
+  /// sklearn: Sculley's per-center running mean (his, scikit-learn's and
+  /// paper 002's mbatch); beta: alpha = sqrt(b_j / b), the rate paper 003
+  /// tests on non-kernel mini-batch k-means (common.hpp). Counts accumulate
+  /// with either (reassignment_ratio compares them).
+  LearningRate learning_rate = LearningRate::sklearn;
 };
 
 /// mbatch as a pipeline: PipelineParams plus the iterations. A D^2 seeding
@@ -122,10 +127,11 @@ struct MbatchStepStats {
 /// @param counts      IN/OUT (C,) v(j) > 0 (start with ones: Alg. 2)
 /// @param labels      OUT (b,) nearest center (before the update) of every row, or nullptr
 /// @param spherical   IN  rescale the updated centers to unit length (MbatchParams::spherical)
+/// @param rate        IN  the step (MbatchParams::learning_rate)
 template <typename T>
 MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* centers,
                             double* counts, std::int32_t* labels, int n_threads,
-                            bool spherical = false);
+                            bool spherical = false, LearningRate rate = LearningRate::sklearn);
 
 /// The rows fit_mbatch draws in iteration t >= 1 (b rows of [0, n), uniform,
 /// with replacement) under `seed`.
@@ -222,9 +228,11 @@ extern template MbatchKMeansResult fit_mbatch<double>(const DataView<double>&,
                                                       const MbatchKMeansParams&,
                                                       const FitBuffers<double>&);
 extern template MbatchStepStats mbatch_step<float>(const DataView<float>&, index_t, float*,
-                                                   double*, std::int32_t*, int, bool);
+                                                   double*, std::int32_t*, int, bool,
+                                                   LearningRate);
 extern template MbatchStepStats mbatch_step<double>(const DataView<double>&, index_t, double*,
-                                                    double*, std::int32_t*, int, bool);
+                                                    double*, std::int32_t*, int, bool,
+                                                    LearningRate);
 extern template SeedingStats mbatch_stream_seed<float>(const DataView<float>&,
                                                        const MbatchKMeansParams&, float*);
 extern template SeedingStats mbatch_stream_seed<double>(const DataView<double>&,

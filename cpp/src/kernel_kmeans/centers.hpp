@@ -172,12 +172,14 @@ struct TruncatedCenter {
   }
 
   /// C <- (1 - alpha) C + alpha cm(batch), then the truncation to about tau
-  /// points with the kept weights rescaled to sum 1, and <C, C> updated.
+  /// points with the kept weights rescaled to sum 1 (renormalize; else kept
+  /// as they are, the paper's Eq. (1)), and <C, C> updated.
   /// `u` = <C, cm(batch)> (from the assignment pass). Returns the kernel
   /// evaluations spent.
   template <typename T>
   std::int64_t update(const Training<T>& tr, int iter, double alpha,
-                      std::vector<index_t> batch_points, double u, index_t tau) {
+                      std::vector<index_t> batch_points, double u, index_t tau,
+                      bool renormalize) {
     std::int64_t evals = 0;
     // <cm(B), cm(B)> over the distinct points of the batch.
     const Terms bt = batch_mean(batch_points);
@@ -242,6 +244,10 @@ struct TruncatedCenter {
     } else {
       q = full - 2.0 * tr.block_sum(K, D) - tr.block_sum(D, D);
       evals += K.size() * D.size() + D.size() * D.size();
+    }
+    if (!renormalize) {
+      sqnorm = q;
+      return evals;
     }
     sqnorm = q / (kept_weight * kept_weight);
     for (Segment& s : segments) s.weight /= kept_weight;

@@ -392,7 +392,8 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
       task_evals[j] = 0;
       CenterStep& step = steps[j];
       if (step.points.empty()) return;
-      task_evals[j] = centers[j].update(tr, it, step.alpha, std::move(step.points), step.u, tau);
+      task_evals[j] = centers[j].update(tr, it, step.alpha, std::move(step.points), step.u, tau,
+                                        p.renormalize);
     }, update_evals * kernel_value_flops(tr.kernel().params(), tr.data().d));
     for (index_t j = 0; j < k; ++j) evals += task_evals[j];
 

@@ -55,7 +55,7 @@ inline bool early_stop(MbatchStream* s, int patience, double batch_objective) {
 
 template <typename T>
 MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* counts,
-                     std::int32_t* labels, int n_threads, bool spherical) {
+                     std::int32_t* labels, int n_threads, bool spherical, LearningRate rate) {
   const index_t b = batch.n, d = batch.d;
   std::vector<std::int32_t> own(labels ? 0 : b);
   std::int32_t* lab = labels ? labels : own.data();
@@ -65,14 +65,27 @@ MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* co
   stats.n_distance_evals = b * C;
   ClusterPartition part;
   part.build(lab, b, C);
-  // c = S / v with S = v c + (this batch's sum): Sculley's running mean.
+  double w_batch = 0.0;
+  for (index_t i = 0; i < b; ++i) w_batch += batch.weight(i);
+  // sklearn: c = S / v with S = v c + (this batch's sum), Sculley's running
+  // mean; beta: c <- (1 - alpha) c + alpha (this batch's mean), alpha =
+  // sqrt(its weight / the batch's).
   for_each_cluster_sum(batch, part, C, n_threads, [&](index_t c, const double* acc, double wsum) {
     const double v = counts[c], v_new = v + wsum;
     T* center = centers + c * d;
     std::vector<T> before(spherical ? d : 0);
     if (spherical) std::copy(center, center + d, before.begin());
-    for (index_t k = 0; k < d; ++k) {
-      center[k] = static_cast<T>((v * static_cast<double>(center[k]) + acc[k]) / v_new);
+    if (rate == LearningRate::beta) {
+      if (!(wsum > 0.0)) return;  // only rows of weight 0: no step
+      const double alpha = std::sqrt(wsum / w_batch);
+      for (index_t k = 0; k < d; ++k) {
+        center[k] = static_cast<T>((1.0 - alpha) * static_cast<double>(center[k]) +
+                                   alpha * (acc[k] / wsum));
+      }
+    } else {
+      for (index_t k = 0; k < d; ++k) {
+        center[k] = static_cast<T>((v * static_cast<double>(center[k]) + acc[k]) / v_new);
+      }
     }
     if (spherical && !scale_to_unit_length(center, d)) {
       std::copy(before.begin(), before.end(), center);
@@ -154,7 +167,7 @@ void run_batch(const DataView<T>& src, std::int64_t t, const MbatchParams& param
   mbatch_batch_rows(src.n, b, run.seed, t, batch->rows.data());
   gather_rows(src, batch->rows.data(), b, run.n_threads, batch->x.data(), batch->w.data());
   const MbatchStepStats st = step(batch->view, C, centers, result.counts.data(), nullptr,
-                                  run.n_threads, params.spherical);
+                                  run.n_threads, params.spherical, params.learning_rate);
   s->rows_since_reassign += b;
   if (params.reassignment_ratio > 0.0 && s->rows_since_reassign >= 10 * C) {
     s->rows_since_reassign = 0;
@@ -216,7 +229,7 @@ void mbatch_batch_rows(index_t n, index_t batch_size, std::uint64_t seed, std::i
 template <typename T>
 MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* centers,
                             double* counts, std::int32_t* labels, int n_threads,
-                            bool spherical) {
+                            bool spherical, LearningRate rate) {
   detail::require_data(batch, "mbatch_step");
   detail::require_centers(centers, n_clusters, "mbatch_step");
   detail::require(counts != nullptr, "mbatch_step: counts is a null pointer");
@@ -224,7 +237,7 @@ MbatchStepStats mbatch_step(const DataView<T>& batch, index_t n_clusters, T* cen
     detail::require(counts[c] > 0.0 && counts[c] < 1e300,
                     "mbatch_step: counts must be finite and > 0");
   }
-  return detail::step(batch, n_clusters, centers, counts, labels, n_threads, spherical);
+  return detail::step(batch, n_clusters, centers, counts, labels, n_threads, spherical, rate);
 }
 
 MbatchStream mbatch_stream_start(index_t n, double total_weight, index_t n_clusters,
@@ -364,9 +377,9 @@ template MbatchKMeansResult fit_mbatch<double>(const DataView<double>&,
                                                const MbatchKMeansParams&,
                                                const FitBuffers<double>&);
 template MbatchStepStats mbatch_step<float>(const DataView<float>&, index_t, float*, double*,
-                                            std::int32_t*, int, bool);
+                                            std::int32_t*, int, bool, LearningRate);
 template MbatchStepStats mbatch_step<double>(const DataView<double>&, index_t, double*, double*,
-                                             std::int32_t*, int, bool);
+                                             std::int32_t*, int, bool, LearningRate);
 template SeedingStats mbatch_stream_seed<float>(const DataView<float>&, const MbatchKMeansParams&,
                                                 float*);
 template SeedingStats mbatch_stream_seed<double>(const DataView<double>&,

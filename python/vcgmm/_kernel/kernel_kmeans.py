@@ -108,6 +108,10 @@ KERNEL_KMEANS_PARAMS = ParamTable(
         Param("tau", Integer(1, None), CORE,
               "points each truncated center keeps (its most recent batches)",
               target="tau", cli="--tau"),
+        Param("renormalize", Boolean(), CORE,
+              "truncated: rescale each center's kept window to weight 1 (False: the paper's "
+              "Eq. (1) as written, the dropped weight lost)",
+              target="renormalize", cli="--renormalize"),
         Param("learning_rate", Options(tuple(_core.learning_rates())), CORE,
               "beta: sqrt(b_j / b) (Schwartzman 2023, the paper's); sklearn: b_j / points "
               "assigned so far", target="learning_rate", cli="--learning-rate"),
@@ -285,11 +289,20 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         Points each truncated center keeps: its most recent batches until
         they hold at least ``tau`` points (truncated algorithm). The paper
         uses 50 to 300.
+    renormalize : bool, default=True
+        Truncated algorithm: after dropping a center's old terms, rescale the
+        kept ones to weight 1, so every center stays a convex combination of
+        points (as the paper's analysis assumes). False keeps the weights of
+        the paper's Eq. (1) as written: the dropped weight is lost and the
+        center shrinks towards the origin of the feature space.
     learning_rate : {"beta", "sklearn"}, default="beta"
         ``"beta"``: ``alpha = sqrt(b_j / b)`` (Schwartzman 2023, the paper's;
         does not decay); ``"sklearn"``: ``alpha = b_j / (points assigned to j
         so far)`` (Sculley 2010, as scikit-learn's MiniBatchKMeans), where
-        ``b_j`` is the number of batch points assigned to center j.
+        ``b_j`` is the number of batch points assigned to center j. With
+        ``algorithm="truncated"`` the sklearn rate warns: it leaves the
+        window's newest batches almost no weight, so the truncated center
+        lags (the paper analyses truncation with the beta rate).
     init : "k-means++" or array-like of shape (n_clusters,), default="k-means++"
         Kernel k-means++ (D^2 sampling in feature space), or the row indices
         of the training points the centers start at.
@@ -365,9 +378,10 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
     ``b (k tau + b)`` plus ``sum_j b_j (tau + b_j)`` for the centers'
     updates; minibatch ``n`` times the distinct batch points; full ``n^2``.
     Unlike the paper's Eq. (1), the kept coefficients of a truncated center
-    are rescaled to sum 1 after old terms are dropped, so every center stays
-    a convex combination of points, as the paper's analysis assumes (without
-    it a center shrinks towards the origin). With ``tau`` at least the
+    are rescaled to sum 1 after old terms are dropped (``renormalize``), so
+    every center stays a convex combination of points, as the paper's
+    analysis assumes (without it a center shrinks towards the origin). With
+    ``tau`` at least the
     number of points drawn, the truncated algorithm is the untruncated one.
 
     The graph kernels are ``D^-1 A D^-1`` (knn) and ``exp(-t L)`` with ``L =
@@ -401,10 +415,9 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
 
     _params = KERNEL_KMEANS_PARAMS
     # paper 003: truncated mini-batch with the beta learning rate, kernel
-    # k-means++ (the defaults)
-    paper_params = {"algorithm": "truncated", "learning_rate": "beta", "init": "k-means++"}
-    paper_gaps = ("the truncated centers are renormalised to weight 1; the paper's Eq. (1) "
-                  "weights have no option yet")
+    # k-means++, the window weights of Eq. (1) as written
+    paper_params = {"algorithm": "truncated", "learning_rate": "beta", "init": "k-means++",
+                    "renormalize": False}
 
     __init__ = make_init(KERNEL_KMEANS_PARAMS)
 
@@ -492,6 +505,16 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
     def _fit_result(self, X):
         """Validated parameters and X -> (KernelKMeansResult, support vectors)."""
         values = self._checked_params()
+        if values["algorithm"] == "truncated" and values["learning_rate"] == "sklearn":
+            import warnings
+
+            warnings.warn(
+                "algorithm='truncated' with learning_rate='sklearn': that rate decays as 1 / "
+                "(points assigned so far), so a window of recent batches holds almost none of a "
+                "center's mass, and truncation (the kept terms rescaled to weight 1) makes the "
+                "center lag behind the untruncated one; the paper's analysis of truncation "
+                "assumes learning_rate='beta'. Use learning_rate='beta', or "
+                "algorithm='minibatch' for the sklearn rate.", UserWarning, stacklevel=3)
         X = self._validate_X(X, reset=True)
         params = self._core_params(values, X)
         init = self._check_init(values["init"], values["n_clusters"], X.shape[0])

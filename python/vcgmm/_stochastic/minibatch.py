@@ -11,7 +11,8 @@ from .._blocks.coreset import coreset_size_param
 from .._base.docs import fill_doc
 from .._base.loader import core as _core
 from .._base.metric import is_cosine, metric_param, normalize_rows
-from .._base.params import CORE, INT32_MAX, Integer, Param, ParamTable, Real, make_init
+from .._base.params import (CORE, INT32_MAX, Integer, Options, Param, ParamTable, Real,
+                            make_init)
 from .._base.run import RUN_PARAMS, check_n_threads
 from .._blocks.seeding import SEEDING_PARAMS, afkmc2, init_param, kmeans_plusplus, seeding_to_core
 from .base import (N_INIT_PARAM, STOCHASTIC_COMPUTE_LABELS, StochasticKMeans, batch_size_param, fit_function)
@@ -40,6 +41,10 @@ MBATCH_PARAMS = ParamTable(
               "stop when the smoothed batch objective has not improved for this many "
               "batches (scikit-learn's rule; 0: run max_iter batches, the paper's mbatch)",
               target="mbatch.max_no_improvement", cli="--max-no-improvement"),
+        Param("learning_rate", Options(tuple(_core.learning_rates())), CORE,
+              "the step of a center that won b_j of b batch samples: 'sklearn' the running "
+              "mean (1 / count), 'beta' sqrt(b_j / b) (Schwartzman 2023)",
+              target="mbatch.learning_rate", cli="--learning-rate"),
         metric_param(),
         N_INIT_PARAM,
         STOCHASTIC_COMPUTE_LABELS,
@@ -95,6 +100,14 @@ class MiniBatchKMeans(StochasticKMeans):
         (n_samples + 1)``, at most 1) has not reached a new minimum for this
         many batches in a row: scikit-learn's early stop. 0 runs all
         ``max_iter`` batches (Sculley's and the paper's mbatch).
+    learning_rate : {"sklearn", "beta"}, default="sklearn"
+        The step of a center that won b_j of a batch's b samples (weighted:
+        their weights), ``c <- (1 - alpha) c + alpha * mean(its samples)``:
+        "sklearn" is Sculley's running mean, alpha = b_j / (all samples
+        assigned to it so far), as scikit-learn's; "beta" is alpha =
+        sqrt(b_j / b) (Schwartzman, ICLR 2023), which does not decay, the rate
+        the mini-batch kernel k-means paper also tests on plain mini-batch
+        k-means (bench/results/kernel_kmeans). Applies to ``partial_fit`` too.
     metric : {"euclidean", "cosine"}, default="euclidean"
         %(metric_spherical)s
     %(stochastic_params)s
@@ -240,7 +253,7 @@ class MiniBatchKMeans(StochasticKMeans):
         centers = np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
         centers, counts, _, _ = _core.mbatch_step(Xp, wp, centers, self.counts_, False,
                                                   check_n_threads(values["n_threads"]),
-                                                  is_cosine(values))
+                                                  is_cosine(values), values["learning_rate"])
         self.cluster_centers_, self.counts_ = centers, counts
         self.n_steps_ += 1
         self.n_iter_ = self.n_steps_

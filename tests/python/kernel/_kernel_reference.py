@@ -81,8 +81,9 @@ def distances(K, coef, diag=None):
     return diag[:, None] - 2.0 * ip + sq[None, :], sq
 
 
-def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta"):
-    """Alg. 1 (tau None) or Alg. 2 with the windows rescaled to sum 1.
+def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta", renormalize=True):
+    """Alg. 1 (tau None) or Alg. 2 with the windows rescaled to sum 1
+    (renormalize=False: the weights of Eq. (1) as they are).
 
     Returns dict: coef (k, n), sqnorm (k,), objective (per iteration mean
     batch objective), labels (n,), inertia.
@@ -130,7 +131,7 @@ def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta"):
                         continue
                     keep.append(seg)
                 total = sum(w for _, _, w in keep)
-                if len(keep) < sum(1 for seg in segs if seg[2] != 0.0):
+                if renormalize and len(keep) < sum(1 for seg in segs if seg[2] != 0.0):
                     keep = [(s_it, p, w / total) for s_it, p, w in keep]
                 segs = keep
             else:

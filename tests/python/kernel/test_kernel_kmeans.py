@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import pickle
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -78,6 +79,27 @@ def test_minibatch_algorithms_match_the_reference(algorithm, tau, rate):
     np.testing.assert_allclose(r.objective, want["objective"], rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(r.inertia, want["inertia"], rtol=1e-12)
     assert r.n_iter == 15 and not r.converged
+
+
+@pytest.mark.parametrize("rate", ["beta", "sklearn"])
+def test_eq1_windows_match_the_reference(rate):
+    # renormalize=False: the window keeps the weights of the paper's Eq. (1);
+    # the dropped weight is lost, so the coefficients sum to less than 1.
+    X = small()
+    K = sk_kernel(X, "rbf", gamma=0.3)
+    init = np.array([0, 1, 2], dtype=np.int64)
+    p = core_params(n_clusters=3, gamma=0.3, batch_size=16, tau=20, max_iter=15,
+                    algorithm="truncated", learning_rate=rate)
+    p.renormalize = False
+    r, labels = core.fit_kernel_kmeans(X, p, init, True)
+    want = ref.minibatch(K, init, SEED, 16, 15, tau=20, rate=rate, renormalize=False)
+    np.testing.assert_array_equal(labels, want["labels"])
+    np.testing.assert_allclose(dense(r, 60), want["coef"], rtol=0, atol=1e-13)
+    np.testing.assert_allclose(r.sqnorm, want["sqnorm"], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(r.objective, want["objective"], rtol=1e-12, atol=1e-14)
+    assert dense(r, 60).sum(1).max() < 1 - 1e-3
+    renormalised = ref.minibatch(K, init, SEED, 16, 15, tau=20, rate=rate)
+    assert np.abs(renormalised["coef"] - want["coef"]).max() > 1e-3
 
 
 def test_truncation_happens_and_keeps_about_tau_points():
@@ -357,6 +379,20 @@ def test_heat_kernel_from_the_slowest_modes_matches_a_dense_reference(t):
     K, _ = core.graph_kernel(X, g, core.RunOptions())
     np.testing.assert_array_equal(K, K.T)
     np.testing.assert_allclose(K, want, rtol=0, atol=1e-10 * np.abs(want).max())
+
+
+def test_truncation_with_the_sklearn_rate_warns():
+    # The sklearn rate leaves a window of recent batches almost no weight; the
+    # renormalised truncated center then lags (the simulation: newest
+    # segment weight 0.013 vs 0.23 with beta). Other combinations stay silent.
+    X, _ = make_moons(300, noise=0.05, random_state=0)
+    common = dict(max_iter=5, batch_size=64, random_state=0)
+    with pytest.warns(UserWarning, match="learning_rate='beta'"):
+        vcgmm.KernelKMeans(2, learning_rate="sklearn", **common).fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        vcgmm.KernelKMeans(2, learning_rate="sklearn", algorithm="minibatch", **common).fit(X)
+        vcgmm.KernelKMeans(2, **common).fit(X)
 
 
 def test_knn_kernel_objective_is_not_clamped():

@@ -29,9 +29,10 @@ def _nearest(X, centers):
 
 # ------------------------------------------------------------------------ mbatch
 
-def _sculley_reference(X, w, centers, b, T, seed):
+def _sculley_reference(X, w, centers, b, T, seed, rate="sklearn"):
     """Alg. 4 with Alg. 2 (v = 1 per initial center): c = S / v, for the
-    batches fit_mbatch draws."""
+    batches fit_mbatch draws; rate "beta": c <- (1 - a) c + a mean, a =
+    sqrt(b_j / b) (Schwartzman 2023), with the counts v kept as before."""
     c = np.array(centers, np.float64)
     v = np.ones(c.shape[0])
     for t in range(1, T + 1):
@@ -41,34 +42,44 @@ def _sculley_reference(X, w, centers, b, T, seed):
         for j in np.unique(lab):
             m = lab == j
             s, ws = (wb[m, None] * xb[m]).sum(0), wb[m].sum()
-            c[j] = (v[j] * c[j] + s) / (v[j] + ws)
+            if rate == "beta":
+                a = np.sqrt(ws / wb.sum())
+                c[j] = (1 - a) * c[j] + a * (s / ws)
+            else:
+                c[j] = (v[j] * c[j] + s) / (v[j] + ws)
             v[j] += ws
     return c, v
 
 
+@pytest.mark.parametrize("rate", ["sklearn", "beta"])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_mbatch_matches_a_numpy_reference_of_sculley(make_blobs, weighted):
+def test_mbatch_matches_a_numpy_reference_of_sculley(make_blobs, weighted, rate):
     X = make_blobs(400, 5, 3, seed=1)[0]
     w = np.random.default_rng(2).uniform(0.5, 2.0, 400) if weighted else np.ones(400)
     init = _init(X, 5)
     r = vcgmm.fit_mbatch(X, 5, init=init, batch_size=30, max_iter=9, random_state=3,
                          reassignment_ratio=0.0, sample_weight=w if weighted else None,
-                         n_threads=1)
-    ref_c, ref_v = _sculley_reference(X, w, init, 30, 9, seed_from(3))
+                         n_threads=1, learning_rate=rate)
+    ref_c, ref_v = _sculley_reference(X, w, init, 30, 9, seed_from(3), rate)
+    other = _sculley_reference(X, w, init, 30, 9, seed_from(3),
+                               "beta" if rate == "sklearn" else "sklearn")[0]
+    assert np.abs(other - ref_c).max() > 1e-3  # the two rates differ on this data
     np.testing.assert_allclose(r.centers, ref_c, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(r.info["counts"], ref_v, rtol=1e-12)
     assert r.n_iter == 9 and not r.converged
     assert r.n_distance_evals["iterations"] == 9 * 30 * 5
 
 
-def test_partial_fit_over_chunks_equals_fit_on_the_same_batches(make_blobs):
+@pytest.mark.parametrize("rate", ["sklearn", "beta"])
+def test_partial_fit_over_chunks_equals_fit_on_the_same_batches(make_blobs, rate):
     X = make_blobs(500, 4, 3, seed=4)[0].astype(np.float32)
     w = np.random.default_rng(5).uniform(0.5, 2.0, 500)
     init = _init(X, 4)
     # partial_fit does not reassign rare centers
     fit = vcgmm.MiniBatchKMeans(4, init=init, batch_size=40, max_iter=6, random_state=7,
-                                reassignment_ratio=0.0, n_threads=1).fit(X, sample_weight=w)
-    part = vcgmm.MiniBatchKMeans(4, init=init, random_state=7, n_threads=1)
+                                reassignment_ratio=0.0, n_threads=1,
+                                learning_rate=rate).fit(X, sample_weight=w)
+    part = vcgmm.MiniBatchKMeans(4, init=init, random_state=7, n_threads=1, learning_rate=rate)
     for t in range(1, 7):
         rows = core.mbatch_batch_rows(500, 40, seed_from(7), t)
         part.partial_fit(X[rows], sample_weight=w[rows])
@@ -80,7 +91,8 @@ def test_partial_fit_over_chunks_equals_fit_on_the_same_batches(make_blobs):
     rows = core.mbatch_batch_rows(500, 40, seed_from(7), 7)
     fit.partial_fit(X[rows], sample_weight=w[rows])
     longer = vcgmm.MiniBatchKMeans(4, init=init, batch_size=40, max_iter=7, random_state=7,
-                                   reassignment_ratio=0.0, n_threads=1).fit(X, sample_weight=w)
+                                   reassignment_ratio=0.0, n_threads=1,
+                                   learning_rate=rate).fit(X, sample_weight=w)
     assert fit.cluster_centers_.tobytes() == longer.cluster_centers_.tobytes()
     # labels_ and inertia_ of partial_fit: the batch with the updated centers
     np.testing.assert_array_equal(fit.labels_, vcgmm.assign(X[rows], fit.cluster_centers_))
