@@ -5,7 +5,10 @@ Nystroem features + MiniBatchKMeans, in one run.
 
 Rows (every kernel row uses the Gaussian kernel exp(-gamma ||x - y||^2) with
 one gamma per data set: vcgmm's median heuristic, ``gamma="auto"`` with seed
-0, times ``--gamma-scale``; the paper tunes kappa = 1 / gamma by hand):
+0, times ``--gamma-scale``; the paper tunes kappa = 1 / gamma by hand; or,
+with ``--kernel knn`` / ``heat``, the paper's graph kernels of the
+``--n-neighbors`` graph, each fit building its own, and scikit-learn's
+SpectralClustering on the same k-nn graph instead of the Nystroem rows):
 
   full                      KernelKMeans(algorithm="full", max_iter=--full-max-iter):
                             Lloyd in feature space until no label changes (O(n^2)
@@ -13,8 +16,13 @@ one gamma per data set: vcgmm's median heuristic, ``gamma="auto"`` with seed
                             --full-max-n it runs on a random subsample of that
                             size (said in the table), its labels scored there
   truncated b=B tau=T (lr)  KernelKMeans(algorithm="truncated", batch_size=B, tau=T,
-                            learning_rate=lr), --iters iterations (the paper: 200)
+                            learning_rate=lr), --iters iterations (the paper: 200);
+                            with --eq1 also "..., Eq. 1)": renormalize=False, the
+                            window weights of the paper's Eq. (1) as written
   minibatch b=B (lr)        the untruncated mini-batch algorithm, same iterations
+  mbkm b=B (lr)             vcgmm.MiniBatchKMeans(batch_size=B, learning_rate=lr) on the
+                            raw data, --iters batches, no early stop, no reassignment
+                            (the paper's non-kernel comparison of the two rates)
   sklearn KMeans            k-means++ + Lloyd on the raw data (n_init=1)
   sklearn MiniBatchKMeans   batch --peer-batch, on the raw data (n_init=1)
   Nystroem m + MBKM         sklearn Nystroem(kernel="rbf", same gamma,
@@ -43,6 +51,7 @@ Usage (from the repository root):
   python -m bench.kernel_kmeans                                  # letter, digits
   python -m bench.kernel_kmeans --datasets letter fashion-mnist --repeats 10
   python -m bench.kernel_kmeans --quick                          # digits, 2 seeds
+  python -m bench.kernel_kmeans --datasets circles --kernel heat  # two noisy rings
 """
 
 from __future__ import annotations
@@ -59,7 +68,26 @@ from bench import _harness
 from bench.datasets import load
 
 #: number of classes = n_clusters
-CLUSTERS = {"letter": 26, "digits": 10, "fashion-mnist": 10, "mnist-5k": 10}
+CLUSTERS = {"letter": 26, "digits": 10, "fashion-mnist": 10, "mnist-5k": 10, "circles": 2}
+GRAPH_KERNELS = ("knn", "heat")
+
+
+def load_set(ds, dtype, args):
+    """X, y of a data set; "circles": make_circles(--circles-n, factor=0.4,
+    noise=0.05, random_state=0), two rings no linear method separates."""
+    if ds == "circles":
+        from sklearn.datasets import make_circles
+
+        X, y = make_circles(args.circles_n, factor=0.4, noise=0.05, random_state=0)
+        return X.astype(dtype), y
+    return load(ds, dtype=dtype, return_labels=True)
+
+
+def kernel_params(args, gamma):
+    """KernelKMeans' kernel arguments of the run."""
+    if args.kernel == "rbf":
+        return dict(kernel="rbf", gamma=gamma)
+    return dict(kernel=args.kernel, n_neighbors=args.n_neighbors, t=args.heat_t)
 
 
 def configs(args, n=None):
@@ -73,14 +101,27 @@ def configs(args, n=None):
             for lr in args.rates:
                 out.append((f"truncated b={b} tau={tau} ({lr})", "truncated",
                             dict(batch_size=b, tau=tau, learning_rate=lr)))
+                if args.eq1:
+                    out.append((f"truncated b={b} tau={tau} ({lr}, Eq. 1)", "truncated",
+                                dict(batch_size=b, tau=tau, learning_rate=lr,
+                                     renormalize=False)))
     for b in args.minibatch_batch:
         if n is not None and b > n:
             continue
         for lr in args.rates:
             out.append((f"minibatch b={b} ({lr})", "minibatch",
                         dict(batch_size=b, learning_rate=lr)))
+    for b in args.mbkm_batch:
+        if n is not None and b > n:
+            continue
+        for lr in args.rates:
+            out.append((f"mbkm b={b} ({lr})", "mbkm", dict(batch_size=b, learning_rate=lr)))
     out.append(("sklearn KMeans", "sk-kmeans", {}))
     out.append((f"sklearn MiniBatchKMeans b={args.peer_batch}", "sk-mbkm", {}))
+    if args.kernel in GRAPH_KERNELS:
+        out.append((f"sklearn SpectralClustering ({args.n_neighbors}-nn graph)", "sk-spectral",
+                    {}))
+        return out
     for m in args.nystroem:
         out.append((f"Nystroem m={m} + MiniBatchKMeans", "nystroem", dict(n_components=m)))
     return out
@@ -88,14 +129,14 @@ def configs(args, n=None):
 
 def run_one(kind, params, X, y, k, gamma, seed, args, sub):
     """One fit: (labels scored, labels truth, seconds, kernel evaluations, info)."""
-    from sklearn.cluster import KMeans, MiniBatchKMeans
+    from sklearn.cluster import KMeans, MiniBatchKMeans, SpectralClustering
     from sklearn.kernel_approximation import Nystroem
 
     info = {}
     if kind in ("full", "truncated", "minibatch"):
         Xf, yf = (X[sub], y[sub]) if kind == "full" and sub is not None else (X, y)
         extra = dict(max_iter=args.full_max_iter) if kind == "full" else dict(max_iter=args.iters)
-        est = vcgmm.KernelKMeans(k, kernel="rbf", gamma=gamma, algorithm=kind,
+        est = vcgmm.KernelKMeans(k, **kernel_params(args, gamma), algorithm=kind,
                                  random_state=seed, n_threads=args.threads, **extra, **params)
         t0 = time.perf_counter()
         est.fit(Xf)
@@ -106,6 +147,14 @@ def run_one(kind, params, X, y, k, gamma, seed, args, sub):
                 "seconds_per_phase": dict(est.timings_), "n_support": int(est.support_.size),
                 "inertia": float(est.inertia_)}
         return est.labels_, yf, seconds, evals, info
+    if kind == "mbkm":
+        est = vcgmm.MiniBatchKMeans(k, max_iter=args.iters, max_no_improvement=0,
+                                    reassignment_ratio=0.0, random_state=seed,
+                                    n_threads=args.threads, **params)
+        t0 = time.perf_counter()
+        est.fit(X)
+        seconds = time.perf_counter() - t0
+        return est.labels_, y, seconds, None, {"n_iter": int(est.n_iter_)}
     if kind == "sk-kmeans":
         est = KMeans(k, n_init=1, random_state=seed)
         t0 = time.perf_counter()
@@ -118,6 +167,13 @@ def run_one(kind, params, X, y, k, gamma, seed, args, sub):
         labels = est.fit_predict(X)
         seconds = time.perf_counter() - t0
         return labels, y, seconds, None, {"n_iter": int(est.n_iter_)}
+    if kind == "sk-spectral":
+        est = SpectralClustering(k, affinity="nearest_neighbors", n_neighbors=args.n_neighbors,
+                                 random_state=seed)
+        t0 = time.perf_counter()
+        labels = est.fit_predict(X)
+        seconds = time.perf_counter() - t0
+        return labels, y, seconds, None, {"n_iter": 0}
     if kind == "nystroem":
         m = min(params["n_components"], X.shape[0])
         t0 = time.perf_counter()
@@ -229,11 +285,18 @@ def targets(ds, rows, args):
                            for q in slower_better) + ")" if slower_better else ""))
     wins = []
     for r in rows:
-        if r["kind"] in ("truncated", "minibatch") and r["learning_rate"] == "beta":
-            twin = by.get(r["algorithm"].replace("(beta)", "(sklearn)"))
+        if r["kind"] in ("truncated", "minibatch", "mbkm") and r["learning_rate"] == "beta":
+            twin = by.get(r["algorithm"].replace("(beta", "(sklearn"))
             if twin is not None:
-                wins.append((r["algorithm"].replace(" (beta)", ""), r["ari_mean"] - twin["ari_mean"],
+                name = r["algorithm"].replace(" (beta)", "").replace("(beta, ", "(")
+                wins.append((name, r["ari_mean"] - twin["ari_mean"],
                              r["nmi_mean"] - twin["nmi_mean"]))
+    for r in rows:
+        if r["algorithm"].endswith(", Eq. 1)"):
+            twin = by[r["algorithm"].replace(", Eq. 1)", ")")]
+            out.append(f"{ds}: '{r['algorithm']}' (renormalize=False) vs renormalised: ARI "
+                       f"{r['ari_mean']:.3f} vs {twin['ari_mean']:.3f} "
+                       f"({r['ari_mean'] - twin['ari_mean']:+.3f})")
     if wins:
         n_better = sum(d > 0 for _, d, _ in wins)
         out.append(f"{ds}: beta vs sklearn learning rate, ARI(beta) - ARI(sklearn): "
@@ -257,10 +320,21 @@ def parse_args(argv):
     p.add_argument("--minibatch-batch", type=int, nargs="*", default=[1024],
                    help="batch sizes of the untruncated rows (none: skip them)")
     p.add_argument("--rates", nargs="+", default=["beta", "sklearn"])
+    p.add_argument("--eq1", action="store_true",
+                   help="also every truncated row with renormalize=False (Eq. (1) as written)")
+    p.add_argument("--mbkm-batch", type=int, nargs="*", default=[1024],
+                   help="batch sizes of vcgmm's (non-kernel) MiniBatchKMeans rows with each "
+                        "rate (none: skip them)")
     p.add_argument("--nystroem", type=int, nargs="*", default=[100, 300, 1000])
     p.add_argument("--peer-batch", type=int, default=1024)
     p.add_argument("--gamma-scale", type=float, default=1.0,
                    help="gamma = this x the median heuristic (per data set)")
+    p.add_argument("--kernel", choices=["rbf", *GRAPH_KERNELS], default="rbf",
+                   help="rbf (gamma by the median heuristic) or a graph kernel of the "
+                        "--n-neighbors graph")
+    p.add_argument("--n-neighbors", type=int, default=10, help="graph kernels' neighbours")
+    p.add_argument("--heat-t", type=float, default=1000.0, help="heat kernel's t")
+    p.add_argument("--circles-n", type=int, default=20000, help="points of the circles set")
     p.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--name", default=None)
@@ -289,19 +363,27 @@ def main(argv=None):
     n_reused = 0
     with _harness.thread_limits(args.threads):
         for ds in args.datasets:
-            X, y = load(ds, dtype=dtype, return_labels=True)
+            X, y = load_set(ds, dtype, args)
             n, d = X.shape
             k = CLUSTERS[ds]
-            g0 = vcgmm.KernelKMeans(k, kernel="rbf", max_iter=1, batch_size=min(256, n),
-                                    tau=50, random_state=0, n_threads=args.threads).fit(X).gamma_
-            gamma = g0 * args.gamma_scale
             sub = None
             if n > args.full_max_n:
                 sub = np.sort(np.random.default_rng(12345).choice(n, args.full_max_n,
                                                                   replace=False))
-            data_notes.append(f"{ds}: {n:,} x {d} {X.dtype}, k = {k}, gamma = {gamma:.4g} "
-                              f"(median heuristic {g0:.4g} x {args.gamma_scale:g}; kappa = "
-                              f"{1 / gamma:.4g})")
+            if args.kernel == "rbf":
+                g0 = vcgmm.KernelKMeans(k, kernel="rbf", max_iter=1, batch_size=min(256, n),
+                                        tau=50, random_state=0,
+                                        n_threads=args.threads).fit(X).gamma_
+                gamma = g0 * args.gamma_scale
+                data_notes.append(f"{ds}: {n:,} x {d} {X.dtype}, k = {k}, gamma = {gamma:.4g} "
+                                  f"(median heuristic {g0:.4g} x {args.gamma_scale:g}; kappa = "
+                                  f"{1 / gamma:.4g})")
+            else:
+                gamma = None
+                data_notes.append(f"{ds}: {n:,} x {d} {X.dtype}, k = {k}, kernel "
+                                  f"{args.kernel!r} of the symmetrised {args.n_neighbors}-nn "
+                                  "graph" + (f", t = {args.heat_t:g}" if args.kernel == "heat"
+                                             else "") + " (built inside every fit, timed)")
             print(data_notes[-1], flush=True)
             cfgs = configs(args, n)
             skipped = [b for b in sorted(set(args.batch) | set(args.minibatch_batch)) if b > n]
@@ -388,7 +470,8 @@ def main(argv=None):
     for r in all_rows:
         r.pop("kind", None)
     _harness.write_results(args.name, columns, all_rows,
-                           title="Mini-batch kernel k-means (paper 003, Figure 1 / Appendix C)",
+                           title="Mini-batch kernel k-means (paper 003, Figure 1 / Appendix C)"
+                           + ("" if args.kernel == "rbf" else f", {args.kernel} graph kernel"),
                            params=vars(args), notes=notes, info=info)
 
 
