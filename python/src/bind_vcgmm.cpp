@@ -32,6 +32,11 @@ const NameTable<vcgmm::RefineSearch> kRefineSearches[] = {
     {"exact", vcgmm::RefineSearch::exact},
 };
 
+const NameTable<vcgmm::InitialSets> kInitialSets[] = {
+    {"nearest", vcgmm::InitialSets::nearest},
+    {"random", vcgmm::InitialSets::random},
+};
+
 constexpr const char* kMeansShape = "means must have shape (n_components, n_features)";
 
 /// The (n, k) outputs of a truncated-posterior call: (indices, responsibilities).
@@ -216,6 +221,9 @@ void bind_params(py::module_& m) {
             "Names of the variational loop's stopping rules (VariationalGmmParams.stop_rule).");
   def_names(m, "refine_searches", kRefineSearches,
             "Names of the refinement's assignments (VariationalGmmParams.refine_search).");
+  def_names(m, "initial_sets", kInitialSets,
+            "Names of the variational loop's initial truncation sets "
+            "(VariationalGmmParams.initial_sets).");
   def_names(m, "covariance_types", kCovarianceTypes,
             "Names of the variational loop's covariance models (VariationalGmmParams.covariance_type).");
   auto em = params_class<P>(m, "VariationalGmmParams");
@@ -229,6 +237,7 @@ void bind_params(py::module_& m) {
   enum_property(em, "stop_rule", &P::stop_rule, kStopRules);
   enum_property(em, "covariance_type", &P::covariance_type, kCovarianceTypes);
   enum_property(em, "refine_search", &P::refine_search, kRefineSearches);
+  enum_property(em, "initial_sets", &P::initial_sets, kInitialSets);
   params_class<vcgmm::VcgmmParams, vcgmm::PipelineParams>(m, "VcgmmParams")
       .def_readwrite("em", &vcgmm::VcgmmParams::em);
 }

@@ -105,6 +105,21 @@ enum class CovarianceType {
 /// (soft means, one shared sigma^2) is not a k-means fixed point; at large C
 /// the sets K(n) miss the nearest mean of many points, and EM leaves means
 /// that no point is nearest to (most of them duplicates of another mean).
+/// The truncation sets K(n) the loop starts from.
+enum class InitialSets {
+  /// C' = G distinct random clusters per point (the papers' Alg. 1). On
+  /// well-separated clusters the first search spaces (unions of random
+  /// neighbourhoods) rarely hold a point's own cluster, so the first M-step
+  /// averages points of other clusters and EM does not recover.
+  random,
+  /// The same, with each point's nearest initial mean moved to the front of
+  /// K(n) (found as RefineSearch says: approximate, exact or, for
+  /// restricted, the approximate index too): the first M-step starts from the
+  /// seeding's partition, as exact EM (G = C) does. One labelling of the N
+  /// points, counted in the `iterations` phase.
+  nearest,
+};
+
 enum class RefineSearch {
   /// The nearest mean within S(n), as in the E-step (new K(n) = its G nearest
   /// there; neighbourhoods updated as after an E-step): O(N G^2 D), no full scan.
@@ -129,6 +144,9 @@ struct VariationalGmmParams {
   /// about twice the work per iteration of 5 (docs/user_guide/parameters.rst).
   int G = 7;
   bool plus1 = false;      ///< add one random cluster to every search space ("G = 3+1")
+  /// nearest: better on the users' data suite, worse on image patches at
+  /// C >= 1000 (bench/results/users_data/vcgmm_initial_sets.md); random: the papers'
+  InitialSets initial_sets = InitialSets::random;
   int n_init_estep = 0;    ///< extra E-steps before the first M-step (>= 0; they count
                            ///< against max_iter: at most max_iter - 1 are run)
   double tol = 2e-4;       ///< convergence threshold of stop_rule (0: run to max_iter)
@@ -144,7 +162,8 @@ struct VariationalGmmParams {
   double variance_floor = kComponentVarianceFloor;
 };
 
-/// Phase `iterations` of the costs: sum_n |S(n)| over all E-steps.
+/// Phase `iterations` of the costs: sum_n |S(n)| over all E-steps (plus the
+/// initial labelling of InitialSets::nearest).
 struct VariationalGmmResult : IterationResult {
   int G = 0;                             ///< effective G (params.G clamped to C)
   double sigma2 = 0.0;                   ///< final shared variance (spherical: sum_c pi_c sigma_c^2)

@@ -38,6 +38,11 @@ VariationalLoop<T>::VariationalLoop(const DataView<T>& data, index_t C, const T*
   sets_.init(run_.seed, run_.n_threads);
   if (!sets_.full) {
     stats_ = std::make_unique<NeighbourhoodStatistics>(data.n, C, sets_.G, params.plus1);
+    if (params.initial_sets == InitialSets::nearest) {
+      std::vector<std::int32_t> labels(data.n);
+      std::vector<double> d2(data.n);
+      n_evals_ += assign_over_all_means(labels.data(), d2.data(), true).evals;
+    }
   }
 }
 
@@ -218,11 +223,15 @@ double VariationalLoop<T>::refine_step() {
 // Fills labels and d2 (exact squared distances); returns the labels' weighted
 // error (min_sum) and the distance evaluations.
 template <typename T>
-EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double* d2) {
+EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double* d2,
+                                                    bool initial) {
   const index_t N = data_.n, C = sets_.C, D = data_.d;
   const int G = sets_.G;
   EStepSums sums;
-  const bool approximate = params_.refine_search == RefineSearch::approximate;
+  // The initial sets of a restricted refinement use the index too (the
+  // restricted search needs sets that already hold the nearest means).
+  const bool approximate = params_.refine_search == RefineSearch::approximate ||
+                           (initial && params_.refine_search == RefineSearch::restricted);
   if (approximate) {
     const CenterCellIndex<T> index(means_.data(), C, D, ApproximateAssignmentParams{},
                                    run_.n_threads);

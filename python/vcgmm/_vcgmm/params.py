@@ -27,6 +27,10 @@ VCGMM_PARAMS: ParamTable = ParamTable(
         init_param(_core.VcgmmParams().seeding.method),
         N_INIT_PARAM,
         *SEEDING_PARAMS,
+        Param("initial_sets", Options(tuple(_core.initial_sets())), CORE,
+              "the truncation sets K(n) EM starts from: 'nearest' (each point's nearest "
+              "initial mean first, found as refine_search says) or 'random' (the papers')",
+              target="em.initial_sets", cli="--initial-sets"),
         Param("n_init_estep", Integer(0, INT32_MAX), CORE,
               "extra E-steps before the first M-step", target="em.n_init_estep"),
         Param("tol", Real(0.0), CORE,

@@ -269,7 +269,7 @@ def _fit_variational(G, plus1, n_prime, refine, X, setting, seed):
     """var-GMM-S (n_prime None) or vc-GMM; the functions skip the labelling pass.
     ``refine=0``: the papers' algorithm."""
     options = dict(plus1=plus1, init="afk-mc2", chain_length=CHAIN_LENGTH, random_state=seed,
-                   n_threads=setting.n_threads, refine=refine)
+                   n_threads=setting.n_threads, refine=refine, initial_sets="random")
     if n_prime is None:
         result = fit_vargmm(X, setting.n_clusters, G, **options)
     else:

@@ -21,6 +21,8 @@ What is checked, against numpy references computed here:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
@@ -345,3 +347,48 @@ def test_variances_are_refitted_about_the_refined_means(covariance_type, make_bl
     est = vcgmm.VCGMM(6, coreset_size=None, refine=2, **kw).fit(X)
     np.testing.assert_array_equal(est.cluster_centers_, ref.centers)
     np.testing.assert_allclose(est.lower_bound_, after / N, rtol=1e-10)
+
+
+# ---------------------------------------------------------------------------
+# initial_sets="nearest": each point's nearest initial mean first in K(n)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("search", ["exact", "approx", "restricted"])
+def test_nearest_initial_sets_put_the_nearest_mean_first(search, make_blobs):
+    X, _, _ = make_blobs(4000, 80, 6, seed=31, std=0.5)
+    mu0 = X[np.random.default_rng(1).choice(4000, 80, replace=False)]
+    nearest = vcgmm.assign(X, mu0, n_threads=1)
+    loop = vcgmm.VariationalLoop(X, mu0, G=4, initial_sets="nearest", refine_search=search,
+                                 random_state=2, n_threads=1)
+    papers = vcgmm.VariationalLoop(X, mu0, G=4, random_state=2, n_threads=1)
+    K = loop.truncation_sets
+    assert all(len(set(row)) == 4 for row in K)  # still G distinct clusters
+    hit = np.mean(K[:, 0] == nearest)
+    if search == "exact":
+        assert hit == 1.0
+        assert loop.n_distance_evals == 4000 * 80  # the labelling, before any E-step
+    else:  # the approximate cell index ("restricted" starts from it too)
+        assert hit > 0.95
+    assert np.mean(papers.truncation_sets[:, 0] == nearest) < 0.2  # random: 4 of 80
+    assert papers.n_distance_evals == 0
+
+
+def test_nearest_initial_sets_keep_well_separated_clusters(make_blobs, assert_thread_independent):
+    # Well-separated blobs: from random K(n) the first M-step averages points
+    # of other clusters and EM ends well above exact EM (G = C); from the
+    # nearest means it ends where exact EM does.
+    X, _, _ = make_blobs(20000, 150, 16, seed=41, std=0.3)
+    kw = dict(coreset_size=6000, init="k-means++", refine=0)
+
+    def fit(n_threads, **more):
+        return vcgmm.fit_vcgmm(X, 150, 4, random_state=3, n_threads=n_threads, **kw, **more)
+
+    def error(r):
+        return vcgmm.quantization_error(X, r.centers)
+
+    exact = error(vcgmm.fit_vcgmm(X, 150, 150, random_state=3, n_threads=2, **kw))
+    near = assert_thread_independent(functools.partial(fit, initial_sets="nearest"))
+    papers = fit(2)
+    assert error(near) <= 1.01 * exact
+    assert error(papers) > 1.2 * exact
