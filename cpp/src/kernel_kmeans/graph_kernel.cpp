@@ -27,6 +27,7 @@
 #include "vcgmm/kernel_kmeans.hpp"
 #include "detail/blocked_scan.hpp"
 #include "detail/center_tiles.hpp"
+#include "detail/distance_kernels.hpp"
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
 #include "detail/random.hpp"
@@ -147,12 +148,11 @@ Graph symmetrised_graph(const std::vector<index_t>& nbr, index_t n, index_t nn) 
   return g;
 }
 
-using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// out = a N X + b X + c Y, row by row (each row in a fixed order: the same
 /// bits on any number of threads).
-void combine(const Graph& g, double a, const RowMatrix& X, double b, double c, const RowMatrix* Y,
-             RowMatrix* out, int n_threads) {
+void combine(const Graph& g, double a, const RowMatrix<double>& X, double b, double c,
+             const RowMatrix<double>* Y, RowMatrix<double>* out, int n_threads) {
   constexpr index_t kRows = 256;
   const index_t n = g.n;
   const double work = 2.0 * static_cast<double>(X.cols()) *
@@ -172,9 +172,9 @@ void combine(const Graph& g, double a, const RowMatrix& X, double b, double c, c
 
 /// X <- p(N) X, p the degree-q Chebyshev polynomial of [-1, cut] mapped onto
 /// [-1, 1]: |p| <= 1 on the modes below `cut`, growing fast above it.
-void chebyshev_filter(const Graph& g, double cut, int q, RowMatrix* X, int n_threads) {
+void chebyshev_filter(const Graph& g, double cut, int q, RowMatrix<double>* X, int n_threads) {
   const double e = (cut + 1.0) / 2.0, centre = (cut - 1.0) / 2.0;
-  RowMatrix previous = *X, current(X->rows(), X->cols()), next(X->rows(), X->cols());
+  RowMatrix<double> previous = *X, current(X->rows(), X->cols()), next(X->rows(), X->cols());
   combine(g, 1.0 / e, previous, -centre / e, 0.0, nullptr, &current, n_threads);
   for (int k = 2; k <= q; ++k) {
     combine(g, 2.0 / e, current, -2.0 * centre / e, -1.0, &previous, &next, n_threads);
@@ -184,7 +184,7 @@ void chebyshev_filter(const Graph& g, double cut, int q, RowMatrix* X, int n_thr
   *X = std::move(current);
 }
 
-void random_columns(Rng& rng, RowMatrix* X, index_t from) {
+void random_columns(Rng& rng, RowMatrix<double>* X, index_t from) {
   for (index_t i = 0; i < X->rows(); ++i) {
     for (index_t j = from; j < X->cols(); ++j) (*X)(i, j) = rng.uniform() - 0.5;
   }
@@ -208,7 +208,7 @@ bool slow_modes(const Graph& g, double cut, double t, const RunOptions& run, Eig
   index_t b = std::min<index_t>(32, max_block);
   if (b < 8) return false;  // a small graph: the dense decomposition is cheap
   Rng rng(run.seed, Stream::graph_spectrum);
-  RowMatrix X(n, b);
+  RowMatrix<double> X(n, b);
   random_columns(rng, &X, 0);
   index_t previous_heavy = -1;
   for (int sweep = 1; sweep <= kMaxSweeps; ++sweep) {
@@ -216,8 +216,8 @@ bool slow_modes(const Graph& g, double cut, double t, const RunOptions& run, Eig
     chebyshev_filter(g, cut, degree, &X, run.n_threads);
     const Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(X)};
     const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(n, b);
-    const RowMatrix Qr = Q;
-    RowMatrix NQ(n, b);
+    const RowMatrix<double> Qr = Q;
+    RowMatrix<double> NQ(n, b);
     combine(g, 1.0, Qr, 0.0, 0.0, nullptr, &NQ, run.n_threads);
     Eigen::MatrixXd H = Q.transpose() * NQ;
     H = 0.5 * (H + H.transpose()).eval();
