@@ -139,6 +139,7 @@ void bind_typed(py::module_& m) {
 }
 
 void bind_params(py::module_& m) {
+  m.attr("HEAT_DENSE_MAX_T") = vcgmm::kHeatDenseMaxT;
   def_names(m, "kernel_types", kKernelTypes,
             "Names of the kernels of kernel k-means (KernelParams.type).");
   def_names(m, "kernel_kmeans_algorithms", kKernelKMeansAlgorithms,

@@ -203,6 +203,13 @@ enum class GraphKernelType {
   heat,  ///< exp(-t L), L = I - D^-1/2 A D^-1/2 (Chung's heat kernel)
 };
 
+/// The heat kernel keeps the graph's modes weighted at least
+/// exp(-kHeatLogRange) = 1e-12 of the slowest's.
+constexpr double kHeatLogRange = 27.631021115928547;  // ln(1e12)
+/// At t <= kHeatDenseMaxT the modes down to lambda = -0.5 weigh that much:
+/// graph_kernel decomposes the graph densely without trying the slow modes.
+constexpr double kHeatDenseMaxT = kHeatLogRange / 1.5;
+
 struct GraphKernelParams {
   GraphKernelType type = GraphKernelType::knn;
   index_t n_neighbors = 10;  ///< neighbours per point, 1 <= n_neighbors < n

@@ -191,14 +191,15 @@ void random_columns(Rng& rng, RowMatrix<double>* X, index_t from) {
 }
 
 /// The heat kernel's factor W (n, m), exp(-t L) ~ W W^T, from the m modes of
-/// N above `cut` (weight exp(-t (1 - lambda)) above exp(-t (1 - cut))), by
-/// filtered subspace iteration with Rayleigh-Ritz. A mode is done when its
+/// N above cut = 1 - kHeatLogRange / t (weight exp(-t (1 - lambda)) at least
+/// exp(-kHeatLogRange)), by filtered subspace iteration with Rayleigh-Ritz. A mode is done when its
 /// residual ||N v - lambda v|| times its weight is below 1e-10. Returns false
 /// (the caller decomposes densely) when more than n / 4 modes pass or the
 /// sweeps do not converge.
-bool slow_modes(const Graph& g, double cut, double t, const RunOptions& run, Eigen::MatrixXd* W,
+bool slow_modes(const Graph& g, double t, const RunOptions& run, Eigen::MatrixXd* W,
                 index_t* n_modes, int* n_sweeps) {
   constexpr int kMaxSweeps = 60;
+  const double cut = 1.0 - kHeatLogRange / t;
   constexpr double kTolerance = 1e-10;
   // Degree: the slowest mode (lambda = 1) grows 1e4-fold per sweep against
   // every mode below the cut (p(1) = T_q((3 - cut) / (1 + cut))).
@@ -318,13 +319,10 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
       }
     }, 2.0 * n);
   } else {
-    // Modes weighted below exp(-kLogRange) of the slowest are dropped.
-    constexpr double kLogRange = 27.631021115928547;  // ln(1e12)
-    const double cut = 1.0 - kLogRange / params.t;
     Eigen::MatrixXd W;
     index_t modes = 0;
     int sweeps = 0;
-    if (cut > -0.5 && slow_modes(g, cut, params.t, run, &W, &modes, &sweeps)) {
+    if (params.t > kHeatDenseMaxT && slow_modes(g, params.t, run, &W, &modes, &sweeps)) {
       std::snprintf(how, sizeof how, ", %lld slowest modes in %d sweeps",
                     static_cast<long long>(modes), sweeps);
     } else {

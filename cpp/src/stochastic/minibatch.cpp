@@ -65,8 +65,10 @@ MbatchStepStats step(const DataView<T>& batch, index_t C, T* centers, double* co
   stats.n_distance_evals = b * C;
   ClusterPartition part;
   part.build(lab, b, C);
-  double w_batch = 0.0;
-  for (index_t i = 0; i < b; ++i) w_batch += batch.weight(i);
+  double w_batch = 0.0;  // beta's denominator
+  if (rate == LearningRate::beta) {
+    for (index_t i = 0; i < b; ++i) w_batch += batch.weight(i);
+  }
   // sklearn: c = S / v with S = v c + (this batch's sum), Sculley's running
   // mean; beta: c <- (1 - alpha) c + alpha (this batch's mean), alpha =
   // sqrt(its weight / the batch's).

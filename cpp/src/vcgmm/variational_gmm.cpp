@@ -41,7 +41,11 @@ VariationalLoop<T>::VariationalLoop(const DataView<T>& data, index_t C, const T*
     if (params.initial_sets == InitialSets::nearest) {
       std::vector<std::int32_t> labels(data.n);
       std::vector<double> d2(data.n);
-      n_evals_ += assign_over_all_means(labels.data(), d2.data(), true).evals;
+      // By the cell index unless refine_search is exact (a restricted search
+      // needs sets that already hold the nearest means).
+      n_evals_ += assign_over_all_means(labels.data(), d2.data(),
+                                        params.refine_search != RefineSearch::exact)
+                      .evals;
     }
   }
 }
@@ -178,7 +182,8 @@ double VariationalLoop<T>::refine_step() {
     for (index_t n = 0; n < N; ++n) labels[n] = sets_.k_of(n)[0];
   } else {
     d2.resize(N);
-    sums = assign_over_all_means(labels.data(), d2.data());
+    sums = assign_over_all_means(labels.data(), d2.data(),
+                                 params_.refine_search == RefineSearch::approximate);
   }
   refine_evals_.push_back(sums.evals);
   // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp).
@@ -216,22 +221,19 @@ double VariationalLoop<T>::refine_step() {
   return sums.min_sum;
 }
 
-// The refinement's assignment over all C means (RefineSearch::approximate or
-// exact): every point's label moves to the front of K(n). approximate keeps
+// The assignment over all C means, by the cell index (approximate) or the
+// exact scan, of the refinement and of InitialSets::nearest: every point's
+// label moves to the front of K(n). approximate keeps
 // the previous label (K(n)'s first) when it is nearer than the one found, so
 // the weighted error of the labels never exceeds that of the previous ones.
 // Fills labels and d2 (exact squared distances); returns the labels' weighted
 // error (min_sum) and the distance evaluations.
 template <typename T>
 EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double* d2,
-                                                    bool initial) {
+                                                    bool approximate) {
   const index_t N = data_.n, C = sets_.C, D = data_.d;
   const int G = sets_.G;
   EStepSums sums;
-  // The initial sets of a restricted refinement use the index too (the
-  // restricted search needs sets that already hold the nearest means).
-  const bool approximate = params_.refine_search == RefineSearch::approximate ||
-                           (initial && params_.refine_search == RefineSearch::restricted);
   if (approximate) {
     const CenterCellIndex<T> index(means_.data(), C, D, ApproximateAssignmentParams{},
                                    run_.n_threads);

@@ -4,7 +4,6 @@ k-means", its untruncated mini-batch and full-batch baselines (estimator
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import dataclass
 from typing import Optional
@@ -296,8 +295,8 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         the paper's Eq. (1) as written (``KernelKMeans.paper``): the dropped
         weight is lost and the center shrinks towards the origin of the
         feature space, which collapses the fit when a center's newest batch
-        alone holds more than ``tau`` points (b = 1024, tau = 50: ARI 0.04
-        vs 0.14 on letter, bench/results/kernel_kmeans/kernel_kmeans_eq1_rates.md).
+        alone holds more than ``tau`` points
+        (bench/results/kernel_kmeans/kernel_kmeans_eq1_rates.md).
     learning_rate : {"beta", "sklearn"}, default="beta"
         ``"beta"``: ``alpha = sqrt(b_j / b)`` (Schwartzman 2023, the paper's;
         does not decay); ``"sklearn"``: ``alpha = b_j / (points assigned to j
@@ -592,14 +591,14 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
     @staticmethod
     def _warn_if_huge_graph(n, d, kernel, t):
         """Warn before building a graph kernel that needs more than an hour:
-        the k-nn scan of all n^2 pairs, and for heat at small t (every mode
-        weighs more than 1e-12 of the slowest: t <= ln(1e12) / 1.5, the core's
-        rule) the dense eigendecomposition of the n x n graph (about 10 n^3
+        the k-nn scan of all n^2 pairs, and for heat at small t (t <=
+        ``_core.HEAT_DENSE_MAX_T``, where the core decomposes densely) the dense
+        eigendecomposition of the n x n graph (about 10 n^3
         flops) and the product of its factors (2 n^3). At larger t the heat
         kernel's m slow modes cost O(n^2 m), m unknown beforehand: counted as
         one mode (a lower bound)."""
         pairs = float(n) * n
-        dense = kernel == "heat" and t <= math.log(1e12) / 1.5
+        dense = kernel == "heat" and t <= _core.HEAT_DENSE_MAX_T
         flops = (2.0 * d + 20.0) * pairs + (12.0 * float(n) ** 3 if dense else 0.0)
         warn_if_huge("distance evaluations", pairs, 0.0, d, flops,
                      f"fewer points (kernel={kernel!r} is a dense n x n matrix"

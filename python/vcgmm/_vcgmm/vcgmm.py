@@ -88,12 +88,10 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         points of other clusters and EM does not recover. "nearest": the
         same with each point's nearest initial mean first (one labelling of
         the coreset as ``refine_search`` says), so EM starts from the
-        seeding's partition as exact EM does: on the users' data suite a
-        lower error in less time (bench/results/users_data/vcgmm_initial_sets.md:
-        error 0.912 vs 0.929 of scikit-learn's MiniBatchKMeans, geometric
-        mean), far lower on well-separated blobs, but 1-2% higher on image
-        patches and Fashion-MNIST at C >= 1000, which keeps "random" the
-        default for now.
+        seeding's partition as exact EM does: a lower error in less time on
+        the users' data suite, far lower on well-separated blobs, but higher
+        on image patches and Fashion-MNIST at C >= 1000, which keeps "random"
+        the default for now (bench/results/users_data/vcgmm_initial_sets.md).
     n_init_estep : int, default=0
         Extra E-steps before the first M-step; they count against ``max_iter``
         (at most ``max_iter - 1`` are run).
