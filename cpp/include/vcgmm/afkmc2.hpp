@@ -20,10 +20,17 @@
 // principal-subspace screen (bounds from the projections onto the data's
 // leading axes; only centers the bounds cannot rule out are measured in full,
 // in double): the same distances, so the same centers, fewer coordinates read.
+// The chosen centers' projections sit in the leaves of a k-d tree whose
+// splits come from a sample of the data (about 256 centers per leaf); a
+// candidate reads the leaves its bounds cannot rule out, near ones first, so
+// its search follows the centers near it rather than all chosen so far.
 //
-// Cost: O(n d + m C^2 d); n + m C (C - 1) / 2 distance evaluations for
-// C >= 2 (none for C = 1: no proposal is needed), counted whatever the
-// screen skips; memory O(n).
+// Cost: O(n d + m C^2 d) without a screen (data of fewer than 16 features,
+// or no small leading subspace, or screen_dims = 0); with it, the searches
+// grow with C like the number of leaves each candidate reads (the measured
+// exponent: docs/user_guide/performance.rst). n + m C (C - 1) / 2 distance
+// evaluations for C >= 2 (none for C = 1: no proposal is needed) are
+// counted whatever the screen skips; memory O(n + C ks).
 // Determinism: draws come from a stream keyed by the seed and the chain
 // decisions run in order: the result depends neither on the thread count nor
 // on screen_dims.

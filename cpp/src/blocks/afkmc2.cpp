@@ -9,6 +9,7 @@
 #include "blocks/checks.hpp"
 #include "blocks/seeding.hpp"
 #include "detail/assign.hpp"
+#include "detail/center_tree.hpp"
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
 #include "detail/random.hpp"
@@ -29,6 +30,18 @@ constexpr index_t kRound = 64;  // centers chosen per round at most (see choose_
 constexpr index_t kMaxRoundElements = index_t(1) << 23;
 constexpr index_t kMinScreened = 64;     // centers before which the blocked pass is used
 constexpr index_t kScreenSample = 4096;  // rows the screen's axes and mean come from
+// Chosen centers per leaf of the screen's tree (about; the leaves come from
+// a sample of the data): a candidate's search reads the leaves near it, so
+// its cost follows the centers near it, not all centers chosen.
+constexpr index_t kLeafCenters = 256;
+// Axes per step of a leaf's bounds (and of the tree's boxes): a panel of
+// centers stops once all are ruled out.
+constexpr index_t kStep = 8;
+// From this many centers on, the automatic screen takes the widest
+// automatic width (at most d / 2): the nearest center is then close enough
+// that the leading axes alone leave many centers to measure in full, and
+// the stepped bounds make the extra axes cheap (docs: performance page).
+constexpr index_t kWideScreenClusters = index_t(1) << 15;
 
 /// One AFK-MC^2 run: the proposal, the chains, the chosen centers.
 template <typename T>
@@ -44,6 +57,7 @@ class Afkmc2Seeding {
   void start(bool more, SeedingStats* stats) {
     const CumulativeTable by_weight(data_.n, [&](index_t i) { return data_.weight(i); });
     if (more && screen_dims_ != 0 && n_clusters_ > kMinScreened) {
+      using Screen = SubspaceScreen<T>;
       // Axes and mean from a strided sample of the rows (O(sample d), not
       // O(n d)); each center is covered by the rounding margin when chosen.
       const index_t d = data_.d, s = std::min(data_.n, kScreenSample);
@@ -52,8 +66,14 @@ class Afkmc2Seeding {
         std::memcpy(sample.data() + i * d, data_.row(i * data_.n / s), sizeof(T) * d);
       }
       screen_ = SubspaceScreen<T>(sample.data(), s, d, screen_dims_);
+      const index_t wide = std::min(Screen::kMaxAutoDims, d / 2);
+      if (screen_dims_ < 0 && n_clusters_ >= kWideScreenClusters && screen_.dims() > 0 &&
+          screen_.dims() < wide) {
+        screen_ = SubspaceScreen<T>(sample.data(), s, d, wide);
+      }
       if (screen_.dims() > 0) {
         center_proj_.resize(static_cast<std::size_t>(n_clusters_) * screen_.dims());
+        build_tree();
       }
     }
     take(0, by_weight.sample(rng_.uniform()));
@@ -147,13 +167,31 @@ class Afkmc2Seeding {
       proj_scratch_.resize(data_.d);
       screen_.project(centers_ + k * data_.d, 1, proj_scratch_.data(),
                       center_proj_.data() + k * screen_.dims());
+      tree_.insert(static_cast<std::int32_t>(k), center_proj_.data() + k * screen_.dims());
     }
   }
 
+  // The screen's tree (center_tree.hpp): splits from the projections of
+  // a strided sample of about one row per center (at least the screen's
+  // sample), about kLeafCenters centers per leaf.
+  void build_tree() {
+    const index_t d = data_.d, ks = screen_.dims();
+    const index_t s = std::min(data_.n, std::max(kScreenSample, n_clusters_));
+    std::vector<T> rows(s * d), proj(s * ks);
+    for (index_t i = 0; i < s; ++i) {
+      std::memcpy(rows.data() + i * d, data_.row(i * data_.n / s), sizeof(T) * d);
+    }
+    std::vector<T> scratch(s * d);
+    screen_.project(rows.data(), s, scratch.data(), proj.data());
+    tree_ = CenterTree<T>(proj.data(), s, ks, std::max<index_t>(1, n_clusters_ / kLeafCenters),
+                          std::min(ks, kStep));
+  }
+
   // cand_d2_[j] = the exact squared distance of candidate j to its nearest
-  // center among [0, k0), by the subspace screen (subspace_screen.hpp): the
-  // same values as the blocked pass (the nearest center is always measured
-  // in double), fewer coordinates touched.
+  // center among [0, k0), by the subspace screen (subspace_screen.hpp) over
+  // the leaves of the tree that its bounds cannot rule out: the same values
+  // as the blocked pass (the nearest center is always measured in double),
+  // fewer coordinates touched, and far fewer bounds than centers at large C.
   void screened_nearest(index_t k0, index_t n_cand) {
     const index_t d = data_.d, ks = screen_.dims();
     cand_proj_.resize(n_cand * ks);
@@ -161,25 +199,44 @@ class Afkmc2Seeding {
     proj_scratch_.resize(n_cand * d);
     screen_.project(cand_rows_.data(), n_cand, proj_scratch_.data(), cand_proj_.data(),
                     cand_norm_.data());
-    packed_.clear();
-    const index_t w = screen_.pack(center_proj_.data(), nullptr, k0, packed_);
+    using Screen = SubspaceScreen<T>;
     constexpr index_t kTask = 32;
     parallel_for(n_chunks(n_cand, kTask), run_.n_threads, [&](index_t task) {
       thread_local std::vector<T> bound;
       thread_local std::vector<std::int32_t> survivors;
-      if (static_cast<index_t>(bound.size()) < w) bound.resize(w);
-      if (static_cast<index_t>(survivors.size()) < w) survivors.resize(w);
+      thread_local std::vector<index_t> stack;
       const index_t j1 = std::min(n_cand, (task + 1) * kTask);
       for (index_t j = task * kTask; j < j1; ++j) {
         const T* x = cand_rows_.data() + j * d;
-        screen_.bounds(packed_.data(), w, cand_proj_.data() + j * ks, bound.data());
-        const index_t t0 = SubspaceScreen<T>::first_smallest(bound.data(), w, k0);
-        double best = squared_distance_exact(x, centers_ + t0 * d, d);
-        auto winner = static_cast<std::int32_t>(t0);
-        screen_.lower_nearest(
-            x, cand_norm_[j], bound.data(), k0, survivors.data(), best, winner,
-            [&](index_t t) { return centers_ + t * d; },
-            [](index_t t) { return static_cast<std::int32_t>(t); });
+        const T* px = cand_proj_.data() + j * ks;
+        const double xn = cand_norm_[j];
+        double best = std::numeric_limits<double>::infinity();
+        std::int32_t winner = -1;
+        tree_.search(
+            px, [&] { return static_cast<double>(screen_.threshold(best, xn)); },
+            [&](const typename CenterTree<T>::Leaf& leaf) {
+              const auto s = static_cast<index_t>(leaf.ids.size());
+              if (s == 0) return;
+              const index_t w = Screen::padded(s);
+              if (static_cast<index_t>(bound.size()) < w) bound.resize(w);
+              if (static_cast<index_t>(survivors.size()) < w) survivors.resize(w);
+              const T limit = screen_.threshold(best, xn);
+              for (index_t p0 = 0; p0 < w; p0 += Screen::kLanes) {
+                screen_.bounds_until(leaf.packed.data() + p0 * ks, Screen::kLanes, px, limit,
+                                     kStep, bound.data() + p0);
+              }
+              const std::int32_t* ids = leaf.ids.data();
+              if (winner < 0) {  // the first leaf: its nearest by bound sets the limit
+                const index_t t0 = Screen::first_smallest(bound.data(), w, s);
+                best = squared_distance_exact(x, centers_ + ids[t0] * d, d);
+                winner = ids[t0];
+              }
+              screen_.lower_nearest(
+                  x, xn, bound.data(), s, survivors.data(), best, winner,
+                  [&](index_t t) { return centers_ + static_cast<index_t>(ids[t]) * d; },
+                  [&](index_t t) { return ids[t]; });
+            },
+            stack);
         cand_d2_[j] = best;
       }
     }, static_cast<double>(kTask * k0 * ks * 3));
@@ -201,7 +258,8 @@ class Afkmc2Seeding {
   std::vector<double> cand_d2_;
   SubspaceScreen<T> screen_;          // dims() == 0: every pass blocked (no screening)
   std::vector<T> center_proj_;        // (C, ks) projections of the chosen centers
-  std::vector<T> packed_, cand_proj_, proj_scratch_;
+  CenterTree<T> tree_;                // the chosen centers' projections (build_tree)
+  std::vector<T> cand_proj_, proj_scratch_;
   std::vector<double> cand_norm_;
 };
 

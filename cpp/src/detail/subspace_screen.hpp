@@ -209,6 +209,43 @@ class SubspaceScreen : public SubspaceScreenConstants {
     }
   }
 
+  /// bounds() summed `step` dimensions at a time, a panel of kLanes ending
+  /// early once every lane exceeds `limit`: such lanes keep their partial
+  /// sum, which (non-negative terms added in the same order, rounding
+  /// monotone) is at most their full bound, so it still exceeds the limit
+  /// and every lower one later: no center the full bounds would keep is lost.
+  void bounds_until(const T* packed, index_t w, const T* px, T limit, index_t step,
+                    T* bound) const {
+    for (index_t t0 = 0; t0 < w; t0 += kLanes) {
+#if defined(__GNUC__) || defined(__clang__)
+      using V = typename Lanes<T>::V;
+      V acc = {};
+      for (index_t j0 = 0; j0 < k_; j0 += step) {
+        const index_t j1 = std::min(k_, j0 + step);
+        for (index_t j = j0; j < j1; ++j) {
+          V c;
+          __builtin_memcpy(&c, packed + j * w + t0, sizeof(V));
+          const V diff = c - px[j];
+          acc += diff * diff;
+        }
+        if (min_lanes(acc) > limit) break;
+      }
+      __builtin_memcpy(bound + t0, &acc, sizeof(V));
+#else
+      for (index_t t = t0; t < t0 + kLanes; ++t) {
+        T sum = T(0);
+        for (index_t j = 0; j < k_; ++j) {
+          const T diff = packed[j * w + t] - px[j];
+          sum += diff * diff;
+        }
+        bound[t] = sum;
+      }
+      (void)limit;
+      (void)step;
+#endif
+    }
+  }
+
   /// The smallest of bound[0..w) (w a multiple of kLanes).
   static T smallest(const T* bound, index_t w) {
 #if defined(__GNUC__) || defined(__clang__)

@@ -172,9 +172,10 @@ def afkmc2(X: ArrayLike, n_clusters: int, *,
     ``O(chain_length * n_clusters^2 * n_features)`` instead of a pass over the
     data per center. From 64 centers on, the candidates' distances to their
     nearest center come from bounds in a few leading principal axes of the
-    data, measured in full only where the bounds cannot rule a center out: the
-    same centers as without, and faster at large n_clusters (see the
-    performance page).
+    data, measured in full only where the bounds cannot rule a center out, and
+    the chosen centers are grouped in the leaves of a tree so that a candidate
+    reads only the centers near it: the same centers as without, and a cost
+    that grows well below n_clusters^2 (see the performance page).
 
     Parameters
     ----------

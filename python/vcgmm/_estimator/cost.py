@@ -25,10 +25,11 @@ def seeding_work(n, d, params):
 
     2 d flops per evaluation, except k-means++'s bound tests (one flop per
     row and later center or candidate) and AFK-MC^2's chain comparisons (m C (C - 1)
-    / 2 of them): its principal-subspace screen (afkmc2.hpp) bounds most of
-    them in a few axes, so they count 2 flops per coordinate at the fewest
-    coordinates the core says a comparison reads
-    (``Afkmc2Params.min_screen_coordinates``).
+    / 2 of them): with its principal-subspace screen (afkmc2.hpp; the core
+    says whether one can run: ``Afkmc2Params.min_screen_coordinates`` < d) a
+    candidate may skip all but the centers near it, so only its projection
+    onto the screen's axes and one full distance are certain; without, every
+    comparison is a full distance.
     """
     C = params.n_clusters
     seeding = params.seeding
@@ -44,7 +45,10 @@ def seeding_work(n, d, params):
     if method == "afk-mc2":
         chain = seeding.afkmc2.chain_length * C * (C - 1) // 2
         chain_dims = seeding.afkmc2.min_screen_coordinates(d)
-        return n + chain, 2.0 * (d * n + chain_dims * chain)
+        if chain_dims == d:
+            return n + chain, 2.0 * d * (n + chain)
+        candidates = seeding.afkmc2.chain_length * (C - 1)
+        return n + chain, 2.0 * d * (n + candidates * (chain_dims + 1))
     return 0, 0.0
 
 

@@ -296,7 +296,10 @@ TEST_CASE_TEMPLATE("afkmc2: the subspace screen gives the unscreened centers, bi
   // decisions. Data with a decaying spectrum (the screen's case: a few axes
   // hold most of the variance) plus repeated rows (zero distances, ties) and
   // one far outlier (a wide rounding margin); screen_dims 0 (off), -1 (the
-  // automatic choice) and fixed 1, 4, 12 (loose and tight bounds).
+  // automatic choice) and fixed 1, 4, 12, 24 (loose and tight bounds; 12
+  // and 24 sum the leaves' bounds in steps of 8 axes). C = 2600 puts the
+  // chosen centers in 8 leaves of the screen's tree, so candidates skip
+  // leaves by their boxes.
   const index_t n = 6000, d = 40;
   std::vector<T> x = gaussian<T>(n, d, 301, 1.0);
   const std::vector<T> shift = blobs<T>(n, d, 25, 30.0, 0.0, 302);
@@ -313,8 +316,9 @@ TEST_CASE_TEMPLATE("afkmc2: the subspace screen gives the unscreened centers, bi
   const std::vector<double> w = positive_weights(n, 303);
   for (bool weighted : {false, true}) {
     const vcgmm::DataView<T> data{x.data(), n, d, weighted ? w.data() : nullptr};
-    for (index_t C : {65, 130, 700}) {
+    for (index_t C : {65, 130, 700, 2600}) {
       for (int chain : {2, 20}) {
+        if (C == 2600 && chain == 2) continue;  // (time: one long-chain case suffices)
         CAPTURE(weighted);
         CAPTURE(C);
         CAPTURE(chain);
@@ -322,7 +326,7 @@ TEST_CASE_TEMPLATE("afkmc2: the subspace screen gives the unscreened centers, bi
         std::vector<index_t> reference_idx(C);
         vcgmm::afkmc2(data, C, vcgmm::Afkmc2Params{chain, 0}, run_options(304, 2),
                       reference.data(), reference_idx.data());
-        for (int dims : {-1, 1, 4, 12}) {
+        for (int dims : {-1, 1, 4, 12, 24}) {
           CAPTURE(dims);
           std::vector<T> centers(C * d);
           std::vector<index_t> idx(C);

@@ -198,10 +198,13 @@ def test_kmeans_accepts_what_kmeans_plusplus_accepts():
 
 
 def test_absurd_work_is_warned_before_it_starts(tmp_path):
-    # A sparse 1.3 GB file: nothing is computed, the warning (made an error
-    # here) comes before the first distance.
+    # A sparse 480 MB file: nothing is computed, the warning (made an error
+    # here) comes before the first distance. 12 features: below 16 AFK-MC^2
+    # runs no subspace screen, so its m C^2 / 2 comparisons are certain (with
+    # the screen's tree a candidate may read only the centers near it, and a
+    # huge C alone no longer proves hours).
     X = np.lib.format.open_memmap(tmp_path / "x.npy", mode="w+", dtype=np.float32,
-                                  shape=(10**7, 32))
+                                  shape=(10**7, 12))
     X[:1000, 0] = np.arange(1000)
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
@@ -225,13 +228,16 @@ def test_absurd_work_bound_stays_below_a_measured_screened_seeding():
     # that was measured. bench/results/seeding/seeding.md: AFK-MC^2 (m = 20) of
     # C = 16384 centers on 65,536 Fashion-MNIST rows (D = 784), subspace
     # screen on (the default): 7.806 s on 2 threads. Counting every chain
-    # comparison as a full 784-dimensional distance put it at 42 s.
+    # comparison as a full 784-dimensional distance put it at 42 s. With the
+    # screen's tree a candidate may read only the centers near it: its
+    # projection and one full distance are all that is certain.
     from vcgmm._estimator.cost import FLOPS_PER_THREAD, seeding_work
 
     params = _core_params(vcgmm.KMeans(16384, init="afk-mc2"))
     evals, flops = seeding_work(65536, 784, params)
     assert evals == 65536 + 20 * 16384 * 16383 // 2  # the algorithm's count is unchanged
     assert flops / (FLOPS_PER_THREAD * 2) < 7.806
+    assert flops == 2.0 * 784 * (65536 + 20 * 16383 * (8 + 1))
     # Below 16 features the automatic screen never runs: full distances.
     assert seeding_work(65536, 12, params)[1] == 2.0 * 12 * evals
     # The core owns the screen's sizes: automatic 8 axes from 16 features on,
