@@ -92,11 +92,19 @@ class Afkmc2Seeding {
     accept_u_.resize(n_cand);
     cand_rows_.resize(n_cand * d);
     cand_d2_.resize(n_cand);
-    for (index_t j = 0; j < n_cand; ++j) {
-      cand_[j] = proposal_->sample(rng_.uniform());
+    draw_u_.resize(n_cand);
+    for (index_t j = 0; j < n_cand; ++j) {  // the stream in order; the lookups in parallel
+      draw_u_[j] = rng_.uniform();
       accept_u_[j] = rng_.uniform();
-      std::memcpy(cand_rows_.data() + j * d, data_.row(cand_[j]), sizeof(T) * d);
     }
+    constexpr index_t kDrawTask = 64;
+    parallel_for(n_chunks(n_cand, kDrawTask), run_.n_threads, [&](index_t task) {
+      const index_t j1 = std::min(n_cand, (task + 1) * kDrawTask);
+      for (index_t j = task * kDrawTask; j < j1; ++j) {
+        cand_[j] = proposal_->sample(draw_u_[j]);
+        std::memcpy(cand_rows_.data() + j * d, data_.row(cand_[j]), sizeof(T) * d);
+      }
+    }, static_cast<double>(kDrawTask * (d + 64)));
     const bool screened = screen_.dims() > 0 && k0 >= kMinScreened;
     if (screened) {
       screened_nearest(k0, n_cand);
@@ -114,8 +122,9 @@ class Afkmc2Seeding {
         // (serial work: this loop runs between the parallel passes).
         T limit = screened ? screen_.threshold(best, cand_norm_[base + j]) : T(0);
         for (index_t c = k0; c < k; ++c) {
-          if (screened && screen_.bound(cand_proj_.data() + (base + j) * ks,
-                                        center_proj_.data() + c * ks) > limit) {
+          if (screened && screen_.bound_until(cand_proj_.data() + (base + j) * ks,
+                                              center_proj_.data() + c * ks, limit,
+                                              kStep) > limit) {
             continue;
           }
           const double dist = squared_distance_exact(y, centers_ + c * d, d);
@@ -253,7 +262,7 @@ class Afkmc2Seeding {
   std::vector<double> q_;
   std::unique_ptr<CumulativeTable> proposal_;
   std::vector<index_t> cand_;
-  std::vector<double> accept_u_;
+  std::vector<double> draw_u_, accept_u_;
   std::vector<T> cand_rows_;
   std::vector<double> cand_d2_;
   SubspaceScreen<T> screen_;          // dims() == 0: every pass blocked (no screening)

@@ -32,7 +32,7 @@ template <typename T>
 class CenterTree {
  public:
   static constexpr index_t kLanes = SubspaceScreen<T>::kLanes;
-  /// Box axes of the vectorised box bound.
+  /// Box axes per vector of the vectorised box bound.
   static constexpr index_t kBoxLanes = 8;
 
   CenterTree() = default;
@@ -170,17 +170,21 @@ class CenterTree {
     if (!(lo[0] <= hi[0])) return std::numeric_limits<double>::infinity();
     T sum = T(0);
 #if defined(__GNUC__) || defined(__clang__)
-    if (kb_ == kBoxLanes) {
+    if (kb_ % kBoxLanes == 0) {
       typedef T V __attribute__((vector_size(kBoxLanes * sizeof(T))));
-      V a, b, x;
-      __builtin_memcpy(&a, lo, sizeof(V));
-      __builtin_memcpy(&b, hi, sizeof(V));
-      __builtin_memcpy(&x, p, sizeof(V));
-      const V below = a - x, above = x - b, zero = {};
-      V gap = below > above ? below : above;
-      gap = gap > zero ? gap : zero;
-      const V sq = gap * gap;
-      for (index_t j = 0; j < kBoxLanes; ++j) sum += sq[j];
+      V acc = {};
+      const V zero = {};
+      for (index_t j0 = 0; j0 < kb_; j0 += kBoxLanes) {
+        V a, b, x;
+        __builtin_memcpy(&a, lo + j0, sizeof(V));
+        __builtin_memcpy(&b, hi + j0, sizeof(V));
+        __builtin_memcpy(&x, p + j0, sizeof(V));
+        const V below = a - x, above = x - b;
+        V gap = below > above ? below : above;
+        gap = gap > zero ? gap : zero;
+        acc += gap * gap;
+      }
+      for (index_t j = 0; j < kBoxLanes; ++j) sum += acc[j];
       return static_cast<double>(sum) * shrink_;
     }
 #endif

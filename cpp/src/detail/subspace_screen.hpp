@@ -171,10 +171,16 @@ class SubspaceScreen : public SubspaceScreenConstants {
 
   /// The bound of one pair from their projections pa and pb (k values each,
   /// from project()): sum_j (pa[j] - pb[j])^2 in T, covered by threshold()
-  /// like the packed bounds.
-  T bound(const T* pa, const T* pb) const {
+  /// like the packed bounds; summed `step` axes at a time, ending early once
+  /// the partial sum exceeds `limit` (then at most the full bound: see
+  /// bounds_until).
+  T bound_until(const T* pa, const T* pb, T limit, index_t step) const {
     T sum = T(0);
-    for (index_t j = 0; j < k_; ++j) sum += (pa[j] - pb[j]) * (pa[j] - pb[j]);
+    for (index_t j0 = 0; j0 < k_; j0 += step) {
+      const index_t j1 = std::min(k_, j0 + step);
+      for (index_t j = j0; j < j1; ++j) sum += (pa[j] - pb[j]) * (pa[j] - pb[j]);
+      if (sum > limit) break;
+    }
     return sum;
   }
 
