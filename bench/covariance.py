@@ -96,6 +96,8 @@ def run(args):
                     groups[_label(fam, cov, k, search=search)] = (base, [])
             for f in args.variance_floors:
                 groups[_label(fam, "spherical", 0, f)] = (base, [])
+            for k in args.shared_m_steps:
+                groups[_label(fam, "spherical", 0) + f" shared_m_steps={k}"] = (base, [])
         for seed in range(args.seeds):
             t0 = time.perf_counter()
             kw = dict(random_state=seed, n_threads=args.threads)
@@ -122,6 +124,15 @@ def run(args):
                 label = _label("vc-GMM", "spherical", 0, f)
                 r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type="spherical", refine=0,
                                     variance_floor=f, return_labels=True, **kw)
+                groups[label][1].append(_vcgmm_rec(r, C, n_prime, seed, label))
+            for k in args.shared_m_steps:  # the authors' isoflex warm-up
+                label = _label("var-GMM-S", "spherical", 0) + f" shared_m_steps={k}"
+                r = vcgmm.fit_vargmm(X, C, args.G, covariance_type="spherical", refine=0,
+                                     shared_m_steps=k, return_labels=True, **kw)
+                groups[label][1].append(_vcgmm_rec(r, C, None, seed, label))
+                label = _label("vc-GMM", "spherical", 0) + f" shared_m_steps={k}"
+                r = vcgmm.fit_vcgmm(X, C, args.G, n_prime, covariance_type="spherical",
+                                    refine=0, shared_m_steps=k, return_labels=True, **kw)
                 groups[label][1].append(_vcgmm_rec(r, C, n_prime, seed, label))
             q = {k: v[1][-1]["Q"] for k, v in groups.items()}
             print(f"[C={C} seed {seed}] {time.perf_counter() - t0:.1f} s: "
@@ -173,7 +184,9 @@ def _write(args, rows, raw, info, shape):
         f"without); {args.threads} threads.",
         "spherical = covariance_type='spherical' (a variance and a mixing weight per "
         "component; variance_floor 1e-6 of the data variance per feature unless the row "
-        "says otherwise); shared = the papers' model (one variance, equal weights).",
+        "says otherwise); shared = the papers' model (one variance, equal weights); "
+        "shared_m_steps=k: the first k M-steps fit the shared model (the authors' isoflex "
+        "code runs 2).",
         "The JSON runs also hold, per fit, n_at_floor (components at the smallest variance) "
         "and n_zero_weight (components of weight 0).",
         "time = algorithm time (coreset + seeding + iterations), the full-data "
@@ -201,6 +214,9 @@ def main(argv=None):
     parser.add_argument("--variance-floors", type=float, nargs="*", default=[],
                         help="also run spherical (refine=0) with these variance_floor values "
                              "(default floor: 1e-6)")
+    parser.add_argument("--shared-m-steps", type=int, nargs="*", default=[],
+                        help="spherical rows (no refinement) whose first k M-steps fit the "
+                             "shared model (the authors' isoflex warm-up: 2)")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=_harness.DEFAULT_THREADS)
     parser.add_argument("--name", default=NAME)

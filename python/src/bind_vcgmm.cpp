@@ -230,6 +230,7 @@ void bind_params(py::module_& m) {
   em.def_readwrite("G", &P::G)
       .def_readwrite("plus1", &P::plus1)
       .def_readwrite("n_init_estep", &P::n_init_estep)
+      .def_readwrite("shared_m_steps", &P::shared_m_steps)
       .def_readwrite("tol", &P::tol)
       .def_readwrite("max_iter", &P::max_iter)
       .def_readwrite("refine", &P::refine)

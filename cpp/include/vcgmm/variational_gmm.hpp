@@ -160,6 +160,14 @@ struct VariationalGmmParams {
   CovarianceType covariance_type = CovarianceType::shared;  ///< shared: the papers' model
   /// spherical: floor of sigma_c^2 relative to the data's variance per feature (>= 0, finite)
   double variance_floor = kComponentVarianceFloor;
+  /// spherical: the first shared_m_steps M-steps (>= 0) fit one variance
+  /// (sum_c sq_c / (D sum(w)), floored as sigma_c^2) and keep pi_c = 1/C, the
+  /// per-component M-step following: the warm-up of the authors' isoflex
+  /// code, 2 steps as there (without it, far more means collapse on data of
+  /// uneven density; on image patches it is level: bench/results/covariance/
+  /// covariance_geonames_isoflex.md, covariance_patches-all_isoflex.md).
+  /// Ignored by shared.
+  int shared_m_steps = 2;
 };
 
 /// Phase `iterations` of the costs: sum_n |S(n)| over all E-steps (plus the

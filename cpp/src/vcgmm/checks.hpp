@@ -14,6 +14,7 @@ inline void require_variational_params(const VariationalGmmParams& p, const char
   const std::string w(where);
   require(p.G >= 1, w + ": G must be >= 1");
   require(p.n_init_estep >= 0, w + ": n_init_estep must be >= 0");
+  require(p.shared_m_steps >= 0, w + ": shared_m_steps must be >= 0");
   require(p.max_iter >= 1, w + ": max_iter must be >= 1");
   require(p.refine >= 0, w + ": refine must be >= 0");
   require(p.refine_search == RefineSearch::restricted ||

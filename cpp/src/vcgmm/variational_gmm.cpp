@@ -327,11 +327,19 @@ void VariationalLoop<T>::set_shared_variance(double sq_total) {
 template <typename T>
 void VariationalLoop<T>::m_step() {
   require(has_resp_, "VariationalGmm: m_step needs a preceding e_step");
+  const bool warm_up = m_steps_ < params_.shared_m_steps;
+  ++m_steps_;
   if (spherical()) {
     std::vector<double> mass(sets_.C), sq(sets_.C);
-    detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_, mass.data(),
-                   sq.data());
-    update_components(mass, sq);
+    const double sq_total = detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(),
+                                           mstep_acc_, mass.data(), sq.data());
+    if (!warm_up) {
+      update_components(mass, sq);
+      return;
+    }
+    // One variance, equal weights: the shared model, floored as sigma_c^2.
+    sigma2_ = std::max(sq_total / (static_cast<double>(data_.d) * moments_.w_total), comp_floor_);
+    reset_components();
     return;
   }
   set_shared_variance(

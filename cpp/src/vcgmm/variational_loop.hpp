@@ -80,6 +80,7 @@ class VariationalLoop {
   std::vector<double> weight_c_;   // (C,) pi_c (shared: all 1/C)
   std::vector<double> comp_scale_, comp_offset_;  // (C,) energy coefficients (spherical)
   bool per_component_ = false;     // spherical parameters differ from the shared ones
+  int m_steps_ = 0;                // M-steps run (spherical: the first shared_m_steps are shared)
   double comp_floor_ = 0.0;        // smallest sigma_c^2 (params.variance_floor x data variance)
   bool has_sigma_ = false;
   bool has_resp_ = false;

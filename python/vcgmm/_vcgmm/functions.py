@@ -79,8 +79,8 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
         meaning and default: ``plus1``, ``init``, ``chain_length``,
         ``n_local_trials``, ``n_init_estep``, ``tol``, ``stop_rule``,
         ``max_iter``, ``refine``, ``refine_search``, ``covariance_type``,
-        ``variance_floor``, ``metric``, ``n_init``, ``n_threads``, ``random_state``,
-        ``verbose``, ``callback``.
+        ``variance_floor``, ``shared_m_steps``, ``metric``, ``n_init``,
+        ``n_threads``, ``random_state``, ``verbose``, ``callback``.
 
     Returns
     -------

@@ -41,7 +41,8 @@ class VariationalLoop:
     **params
         The loop's parameters of :class:`VCGMM`, by keyword: ``plus1``,
         ``n_init_estep``, ``tol``, ``stop_rule``, ``max_iter``, ``refine``, ``refine_search``,
-        ``covariance_type``, ``variance_floor``, ``random_state``, ``n_threads``, ``verbose``.
+        ``covariance_type``, ``variance_floor``, ``shared_m_steps``, ``random_state``,
+        ``n_threads``, ``verbose``.
 
     Examples
     --------

@@ -61,6 +61,10 @@ VCGMM_PARAMS: ParamTable = ParamTable(
               "covariance_type='spherical': smallest variance of a component, relative to "
               "the data's variance per feature",
               target="em.variance_floor", cli="--variance-floor"),
+        Param("shared_m_steps", Integer(0, INT32_MAX), CORE,
+              "covariance_type='spherical': the first M-steps fit one shared variance and "
+              "equal weights before per-component ones (the authors' isoflex code: 2)",
+              target="em.shared_m_steps", cli="--shared-m-steps"),
         COMPUTE_LABELS_PARAM,
         LABELS_PARAM,
         *RUN_PARAMS,

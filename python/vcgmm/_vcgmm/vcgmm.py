@@ -144,6 +144,16 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         component, as a fraction of the (weighted) variance per feature of the
         fitted data (>= 0; 0 leaves only a floor at rounding level). Ignored
         with "shared".
+    shared_m_steps : int, default=2
+        With ``covariance_type="spherical"``: the first ``shared_m_steps``
+        M-steps fit one variance for all components and keep equal weights
+        (the shared model, floored as a component's variance); the
+        per-component M-step follows. 2 is the warm-up of the authors'
+        isoflex code; without it far more means collapse on data of uneven
+        density, while on image patches it is level
+        (bench/results/covariance/covariance_geonames_isoflex.md,
+        covariance_patches-all_isoflex.md).
+        Ignored with "shared".
     compute_labels : bool, default=True
         %(compute_labels)s
     labels : {"exact", "approx"}, default="exact"

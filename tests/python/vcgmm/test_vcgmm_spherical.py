@@ -15,6 +15,8 @@ What is checked, against references computed here:
   component on duplicated points gets; a component that loses all its mass
   keeps its mean and variance with weight 0;
 - "shared" reports its one variance and equal weights;
+- ``shared_m_steps`` (the authors' isoflex warm-up): the first M-steps fit
+  the shared model, then per-component ones, exactly as a numpy reference;
 - 1, 2 and 3 threads bit-identical (several E-step blocks, several M-step
   owners);
 - the estimator: ``covariances_`` / ``weights_``, ``sample``, save/load and
@@ -38,9 +40,14 @@ from scipy.stats import norm
 
 import vcgmm
 
-_fit_vargmm = functools.partial(vcgmm.fit_vargmm, refine=0, covariance_type="spherical")
-_fit_vcgmm = functools.partial(vcgmm.fit_vcgmm, refine=0, covariance_type="spherical")
-_Loop = functools.partial(vcgmm.VariationalLoop, refine=0, covariance_type="spherical")
+# shared_m_steps=0: the references below start per-component from the first
+# M-step (the warm-up has its own test).
+_fit_vargmm = functools.partial(vcgmm.fit_vargmm, refine=0, covariance_type="spherical",
+                                shared_m_steps=0)
+_fit_vcgmm = functools.partial(vcgmm.fit_vcgmm, refine=0, covariance_type="spherical",
+                               shared_m_steps=0)
+_Loop = functools.partial(vcgmm.VariationalLoop, refine=0, covariance_type="spherical",
+                          shared_m_steps=0)
 
 #: kComponentVarianceFloor of variational_gmm.hpp.
 VARIANCE_FLOOR = 1e-6
@@ -55,11 +62,12 @@ def _log_joint(X, mu, var, pi):
         return logpdf + np.log(pi)[None, :]
 
 
-def _reference_spherical_em(X, means, n_iter, w=None):
+def _reference_spherical_em(X, means, n_iter, w=None, shared=0):
     """Exact float64 EM for C isotropic Gaussians with their own variances and
     weights, from `means`, sigma^2 of eq. 12 for all components and weights
-    1/C. Returns one (F = log-likelihood before the M-step, means, variances,
-    weights) per iteration."""
+    1/C; the first `shared` M-steps fit one variance and keep the weights 1/C
+    (the isoflex warm-up). Returns one (F = log-likelihood before the M-step,
+    means, variances, weights) per iteration."""
     X = np.asarray(X, np.float64)
     mu = np.array(means, np.float64)
     N, D = X.shape
@@ -78,8 +86,12 @@ def _reference_spherical_em(X, means, n_iter, w=None):
         mass = ws.sum(axis=0)
         mu = (ws.T @ X) / mass[:, None]
         d2 = ((X[:, None, :] - mu[None, :, :]) ** 2).sum(-1)
-        var = np.sum(ws * d2, axis=0) / (D * mass)
-        pi = mass / W
+        if len(out) < shared:
+            var = np.full(C, np.sum(ws * d2) / (D * W))
+            pi = np.full(C, 1.0 / C)
+        else:
+            var = np.sum(ws * d2, axis=0) / (D * mass)
+            pi = mass / W
         out.append((F, mu.copy(), var.copy(), pi.copy()))
     return out
 
@@ -138,6 +150,43 @@ def test_G_equal_C_is_exact_spherical_em_step_by_step(seed, weighted):
     # not tell the models apart), and the floor never bound.
     assert var_last.max() / var_last.min() > 3
     assert var_last.min() > 100 * _floor(X, w)
+
+
+@pytest.mark.parametrize("shared", [1, 2])
+def test_shared_m_steps_are_the_shared_model_then_spherical_em(shared):
+    # The authors' isoflex warm-up: the first `shared` M-steps fit one
+    # variance with equal weights, then per-component ones; G = C makes it
+    # exact EM, step by step against the reference.
+    X = _small_data(3)
+    C = 4
+    mu0 = _initial_means(X, C, 3)
+    ref = _reference_spherical_em(X, mu0, N_EXACT_ITER, shared=shared)
+    loop = _Loop(X, mu0, G=C, shared_m_steps=shared, random_state=0, n_threads=1)
+    for t, (F_ref, mu_ref, var_ref, pi_ref) in enumerate(ref):
+        np.testing.assert_allclose(loop.e_step(), F_ref, rtol=1e-10, err_msg=f"iteration {t}")
+        loop.m_step()
+        np.testing.assert_allclose(loop.means, mu_ref, rtol=0, atol=1e-10 * np.abs(X).max())
+        np.testing.assert_allclose(loop.variances, var_ref, rtol=1e-10)
+        np.testing.assert_allclose(loop.mixing_weights, pi_ref, rtol=1e-10)
+        if t < shared:
+            assert np.all(loop.variances == loop.variances[0])
+            assert np.all(loop.mixing_weights == 1.0 / C)
+    assert ref[-1][2].max() / ref[-1][2].min() > 3  # per-component afterwards
+    # The warm-up changes the path: without it the means differ after it.
+    plain = _reference_spherical_em(X, mu0, shared + 1)
+    assert np.abs(plain[shared][1] - ref[shared][1]).max() > 1e-3
+    # The estimator passes it on; "shared" ignores it.
+    est = vcgmm.VCGMM(C, G=C, covariance_type="spherical", shared_m_steps=shared, init=mu0,
+                      coreset_size=None, refine=0, max_iter=N_EXACT_ITER, tol=0,
+                      random_state=0, n_threads=1).fit(X)
+    np.testing.assert_allclose(est.cluster_centers_, ref[-1][1], rtol=0,
+                               atol=1e-10 * np.abs(X).max())
+    kw = dict(G=C, init=mu0, coreset_size=None, refine=0, max_iter=3, tol=0, random_state=0)
+    np.testing.assert_array_equal(
+        vcgmm.VCGMM(C, shared_m_steps=2, **kw).fit(X).cluster_centers_,
+        vcgmm.VCGMM(C, **kw).fit(X).cluster_centers_)
+    with pytest.raises(ValueError, match="shared_m_steps"):
+        vcgmm.VCGMM(C, covariance_type="spherical", shared_m_steps=-1).fit(X)
 
 
 @pytest.mark.parametrize("k", [1, 2, N_EXACT_ITER])
@@ -331,7 +380,8 @@ def test_estimator_attributes_and_save_load(tmp_path):
     gmm = vcgmm.VCGMM(24, G=3, coreset_size=None, covariance_type="spherical", random_state=0,
                       n_threads=1).fit(X)
     # the estimator's default refinement (the variances are refitted after it)
-    r = _fit_vargmm(X, 24, G=3, random_state=0, n_threads=1, refine=gmm.refine)
+    r = _fit_vargmm(X, 24, G=3, random_state=0, n_threads=1, refine=gmm.refine,
+                    shared_m_steps=gmm.shared_m_steps)
     np.testing.assert_array_equal(gmm.covariances_, r.variances)
     np.testing.assert_array_equal(gmm.weights_, r.mixing_weights)
     np.testing.assert_array_equal(gmm.precisions_, 1.0 / r.variances)
