@@ -61,10 +61,7 @@ class Afkmc2Seeding {
       // Axes and mean from a strided sample of the rows (O(sample d), not
       // O(n d)); each center is covered by the rounding margin when chosen.
       const index_t d = data_.d, s = std::min(data_.n, kScreenSample);
-      std::vector<T> sample(s * d);
-      for (index_t i = 0; i < s; ++i) {
-        std::memcpy(sample.data() + i * d, data_.row(i * data_.n / s), sizeof(T) * d);
-      }
+      const std::vector<T> sample = strided_rows(s);
       screen_ = SubspaceScreen<T>(sample.data(), s, d, screen_dims_);
       const index_t wide = std::min(Screen::kMaxAutoDims, d / 2);
       if (screen_dims_ < 0 && n_clusters_ >= kWideScreenClusters && screen_.dims() > 0 &&
@@ -180,17 +177,24 @@ class Afkmc2Seeding {
     }
   }
 
+  // s rows of the data at a stride of n / s, row-major (s <= n).
+  std::vector<T> strided_rows(index_t s) const {
+    const index_t d = data_.d;
+    std::vector<T> rows(s * d);
+    for (index_t i = 0; i < s; ++i) {
+      std::memcpy(rows.data() + i * d, data_.row(i * data_.n / s), sizeof(T) * d);
+    }
+    return rows;
+  }
+
   // The screen's tree (center_tree.hpp): splits from the projections of
   // a strided sample of about one row per center (at least the screen's
   // sample), about kLeafCenters centers per leaf.
   void build_tree() {
     const index_t d = data_.d, ks = screen_.dims();
     const index_t s = std::min(data_.n, std::max(kScreenSample, n_clusters_));
-    std::vector<T> rows(s * d), proj(s * ks);
-    for (index_t i = 0; i < s; ++i) {
-      std::memcpy(rows.data() + i * d, data_.row(i * data_.n / s), sizeof(T) * d);
-    }
-    std::vector<T> scratch(s * d);
+    const std::vector<T> rows = strided_rows(s);
+    std::vector<T> proj(s * ks), scratch(s * d);
     screen_.project(rows.data(), s, scratch.data(), proj.data());
     tree_ = CenterTree<T>(proj.data(), s, ks, std::max<index_t>(1, n_clusters_ / kLeafCenters),
                           std::min(ks, kStep));

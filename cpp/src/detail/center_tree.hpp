@@ -9,12 +9,12 @@
 // projections of the centers below it. For a query projection p the box
 // gives, per node, sum_j dist(p_j, [lo_j, hi_j])^2, lowered by its rounding
 // margin: at most the computed subspace bound (SubspaceScreen::bounds) of
-// every center below the node, so a node whose
-// box bound exceeds the screen's threshold holds no center the screen would
-// measure. The search visits the near child first and skips the others by
-// that test: the same exact nearest distance as a scan of every center, with
-// the leaves near the query read and the far ones skipped whole. The tree
-// changes only how many bounds are computed, never a result.
+// every center below the node, so a node whose box bound exceeds the
+// screen's threshold holds no center the screen would measure. The search
+// visits the near child first and skips the others by that test: the same
+// exact nearest distance as a scan of every center, with the leaves near the
+// query read and the far ones skipped whole. The tree changes only how many
+// bounds are computed, never a result.
 #pragma once
 
 #include <algorithm>
@@ -54,8 +54,6 @@ class CenterTree {
     hi_.assign(nodes_.size() * kb_, -std::numeric_limits<T>::infinity());
   }
 
-  bool empty() const { return nodes_.empty(); }
-
   /// Adds center `id` with projection p (k values): its leaf's packed
   /// projections (panels of kLanes, dimension-major, padding +infinity
   /// bounds as in SubspaceScreen::pack) and the boxes on its path.
@@ -84,9 +82,10 @@ class CenterTree {
   };
 
   /// Depth-first over the nodes whose box bound for p does not exceed
-  /// limit() (a screen threshold, SubspaceScreen::threshold), near child first; visit(leaf) for each leaf reached (it
-  /// lowers the limit as it measures centers). The limit is read again at
-  /// every node, so later nodes are tested against the latest one.
+  /// limit() (a screen threshold, SubspaceScreen::threshold), near child
+  /// first; visit(leaf) for each leaf reached (it lowers the limit as it
+  /// measures centers). The limit is read again at every node, so later
+  /// nodes are tested against the latest one.
   template <class Limit, class Visit>
   void search(const T* p, Limit&& limit, Visit&& visit, std::vector<index_t>& stack) const {
     stack.clear();
@@ -199,7 +198,7 @@ class CenterTree {
   double shrink_ = 1.0;
   std::vector<Node> nodes_;
   std::vector<Leaf> leaves_;
-  std::vector<T> lo_, hi_;  // (nodes, k) boxes
+  std::vector<T> lo_, hi_;  // (nodes, box_dims) boxes
 };
 
 }  // namespace detail
