@@ -83,11 +83,14 @@ def load_set(ds, dtype, args):
     return load(ds, dtype=dtype, return_labels=True)
 
 
-def kernel_params(args, gamma):
+def kernel_params(args, gamma, k):
     """KernelKMeans' kernel arguments of the run."""
     if args.kernel == "rbf":
         return dict(kernel="rbf", gamma=gamma)
-    return dict(kernel=args.kernel, n_neighbors=args.n_neighbors, t=args.heat_t)
+    out = dict(kernel=args.kernel, n_neighbors=args.n_neighbors, t=args.heat_t)
+    if args.kernel == "knn" and args.n_modes:
+        out["n_modes"] = k if args.n_modes == "k" else int(args.n_modes)
+    return out
 
 
 def configs(args, n=None):
@@ -136,7 +139,7 @@ def run_one(kind, params, X, y, k, gamma, seed, args, sub):
     if kind in ("full", "truncated", "minibatch"):
         Xf, yf = (X[sub], y[sub]) if kind == "full" and sub is not None else (X, y)
         extra = dict(max_iter=args.full_max_iter) if kind == "full" else dict(max_iter=args.iters)
-        est = vcgmm.KernelKMeans(k, **kernel_params(args, gamma), algorithm=kind,
+        est = vcgmm.KernelKMeans(k, **kernel_params(args, gamma, k), algorithm=kind,
                                  random_state=seed, n_threads=args.threads, **extra, **params)
         t0 = time.perf_counter()
         est.fit(Xf)
@@ -268,6 +271,18 @@ def targets(ds, rows, args):
             f"row reaches ARI >= full - 0.02 (full {full['ari_mean']:.3f}; best truncated "
             f"'{bestari['algorithm']}' {bestari['ari_mean']:.3f}, "
             f"{bestari['speedup_vs_full']:.1f}x faster)")
+    graph = [r for r in [full] + trunc
+             if all("graph" in q.get("seconds_per_phase", {}) for q in r["runs"])]
+    if len(graph) > 1:
+        def clustering(r):  # the fit without building the graph kernel
+            return statistics.fmean(q["seconds"] - q["seconds_per_phase"]["graph"]
+                                    for q in r["runs"])
+        graph_s = statistics.fmean(q["seconds_per_phase"]["graph"] for q in full["runs"])
+        out.append(
+            f"{ds}: the graph kernel takes {graph_s:.3g} s of every fit; without it, full takes "
+            f"{clustering(full):.3g} s and the truncated rows "
+            + ", ".join(f"'{r['algorithm']}' {clustering(r):.3g} s (ARI {r['ari_mean']:.3f})"
+                        for r in trunc))
     nys = [r for r in rows if r["kind"] == "nystroem"]
     for r in trunc:
         if r["learning_rate"] != "beta" or not nys:
@@ -334,6 +349,9 @@ def parse_args(argv):
                         "--n-neighbors graph")
     p.add_argument("--n-neighbors", type=int, default=10, help="graph kernels' neighbours")
     p.add_argument("--heat-t", type=float, default=1000.0, help="heat kernel's t")
+    p.add_argument("--n-modes", default=None,
+                   help="knn kernel: its n_modes slowest graph modes (KernelKMeans(n_modes=)); "
+                        "'k': the set's number of clusters")
     p.add_argument("--circles-n", type=int, default=20000, help="points of the circles set")
     p.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     p.add_argument("--threads", type=int, default=2)
@@ -383,7 +401,11 @@ def main(argv=None):
                 data_notes.append(f"{ds}: {n:,} x {d} {X.dtype}, k = {k}, kernel "
                                   f"{args.kernel!r} of the symmetrised {args.n_neighbors}-nn "
                                   "graph" + (f", t = {args.heat_t:g}" if args.kernel == "heat"
-                                             else "") + " (built inside every fit, timed)")
+                                             else "")
+                                  + (f", its {k if args.n_modes == 'k' else args.n_modes} "
+                                     "slowest modes (n_modes)"
+                                     if args.kernel == "knn" and args.n_modes else "")
+                                  + " (built inside every fit, timed)")
             print(data_notes[-1], flush=True)
             cfgs = configs(args, n)
             skipped = [b for b in sorted(set(args.batch) | set(args.minibatch_batch)) if b > n]

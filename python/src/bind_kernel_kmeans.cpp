@@ -119,6 +119,19 @@ py::tuple graph(const CArray<T>& X, const vcgmm::GraphKernelParams& params,
   return py::make_tuple(K, costs);
 }
 
+/// (Z, costs)
+template <typename T>
+py::tuple modes(const CArray<T>& X, const vcgmm::GraphKernelParams& params, index_t n_modes,
+                const vcgmm::RunOptions& run) {
+  const auto data = kernel_data(X);
+  if (n_modes < 1 || n_modes > data.n) throw vcgmm::InvalidArgument("n_modes must be in [1, n]");
+  CArray<T> Z({data.n, n_modes});
+  T* out = Z.mutable_data();
+  const auto costs =
+      without_gil([&] { return vcgmm::graph_modes(data, params, n_modes, run, out); });
+  return py::make_tuple(Z, costs);
+}
+
 template <typename T>
 void bind_typed(py::module_& m) {
   m.def("fit_kernel_kmeans", &fit<T>, py::arg("X").noconvert(), py::arg("params"),
@@ -136,6 +149,8 @@ void bind_typed(py::module_& m) {
         },
         py::arg("X").noconvert(), py::arg("kernel"), py::arg("run"));
   m.def("graph_kernel", &graph<T>, py::arg("X").noconvert(), py::arg("params"), py::arg("run"));
+  m.def("graph_modes", &modes<T>, py::arg("X").noconvert(), py::arg("params"),
+        py::arg("n_modes"), py::arg("run"));
 }
 
 void bind_params(py::module_& m) {

@@ -237,6 +237,28 @@ template <typename T>
 PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params,
                         const RunOptions& run, T* kernel);
 
+/// The k-nn kernel's m slowest modes as features Z (n, m), Z Z^T = D^-1/2 V_m
+/// Lambda_m V_m^T D^-1/2: V_m, Lambda_m the eigenpairs of N = D^-1/2 A D^-1/2
+/// with the m largest eigenvalues (clamped at 0), so Z Z^T is the k-nn kernel
+/// D^-1 A D^-1 = D^-1/2 N D^-1/2 restricted to those modes. Its leading modes
+/// are the spectral relaxation of the normalized cut (Dhillon, Guan & Kulis
+/// 2004), and k-means on Z is spectral clustering's k-means step (Z's columns
+/// are the random-walk eigenvectors D^-1/2 v, scaled by sqrt(lambda)).
+/// Use with the linear kernel (or any k-means) when the full k-nn kernel,
+/// zero between non-neighbours, leaves kernel k-means stuck at its seeds.
+/// Cost: the k-nn scan (n^2 distance evaluations, reported in `seeding`) and
+/// Chebyshev-filtered subspace iteration on a block of m + max(8, m) vectors
+/// (O(q nnz) per vector and sweep; graphs of fewer than 4 (m + max(8, m))
+/// points decomposed densely); memory O(n (m + nnz / n)), no n x n matrix.
+/// The modes are determined up to rotations within equal eigenvalues (Z Z^T
+/// is not). Bit-identical on any number of threads; start block from run.seed.
+///
+/// @param n_modes  IN  m, 1 <= m <= n (m = n_clusters is the usual choice)
+/// @param features OUT (n, m) row-major
+template <typename T>
+PhaseCosts graph_modes(const DataView<T>& data, const GraphKernelParams& params, index_t n_modes,
+                       const RunOptions& run, T* features);
+
 #define VCGMM_KERNEL_KMEANS_EXTERN(T)                                                           \
   extern template KernelKMeansResult fit_kernel_kmeans<T>(const DataView<T>&,                   \
                                                           const KernelKMeansParams&,            \
@@ -249,7 +271,9 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
   extern template double kernel_gamma_heuristic<T>(const DataView<T>&, KernelType,              \
                                                    const RunOptions&);                          \
   extern template PhaseCosts graph_kernel<T>(const DataView<T>&, const GraphKernelParams&,      \
-                                             const RunOptions&, T*);
+                                             const RunOptions&, T*);                            \
+  extern template PhaseCosts graph_modes<T>(const DataView<T>&, const GraphKernelParams&,       \
+                                            index_t, const RunOptions&, T*);
 VCGMM_KERNEL_KMEANS_EXTERN(float)
 VCGMM_KERNEL_KMEANS_EXTERN(double)
 #undef VCGMM_KERNEL_KMEANS_EXTERN

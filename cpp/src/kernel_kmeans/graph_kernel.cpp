@@ -9,7 +9,8 @@
 // them by Chebyshev-filtered subspace iteration (Zhou & Saad, J. Comput. Phys.
 // 2007) on the sparse N: O(n m (q nnz / n + m)) per sweep for m modes instead
 // of a dense O(n^3) eigendecomposition, which stays for small t, where more
-// than a quarter of all modes pass the threshold.
+// than a quarter of all modes pass the threshold. graph_modes gives the k-nn
+// kernel's m slowest modes as features, found by the same filter.
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 #include <algorithm>
@@ -260,23 +261,115 @@ bool slow_modes(const Graph& g, double t, const RunOptions& run, Eigen::MatrixXd
   return false;
 }
 
-/// W (n, n) of exp(-t L) = W W^T from Eigen's dense decomposition of N.
-Eigen::MatrixXd all_modes(const Graph& g, double t) {
+/// Eigen's dense decomposition of N (eigenvalues increasing).
+std::shared_ptr<EigenJob> dense_decomposition(const Graph& g) {
   const index_t n = g.n;
   Eigen::MatrixXd N = Eigen::MatrixXd::Zero(n, n);
   for (index_t i = 0; i < n; ++i) {
     for (index_t p = g.start[i]; p < g.start[i + 1]; ++p) N(i, g.column[p]) = g.weight[p];
   }
   check_interrupt();
-  const std::shared_ptr<EigenJob> job = interruptible_eigensolver(std::move(N));
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>& eig = job->eig;
-  if (eig.info() != Eigen::Success) {
+  std::shared_ptr<EigenJob> job = interruptible_eigensolver(std::move(N));
+  if (job->eig.info() != Eigen::Success) {
     throw InvalidArgument("graph_kernel: the eigendecomposition of the graph did not converge");
   }
   check_interrupt();
+  return job;
+}
+
+/// W (n, n) of exp(-t L) = W W^T from Eigen's dense decomposition of N.
+Eigen::MatrixXd all_modes(const Graph& g, double t) {
+  const std::shared_ptr<EigenJob> job = dense_decomposition(g);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>& eig = job->eig;
   Eigen::MatrixXd W = eig.eigenvectors();
-  for (index_t c = 0; c < n; ++c) W.col(c) *= std::exp(-0.5 * t * (1.0 - eig.eigenvalues()(c)));
+  for (index_t c = 0; c < g.n; ++c) W.col(c) *= std::exp(-0.5 * t * (1.0 - eig.eigenvalues()(c)));
   return W;
+}
+
+/// The m modes of N with the largest eigenvalues (largest first), by
+/// Chebyshev-filtered subspace iteration on a block of b = m + max(8, m)
+/// vectors: each sweep damps [-1, cut], cut the block's smallest Ritz value
+/// of the sweep before (a lower bound of the b-th eigenvalue, so every wanted
+/// mode lies above it), with the degree that grows lambda = 1 1e4-fold
+/// against the damped interval. Done when every wanted residual ||N v -
+/// theta v|| is below 1e-9 (||N|| = 1); at most kMaxSweeps sweeps, then the
+/// last Ritz pairs (their largest residual is reported). Graphs with fewer
+/// than 4 b points are decomposed densely.
+void top_modes(const Graph& g, index_t m, const RunOptions& run, Eigen::MatrixXd* V,
+               Eigen::VectorXd* theta, int* n_sweeps, double* worst_residual) {
+  constexpr int kMaxSweeps = 100;
+  constexpr double kTolerance = 1e-9;
+  const index_t n = g.n, b = m + std::max<index_t>(8, m);
+  if (4 * b > n) {
+    const std::shared_ptr<EigenJob> job = dense_decomposition(g);
+    *V = job->eig.eigenvectors().rightCols(m).rowwise().reverse();
+    *theta = job->eig.eigenvalues().tail(m).reverse();
+    *n_sweeps = 0;
+    *worst_residual = 0.0;
+    return;
+  }
+  Rng rng(run.seed, Stream::graph_spectrum);
+  RowMatrix<double> X(n, b);
+  random_columns(rng, &X, 0);
+  double cut = 0.0;
+  for (int sweep = 1;; ++sweep) {
+    check_interrupt();
+    const int degree = static_cast<int>(std::min(
+        2000.0, std::max(8.0, std::ceil(std::acosh(1e4) / std::acosh((3.0 - cut) / (1.0 + cut))))));
+    chebyshev_filter(g, cut, degree, &X, run.n_threads);
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(X)};
+    const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(n, b);
+    const RowMatrix<double> Qr = Q;
+    RowMatrix<double> NQ(n, b);
+    combine(g, 1.0, Qr, 0.0, 0.0, nullptr, &NQ, run.n_threads);
+    Eigen::MatrixXd H = Q.transpose() * NQ;
+    H = 0.5 * (H + H.transpose()).eval();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz(H);
+    if (ritz.info() != Eigen::Success) {
+      throw InvalidArgument("graph_modes: the Rayleigh-Ritz step did not converge");
+    }
+    const Eigen::MatrixXd S = ritz.eigenvectors().rowwise().reverse();  // largest first
+    const Eigen::VectorXd values = ritz.eigenvalues().reverse();
+    X = Q * S;
+    const Eigen::MatrixXd residual =
+        NQ * S.leftCols(m) - Eigen::MatrixXd(X.leftCols(m)) * values.head(m).asDiagonal();
+    double worst = 0.0;
+    for (index_t i = 0; i < m; ++i) worst = std::max(worst, residual.col(i).norm());
+    // The damped interval must stay below 1 for the filter's map.
+    cut = std::min(values(b - 1), 1.0 - 1e-9);
+    if (worst <= kTolerance || sweep == kMaxSweeps) {
+      *V = Eigen::MatrixXd(X.leftCols(m));
+      *theta = values.head(m);
+      *n_sweeps = sweep;
+      *worst_residual = worst;
+      return;
+    }
+  }
+}
+
+/// The exact k-nn lists of the rows (n^2 distance evaluations) and their
+/// symmetrised graph.
+template <typename T>
+Graph knn_graph(const DataView<T>& data, index_t nn, const RunOptions& run, PhaseCosts* costs) {
+  const index_t n = data.n;
+  std::vector<index_t> nbr(n * nn);
+  CenterTiles<T> tiles(data.x, n, data.d);
+  KnnHandler h{nn, nbr.data()};
+  scan_nearest(DataView<T>{data.x, n, data.d, nullptr}, tiles, static_cast<int>(nn + 1), h,
+               run.n_threads, 2.0 * static_cast<double>(data.d));
+  costs->n_distance_evals.seeding = n * n;
+  check_interrupt();
+  return symmetrised_graph(nbr, n, nn);
+}
+
+template <typename T>
+void check_graph_input(const DataView<T>& data, const GraphKernelParams& params,
+                       const std::string& w) {
+  require(data.n >= 2 && data.d >= 1 && data.x != nullptr,
+          w + ": X must have at least 2 rows and 1 column");
+  require(params.n_neighbors >= 1 && params.n_neighbors < data.n,
+          w + ": n_neighbors must be in [1, n - 1]");
+  require(data.n <= 2147483647LL, w + ": too many points");
 }
 
 }  // namespace
@@ -287,27 +380,14 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
                         const RunOptions& run, T* kernel) {
   using namespace detail;
   const std::string w = "graph_kernel";
-  require(data.n >= 2 && data.d >= 1 && data.x != nullptr,
-          w + ": X must have at least 2 rows and 1 column");
-  require(params.n_neighbors >= 1 && params.n_neighbors < data.n,
-          w + ": n_neighbors must be in [1, n - 1]");
+  check_graph_input(data, params, w);
   require(params.type != GraphKernelType::heat || (std::isfinite(params.t) && params.t > 0.0),
           w + ": t must be > 0");
   require(kernel != nullptr, w + ": the output kernel is a null pointer");
-  require(data.n <= 2147483647LL, w + ": too many points");
   Stopwatch clock;
   PhaseCosts costs;
   const index_t n = data.n, nn = params.n_neighbors;
-  std::vector<index_t> nbr(n * nn);
-  {
-    CenterTiles<T> tiles(data.x, n, data.d);
-    KnnHandler h{nn, nbr.data()};
-    scan_nearest(DataView<T>{data.x, n, data.d, nullptr}, tiles, static_cast<int>(nn + 1), h,
-                 run.n_threads, 2.0 * static_cast<double>(data.d));
-    costs.n_distance_evals.seeding = n * n;
-  }
-  check_interrupt();
-  const Graph g = symmetrised_graph(nbr, n, nn);
+  const Graph g = knn_graph(data, nn, run, &costs);
   constexpr index_t kRows = 64;
   char how[96] = "";
   if (params.type == GraphKernelType::knn) {
@@ -354,9 +434,47 @@ PhaseCosts graph_kernel(const DataView<T>& data, const GraphKernelParams& params
   return costs;
 }
 
+template <typename T>
+PhaseCosts graph_modes(const DataView<T>& data, const GraphKernelParams& params, index_t n_modes,
+                       const RunOptions& run, T* features) {
+  using namespace detail;
+  const std::string w = "graph_modes";
+  check_graph_input(data, params, w);
+  require(n_modes >= 1 && n_modes <= data.n, w + ": n_modes must be in [1, n]");
+  require(features != nullptr, w + ": the output features are a null pointer");
+  Stopwatch clock;
+  PhaseCosts costs;
+  const index_t n = data.n, m = n_modes;
+  const Graph g = knn_graph(data, params.n_neighbors, run, &costs);
+  const double graph_seconds = clock.seconds();
+  Eigen::MatrixXd V;
+  Eigen::VectorXd theta;
+  int sweeps = 0;
+  double residual = 0.0;
+  top_modes(g, m, run, &V, &theta, &sweeps, &residual);
+  parallel_for(n, run.n_threads, [&](index_t i) {
+    const double scale = 1.0 / std::sqrt(g.degree[i]);
+    for (index_t c = 0; c < m; ++c) {
+      features[i * m + c] = static_cast<T>(V(i, c) * std::sqrt(std::max(theta(c), 0.0)) * scale);
+    }
+  }, 2.0 * static_cast<double>(m));
+  costs.timings.seeding = clock.seconds();
+  log_line(run.log,
+           "graph modes (k-nn, %lld neighbours) of %lld points: %lld slowest, eigenvalues %.6g to "
+           "%.6g, %d sweeps, residual %.1e (graph %.2f s, modes %.2f s)",
+           static_cast<long long>(params.n_neighbors), static_cast<long long>(n),
+           static_cast<long long>(m), theta(0), theta(m - 1), sweeps, residual, graph_seconds,
+           costs.timings.seeding - graph_seconds);
+  return costs;
+}
+
 template PhaseCosts graph_kernel<float>(const DataView<float>&, const GraphKernelParams&,
                                         const RunOptions&, float*);
 template PhaseCosts graph_kernel<double>(const DataView<double>&, const GraphKernelParams&,
                                          const RunOptions&, double*);
+template PhaseCosts graph_modes<float>(const DataView<float>&, const GraphKernelParams&, index_t,
+                                       const RunOptions&, float*);
+template PhaseCosts graph_modes<double>(const DataView<double>&, const GraphKernelParams&,
+                                        index_t, const RunOptions&, double*);
 
 }  // namespace vcgmm

@@ -96,6 +96,10 @@ KERNEL_KMEANS_PARAMS = ParamTable(
               cli="--n-neighbors"),
         Param("t", Real(0.0, low_open=True), _GRAPH.t, "time of the heat kernel exp(-t L)",
               cli="--heat-t"),
+        Param("n_modes", AnyOf(NoneValue(), Integer(1, INT32_MAX)), None,
+              "kernel knn: None for the paper's dense D^-1 A D^-1; m for its m slowest graph "
+              "modes as features (the normalized-cut relaxation; m = n_clusters is spectral "
+              "clustering), O(n m) memory", cli="--n-modes"),
         Param("algorithm", Options(tuple(_core.kernel_kmeans_algorithms())), CORE,
               "truncated (mini-batch with truncated centers, the paper's), minibatch "
               "(untruncated, O(n b) per iteration) or full (O(n^2) per iteration)",
@@ -278,6 +282,21 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         of eigenvalue well below ``1 / t``: large t (hundreds to thousands)
         approaches spectral clustering, small t finds no clusters. Modes
         weighted below 1e-12 of the slowest are dropped.
+    n_modes : int or None, default=None
+        Kernel ``knn`` only. None: the paper's kernel ``D^-1 A D^-1``, a
+        dense n x n matrix that is zero between non-neighbours, so that
+        kernel k-means from point seeds moves labels by about one graph hop
+        per iteration and often stays at its seeds (on two noisy rings its
+        ARI is 0). An integer m: the same kernel restricted to its m slowest
+        graph modes, ``Z Z^T`` with ``Z = D^-1/2 V_m Lambda_m^1/2`` (V_m,
+        Lambda_m the top eigenpairs of ``D^-1/2 A D^-1/2``), the spectral
+        relaxation of the normalized cut (Dhillon, Guan & Kulis 2004): with
+        ``m = n_clusters`` kernel k-means on it is spectral clustering's
+        k-means step, and every center sees every point, so truncation works
+        (bench/results/kernel_kmeans/kernel_kmeans_circles_ncut.md). It
+        needs O(n m) memory instead of n^2. Unlike Dhillon et al.'s weighted
+        kernel k-means, points are not weighted by their degree (as in
+        scikit-learn's ``SpectralClustering``).
     algorithm : {"truncated", "minibatch", "full"}, default="truncated"
         See above.
     batch_size : int or "auto", default="auto"
@@ -395,7 +414,11 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
     the matrix, with m in the tens at the default t; only when more than a
     quarter of all modes weigh that much (small t) does it fall back to a
     dense O(n^3) eigendecomposition, practical up to a few thousand points.
-    They exist on the training points only: ``predict`` refuses them.
+    They exist on the training points only: ``predict`` refuses them. With
+    ``n_modes`` the knn kernel is not built: its m slowest modes come from
+    the same filtered subspace iteration, and kernel k-means runs with the
+    linear kernel on those m features (``n_kernel_evals_`` and ``timings_``
+    count the graph under ``graph``).
 
     References
     ----------
@@ -526,12 +549,20 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         if kernel == "precomputed":
             fit_X = self._precomputed(X)
         elif kernel in _GRAPH_KERNELS:
-            self._warn_if_huge_graph(X.shape[0], X.shape[1], kernel, values["t"])
+            self._warn_if_huge_graph(X.shape[0], X.shape[1], kernel, values["t"],
+                                     values["n_modes"])
             g = _core.GraphKernelParams()
             g.type = kernel
             g.n_neighbors = values["n_neighbors"]
             g.t = values["t"]
-            fit_X, costs = _core.graph_kernel(X, g, params.run)
+            n_modes = values["n_modes"]
+            if kernel == "knn" and n_modes is not None:
+                if n_modes > X.shape[0]:
+                    raise ValueError(f"n_modes={n_modes} must be <= n_samples={X.shape[0]}.")
+                fit_X, costs = _core.graph_modes(X, g, n_modes, params.run)
+                params.kernel.type = "linear"
+            else:
+                fit_X, costs = _core.graph_kernel(X, g, params.run)
             graph_evals = costs.n_distance_evals["seeding"]
             graph_seconds = costs.timings["seeding"]
         self._warn_if_huge(X.shape[0], X.shape[1], params)
@@ -589,17 +620,22 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         return best[0], best[1], evals, timings
 
     @staticmethod
-    def _warn_if_huge_graph(n, d, kernel, t):
+    def _warn_if_huge_graph(n, d, kernel, t, n_modes=None):
         """Warn before building a graph kernel that needs more than an hour:
         the k-nn scan of all n^2 pairs, and for heat at small t (t <=
         ``_core.HEAT_DENSE_MAX_T``, where the core decomposes densely) the dense
         eigendecomposition of the n x n graph (about 10 n^3
         flops) and the product of its factors (2 n^3). At larger t the heat
         kernel's m slow modes cost O(n^2 m), m unknown beforehand: counted as
-        one mode (a lower bound)."""
+        one mode (a lower bound). The knn kernel's n_modes: the scan alone."""
         pairs = float(n) * n
         dense = kernel == "heat" and t <= _core.HEAT_DENSE_MAX_T
         flops = (2.0 * d + 20.0) * pairs + (12.0 * float(n) ** 3 if dense else 0.0)
+        if kernel == "knn" and n_modes is not None:
+            warn_if_huge("distance evaluations", pairs, 0.0, d, 2.0 * d * pairs,
+                         "fewer points (the k-nn graph scans all n^2 pairs), or a point "
+                         "kernel such as 'rbf'")
+            return
         warn_if_huge("distance evaluations", pairs, 0.0, d, flops,
                      f"fewer points (kernel={kernel!r} is a dense n x n matrix"
                      + (", built by an O(n^3) eigendecomposition at this small t" if dense else "")

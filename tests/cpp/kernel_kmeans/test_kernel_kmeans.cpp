@@ -288,6 +288,44 @@ TEST_CASE("the heat kernel from the graph's slowest modes is exp(-t L)") {
   CHECK(worst <= 1e-9 * scale);
 }
 
+TEST_CASE("the knn kernel's slowest modes of a two-component graph are its components") {
+  // Two far-apart blobs: the k-nn graph has two components, so the two modes
+  // of eigenvalue 1 span D^1/2 times their indicators and Z Z^T is 1 / vol
+  // of the common component (0 across): a closed form, whatever rotation
+  // the solver returns. n = 300 takes the filtered subspace iteration.
+  const index_t n = 300, d = 2, m = 2;
+  auto x = gaussian<double>(n, d, 31);
+  for (index_t i = n / 2; i < n; ++i) x[i * d] += 100.0;
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  vcgmm::GraphKernelParams g;
+  g.n_neighbors = 6;
+  std::vector<double> z(n * m), z3(n * m), knn(n * n);
+  vcgmm::graph_modes(data, g, m, run_options(0, 1), z.data());
+  vcgmm::graph_modes(data, g, m, run_options(0, 3), z3.data());
+  CHECK(bitwise_equal(z, z3));
+  vcgmm::graph_kernel(data, g, run_options(0, 1), knn.data());
+  double vol[2] = {0.0, 0.0};
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j = 0; j < n; ++j) vol[i >= n / 2] += knn[i * n + j] != 0.0;
+  }
+  double worst = 0.0;
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j = 0; j < n; ++j) {
+      const double zz = z[i * m] * z[j * m] + z[i * m + 1] * z[j * m + 1];
+      const double want = (i >= n / 2) == (j >= n / 2) ? 1.0 / vol[i >= n / 2] : 0.0;
+      worst = std::max(worst, std::fabs(zz - want));
+    }
+  }
+  CHECK(worst <= 1e-9 / vol[0]);
+  CHECK_THROWS_AS(vcgmm::graph_modes(data, g, 0, run_options(0, 1), z.data()),
+                  vcgmm::InvalidArgument);
+  CHECK_THROWS_AS(vcgmm::graph_modes(data, g, n + 1, run_options(0, 1), z.data()),
+                  vcgmm::InvalidArgument);
+  g.n_neighbors = n;
+  CHECK_THROWS_AS(vcgmm::graph_modes(data, g, m, run_options(0, 1), z.data()),
+                  vcgmm::InvalidArgument);
+}
+
 TEST_CASE("kernel k-means argument checks") {
   const index_t n = 20, d = 2;
   const auto x = gaussian<double>(n, d, 18);

@@ -381,6 +381,86 @@ def test_heat_kernel_from_the_slowest_modes_matches_a_dense_reference(t):
     np.testing.assert_allclose(K, want, rtol=0, atol=1e-10 * np.abs(want).max())
 
 
+def _modes_reference(X, n_neighbors, m):
+    """Z Z^T of the knn kernel's m slowest modes, from a dense eigendecomposition."""
+    A = _knn_adjacency(X, n_neighbors)
+    deg = A.sum(1)
+    lam, V = np.linalg.eigh(A / np.sqrt(np.outer(deg, deg)))
+    lam, V = lam[::-1][:m], V[:, ::-1][:, :m]
+    Z = V * np.sqrt(np.maximum(lam, 0.0)) / np.sqrt(deg)[:, None]
+    return Z @ Z.T, lam, deg, A
+
+
+@pytest.mark.parametrize("n, m", [(400, 2), (400, 5), (60, 3)])
+def test_knn_kernel_modes_match_a_dense_reference(n, m):
+    # n = 400: filtered subspace iteration (two rings: the top eigenvalue 1 is
+    # double, the next ones lie within 1e-3 of it); n = 60: the dense path.
+    X, _ = make_circles(n, factor=0.4, noise=0.05, random_state=0)
+    want, lam, deg, A = _modes_reference(X, 8, m)
+    assert n == 60 or np.sum(lam > 1 - 1e-9) == 2  # the premise: two components
+    g = core.GraphKernelParams()
+    g.n_neighbors = 8
+    run = core.RunOptions()
+    Z, costs = core.graph_modes(X, g, m, run)
+    assert Z.shape == (n, m) and Z.dtype == np.float64
+    assert costs.n_distance_evals["seeding"] == n * n
+    np.testing.assert_allclose(Z @ Z.T, want, rtol=0, atol=1e-9 * np.abs(want).max())
+    # With every mode, Z Z^T is the whole knn kernel D^-1 A D^-1 (here PSD
+    # part only: the negative eigenvalues are clamped).
+    if n == 60:
+        Zall, _ = core.graph_modes(X, g, n, run)
+        full = A / np.outer(deg, deg)
+        lam_all = np.linalg.eigvalsh(A / np.sqrt(np.outer(deg, deg)))
+        if lam_all.min() >= 0:
+            np.testing.assert_allclose(Zall @ Zall.T, full, atol=1e-12)
+        # float32 input gives float32 features of the same kernel.
+        Z32, _ = core.graph_modes(X.astype(np.float32), g, m, run)
+        assert Z32.dtype == np.float32
+        np.testing.assert_allclose(Z32 @ Z32.T, want, atol=1e-5 * np.abs(want).max())
+    run.n_threads = 3
+    Z3, _ = core.graph_modes(X, g, m, run)
+    np.testing.assert_array_equal(Z, Z3)
+
+
+@pytest.mark.parametrize("algorithm", ["truncated", "minibatch", "full"])
+def test_knn_modes_separate_the_rings_the_full_knn_kernel_cannot(algorithm):
+    # The paper's k-nn kernel is zero between non-neighbours: from point
+    # seeds kernel k-means stays near them (ARI ~ 0 on two rings). Its two
+    # slowest modes (the normalized-cut relaxation) separate the rings with
+    # every algorithm, as spectral clustering does.
+    X, y = make_circles(3000, factor=0.4, noise=0.05, random_state=0)
+    kw = dict(algorithm=algorithm, batch_size=256, tau=50, max_iter=50, random_state=0)
+    paper = vcgmm.KernelKMeans(2, kernel="knn", **kw).fit(X)
+    modes = vcgmm.KernelKMeans(2, kernel="knn", n_modes=2, **kw).fit(X)
+    assert adjusted_rand_score(y, paper.labels_) < 0.1
+    assert adjusted_rand_score(y, modes.labels_) == 1.0
+    assert modes.support_vectors_ is None and modes.n_kernel_evals_["graph"] == 3000 ** 2
+    with pytest.raises(ValueError, match="training points only"):
+        modes.predict(X)
+    # The same clustering as kernel k-means with the linear kernel on the modes.
+    g = core.GraphKernelParams()
+    Z, _ = core.graph_modes(X, g, 2, core.RunOptions())
+    lin = vcgmm.KernelKMeans(2, kernel="linear", **kw).fit(Z)
+    np.testing.assert_array_equal(lin.labels_, modes.labels_)
+
+
+def test_knn_modes_argument_checks():
+    X, _ = make_circles(50, factor=0.4, noise=0.05, random_state=0)
+    with pytest.raises(ValueError, match="n_modes=51 must be <= n_samples=50"):
+        vcgmm.KernelKMeans(2, kernel="knn", n_modes=51).fit(X)
+    with pytest.raises(ValueError, match="n_modes"):
+        vcgmm.KernelKMeans(2, kernel="knn", n_modes=0).fit(X)
+    with pytest.raises(TypeError, match="n_modes"):
+        vcgmm.KernelKMeans(2, kernel="knn", n_modes=2.5).fit(X)
+    g = core.GraphKernelParams()
+    with pytest.raises(ValueError, match="n_modes"):
+        core.graph_modes(X, g, 0, core.RunOptions())
+    # Other kernels ignore it (as rbf ignores degree).
+    a = vcgmm.KernelKMeans(2, gamma=1.0, random_state=0, n_modes=3, max_iter=5).fit(X)
+    b = vcgmm.KernelKMeans(2, gamma=1.0, random_state=0, max_iter=5).fit(X)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+
+
 def test_truncation_with_the_sklearn_rate_warns():
     # The sklearn rate leaves a window of recent batches almost no weight; the
     # renormalised truncated center then lags (the issue's simulation: newest
