@@ -137,6 +137,49 @@ def trace_vcgmm_lloyd(X, init, time_limit, *, tol=0.0, max_iter=100000):
                    "seconds_per_iter": (times[-1] if times else total) / max(1, n_iter)}
 
 
+def trace_scalar_lloyd(X, init, time_limit, *, level=None, chunk=8192):
+    """Lloyd without matrix-matrix products, as the VRKM paper's baseline
+    (sofia-ml's batch k-means: for each point and center ||x||^2 + ||c||^2 -
+    2 <x, c>, one inner product at a time): per block of rows, one
+    matrix-vector product per center (numpy, X's dtype), then the means by
+    per-feature bincounts (float64); one BLAS thread. Runs until the exact
+    energy of its centers (untimed) is <= ``level``, no label changes, or
+    ``time_limit`` seconds of its own work have passed."""
+    from threadpoolctl import threadpool_limits
+
+    centers = np.array(init, dtype=np.float64)
+    n, d, C = X.shape[0], X.shape[1], centers.shape[0]
+    labels = np.full(n, -1, dtype=np.int64)
+    trace, n_iter, converged, work = [(0.0, energy(X, centers))], 0, False, 0.0
+    while not (level is not None and trace[-1][1] <= level) and work <= time_limit:
+        with threadpool_limits(1):
+            t0 = time.perf_counter()
+            cs = centers.astype(X.dtype)
+            c_norms = np.einsum("ij,ij->i", centers, centers)
+            new_labels = np.empty(n, dtype=np.int64)
+            for r0 in range(0, n, chunk):
+                rows = X[r0:r0 + chunk]
+                dist = np.empty((rows.shape[0], C))
+                for c in range(C):
+                    dist[:, c] = c_norms[c] - 2.0 * (rows @ cs[c])
+                new_labels[r0:r0 + chunk] = dist.argmin(1)
+            converged = bool(np.array_equal(new_labels, labels))
+            labels = new_labels
+            if not converged:
+                counts = np.bincount(labels, minlength=C)
+                nonempty = counts > 0
+                for j in range(d):
+                    centers[nonempty, j] = (np.bincount(labels, weights=X[:, j],
+                                                        minlength=C)[nonempty] / counts[nonempty])
+                n_iter += 1
+            work += time.perf_counter() - t0
+        if converged:
+            break
+        trace.append((work, energy(X, centers)))
+    return trace, {"n_iter": n_iter, "converged": converged, "seconds": work,
+                   "seconds_per_iter": work / max(1, n_iter)}
+
+
 # --------------------------------------------------------------- scikit-learn KMeans
 
 class _StopRun(Exception):

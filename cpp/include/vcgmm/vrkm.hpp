@@ -81,7 +81,8 @@ struct VrkmParams {
   bool relocate_empty = true;
 };
 
-/// VRKM / VRKM++ as a pipeline (default seeding: k-means++, the paper's).
+/// VRKM / VRKM++ as a pipeline (default seeding: k-means++; the paper starts
+/// from random rows).
 struct VrkmKMeansParams : PipelineParams {
   VrkmParams vrkm;
   VrkmKMeansParams() {

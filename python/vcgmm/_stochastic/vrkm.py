@@ -82,6 +82,10 @@ class VRKMeans(StochasticKMeans):
     learning_rate : float or "auto", default="auto"
         Constant learning rate in (0, 1]; "auto": C / n_samples (the paper's
         conservative default; it reports larger rates help on large data).
+        10 C / n_samples ended lower than C / n_samples in every committed
+        run, and reached batch k-means' loss sooner where that was timed
+        (bench/results/vrkm/vrkm_table3_random_patches-sklearn.md,
+        bench/results/vrkm_rules/).
     epoch_size : int or "auto", default="auto"
         Single-sample updates per epoch; "auto": n_samples.
     max_epochs : int, default=100
@@ -107,7 +111,10 @@ class VRKMeans(StochasticKMeans):
         clusters for good. False: the paper's loop.
     init : {"k-means++", "afk-mc2", "random", "auto"} or array-like of shape \
             (n_clusters, n_features), default="k-means++"
-        Seeding (the paper's: k-means++), or the initial centers.
+        Seeding, or the initial centers. The paper starts from random rows
+        (``init="random"``, as ``paper_params``); k-means++ ends lower from
+        the paper's step size
+        (bench/results/vrkm_rules/vrkm_rules_patches.md).
         %(init_auto)s
     %(stochastic_params)s
 
