@@ -185,6 +185,13 @@ void chebyshev_filter(const Graph& g, double cut, int q, RowMatrix<double>* X, i
   *X = std::move(current);
 }
 
+/// The filter degree under which lambda = 1 grows 1e4-fold per sweep against
+/// every mode below the cut (p(1) = T_q((3 - cut) / (1 + cut))), in [8, 2000].
+int filter_degree(double cut) {
+  return static_cast<int>(std::min(
+      2000.0, std::max(8.0, std::ceil(std::acosh(1e4) / std::acosh((3.0 - cut) / (1.0 + cut))))));
+}
+
 void random_columns(Rng& rng, RowMatrix<double>* X, index_t from) {
   for (index_t i = 0; i < X->rows(); ++i) {
     for (index_t j = from; j < X->cols(); ++j) (*X)(i, j) = rng.uniform() - 0.5;
@@ -202,10 +209,7 @@ bool slow_modes(const Graph& g, double t, const RunOptions& run, Eigen::MatrixXd
   constexpr int kMaxSweeps = 60;
   const double cut = 1.0 - kHeatLogRange / t;
   constexpr double kTolerance = 1e-10;
-  // Degree: the slowest mode (lambda = 1) grows 1e4-fold per sweep against
-  // every mode below the cut (p(1) = T_q((3 - cut) / (1 + cut))).
-  const int degree = static_cast<int>(std::min(
-      2000.0, std::max(8.0, std::ceil(std::acosh(1e4) / std::acosh((3.0 - cut) / (1.0 + cut))))));
+  const int degree = filter_degree(cut);
   const index_t n = g.n, max_block = n / 4;
   index_t b = std::min<index_t>(32, max_block);
   if (b < 8) return false;  // a small graph: the dense decomposition is cheap
@@ -288,13 +292,12 @@ Eigen::MatrixXd all_modes(const Graph& g, double t) {
 
 /// The m modes of N with the largest eigenvalues (largest first), by
 /// Chebyshev-filtered subspace iteration on a block of b = m + max(8, m)
-/// vectors: each sweep damps [-1, cut], cut the block's smallest Ritz value
-/// of the sweep before (a lower bound of the b-th eigenvalue, so every wanted
-/// mode lies above it), with the degree that grows lambda = 1 1e4-fold
-/// against the damped interval. Done when every wanted residual ||N v -
-/// theta v|| is below 1e-9 (||N|| = 1); at most kMaxSweeps sweeps, then the
-/// last Ritz pairs (their largest residual is reported). Graphs with fewer
-/// than 4 b points are decomposed densely.
+/// vectors: each sweep damps [-1, cut] with filter_degree(cut), cut the
+/// block's smallest Ritz value of the sweep before (a lower bound of the b-th
+/// eigenvalue, so every wanted mode lies above it). Done when every wanted
+/// residual ||N v - theta v|| is below 1e-9 (||N|| = 1); at most kMaxSweeps
+/// sweeps, then the last Ritz pairs (their largest residual is reported).
+/// Graphs with fewer than 4 b points are decomposed densely.
 void top_modes(const Graph& g, index_t m, const RunOptions& run, Eigen::MatrixXd* V,
                Eigen::VectorXd* theta, int* n_sweeps, double* worst_residual) {
   constexpr int kMaxSweeps = 100;
@@ -314,9 +317,7 @@ void top_modes(const Graph& g, index_t m, const RunOptions& run, Eigen::MatrixXd
   double cut = 0.0;
   for (int sweep = 1;; ++sweep) {
     check_interrupt();
-    const int degree = static_cast<int>(std::min(
-        2000.0, std::max(8.0, std::ceil(std::acosh(1e4) / std::acosh((3.0 - cut) / (1.0 + cut))))));
-    chebyshev_filter(g, cut, degree, &X, run.n_threads);
+    chebyshev_filter(g, cut, filter_degree(cut), &X, run.n_threads);
     const Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(X)};
     const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(n, b);
     const RowMatrix<double> Qr = Q;

@@ -393,8 +393,9 @@ def _modes_reference(X, n_neighbors, m):
 
 @pytest.mark.parametrize("n, m", [(400, 2), (400, 5), (60, 3)])
 def test_knn_kernel_modes_match_a_dense_reference(n, m):
-    # n = 400: filtered subspace iteration (two rings: the top eigenvalue 1 is
-    # double, the next ones lie within 1e-3 of it); n = 60: the dense path.
+    # Filtered subspace iteration (n = 400: two rings, the top eigenvalue 1 is
+    # double, the next ones lie within 1e-3 of it); n = 60 with every mode:
+    # the dense path.
     X, _ = make_circles(n, factor=0.4, noise=0.05, random_state=0)
     want, lam, deg, A = _modes_reference(X, 8, m)
     assert n == 60 or np.sum(lam > 1 - 1e-9) == 2  # the premise: two components
