@@ -198,6 +198,29 @@ void random_columns(Rng& rng, RowMatrix<double>* X, index_t from) {
   }
 }
 
+/// One sweep of filtered subspace iteration: X <- p(N) X, orthonormalised and
+/// rotated onto its Ritz vectors (largest Ritz value first, in theta); NX = N X
+/// of the new X, for the residuals. False when Rayleigh-Ritz fails.
+bool ritz_sweep(const Graph& g, double cut, int degree, int n_threads, RowMatrix<double>* X,
+                Eigen::VectorXd* theta, Eigen::MatrixXd* NX) {
+  const index_t n = X->rows(), b = X->cols();
+  chebyshev_filter(g, cut, degree, X, n_threads);
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(*X)};
+  const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(n, b);
+  const RowMatrix<double> Qr = Q;
+  RowMatrix<double> NQ(n, b);
+  combine(g, 1.0, Qr, 0.0, 0.0, nullptr, &NQ, n_threads);
+  Eigen::MatrixXd H = Q.transpose() * NQ;
+  H = 0.5 * (H + H.transpose()).eval();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz(H);
+  if (ritz.info() != Eigen::Success) return false;
+  const Eigen::MatrixXd S = ritz.eigenvectors().rowwise().reverse();  // largest first
+  *theta = ritz.eigenvalues().reverse();
+  *X = Q * S;
+  *NX = NQ * S;
+  return true;
+}
+
 /// The heat kernel's factor W (n, m), exp(-t L) ~ W W^T, from the m modes of
 /// N above cut = 1 - kHeatLogRange / t (weight exp(-t (1 - lambda)) at least
 /// exp(-kHeatLogRange)), by filtered subspace iteration with Rayleigh-Ritz. A mode is done when its
@@ -219,20 +242,10 @@ bool slow_modes(const Graph& g, double t, const RunOptions& run, Eigen::MatrixXd
   index_t previous_heavy = -1;
   for (int sweep = 1; sweep <= kMaxSweeps; ++sweep) {
     check_interrupt();
-    chebyshev_filter(g, cut, degree, &X, run.n_threads);
-    const Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(X)};
-    const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(n, b);
-    const RowMatrix<double> Qr = Q;
-    RowMatrix<double> NQ(n, b);
-    combine(g, 1.0, Qr, 0.0, 0.0, nullptr, &NQ, run.n_threads);
-    Eigen::MatrixXd H = Q.transpose() * NQ;
-    H = 0.5 * (H + H.transpose()).eval();
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz(H);
-    if (ritz.info() != Eigen::Success) return false;
-    const Eigen::MatrixXd S = ritz.eigenvectors().rowwise().reverse();  // largest first
-    const Eigen::VectorXd theta = ritz.eigenvalues().reverse();
-    X = Q * S;
-    const Eigen::MatrixXd residual = NQ * S - Eigen::MatrixXd(X) * theta.asDiagonal();
+    Eigen::VectorXd theta;
+    Eigen::MatrixXd NX;
+    if (!ritz_sweep(g, cut, degree, run.n_threads, &X, &theta, &NX)) return false;
+    const Eigen::MatrixXd residual = NX - Eigen::MatrixXd(X) * theta.asDiagonal();
     index_t wanted = 0;
     while (wanted < b && theta(wanted) > cut) ++wanted;
     if (wanted > b - std::max<index_t>(4, b / 8)) {  // the block must hold them all
@@ -317,23 +330,13 @@ void top_modes(const Graph& g, index_t m, const RunOptions& run, Eigen::MatrixXd
   double cut = 0.0;
   for (int sweep = 1;; ++sweep) {
     check_interrupt();
-    chebyshev_filter(g, cut, filter_degree(cut), &X, run.n_threads);
-    const Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(X)};
-    const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(n, b);
-    const RowMatrix<double> Qr = Q;
-    RowMatrix<double> NQ(n, b);
-    combine(g, 1.0, Qr, 0.0, 0.0, nullptr, &NQ, run.n_threads);
-    Eigen::MatrixXd H = Q.transpose() * NQ;
-    H = 0.5 * (H + H.transpose()).eval();
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz(H);
-    if (ritz.info() != Eigen::Success) {
+    Eigen::VectorXd values;
+    Eigen::MatrixXd NX;
+    if (!ritz_sweep(g, cut, filter_degree(cut), run.n_threads, &X, &values, &NX)) {
       throw InvalidArgument("graph_modes: the Rayleigh-Ritz step did not converge");
     }
-    const Eigen::MatrixXd S = ritz.eigenvectors().rowwise().reverse();  // largest first
-    const Eigen::VectorXd values = ritz.eigenvalues().reverse();
-    X = Q * S;
     const Eigen::MatrixXd residual =
-        NQ * S.leftCols(m) - Eigen::MatrixXd(X.leftCols(m)) * values.head(m).asDiagonal();
+        NX.leftCols(m) - Eigen::MatrixXd(X.leftCols(m)) * values.head(m).asDiagonal();
     double worst = 0.0;
     for (index_t i = 0; i < m; ++i) worst = std::max(worst, residual.col(i).norm());
     // The damped interval must stay below 1 for the filter's map.
