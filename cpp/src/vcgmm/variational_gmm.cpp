@@ -306,7 +306,7 @@ void VariationalLoop<T>::refit_variances() {
   if (spherical()) {
     update_components(mass, sq);
   } else {
-    set_shared_variance(total);
+    set_shared_variance(total, moments_.sigma2_floor);
   }
 }
 
@@ -318,9 +318,8 @@ std::uint64_t VariationalLoop<T>::refine_stream() const {
 }
 
 template <typename T>
-void VariationalLoop<T>::set_shared_variance(double sq_total) {
-  sigma2_ = std::max(sq_total / (static_cast<double>(data_.d) * moments_.w_total),
-                     moments_.sigma2_floor);
+void VariationalLoop<T>::set_shared_variance(double sq_total, double floor) {
+  sigma2_ = std::max(sq_total / (static_cast<double>(data_.d) * moments_.w_total), floor);
   std::fill(var_c_.begin(), var_c_.end(), sigma2_);
 }
 
@@ -338,12 +337,13 @@ void VariationalLoop<T>::m_step() {
       return;
     }
     // One variance, equal weights: the shared model, floored as sigma_c^2.
-    sigma2_ = std::max(sq_total / (static_cast<double>(data_.d) * moments_.w_total), comp_floor_);
+    set_shared_variance(sq_total, comp_floor_);
     reset_components();
     return;
   }
   set_shared_variance(
-      detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_));
+      detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_),
+      moments_.sigma2_floor);
 }
 
 template <typename T>

@@ -59,8 +59,8 @@ class VariationalLoop {
   void reset_components();
   // Spherical M-step's sigma_c^2, pi_c and the E-step's energy coefficients.
   void update_components(const std::vector<double>& mass, const std::vector<double>& sq);
-  // Shared sigma^2 = sum w s ||y - mu||^2 / (D sum w), floored; every sigma_c^2 = it.
-  void set_shared_variance(double sq_total);
+  // Shared sigma^2 = sum w s ||y - mu||^2 / (D sum w), at least `floor`; every sigma_c^2 = it.
+  void set_shared_variance(double sq_total, double floor);
   // The "+1" stream index of a refinement (or refit) search.
   std::uint64_t refine_stream() const;
   bool spherical() const { return params_.covariance_type == CovarianceType::spherical; }
