@@ -286,8 +286,8 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         Kernel ``knn`` only. None: the paper's kernel ``D^-1 A D^-1``, a
         dense n x n matrix that is zero between non-neighbours, so that
         kernel k-means from point seeds moves labels by about one graph hop
-        per iteration and often stays at its seeds (on two noisy rings its
-        ARI is 0). An integer m: the same kernel restricted to its m slowest
+        per iteration and often stays at its seeds (it does not separate
+        two noisy rings). An integer m: the same kernel restricted to its m slowest
         graph modes, ``Z Z^T`` with ``Z = D^-1/2 V_m Lambda_m^1/2`` (V_m,
         Lambda_m the top eigenpairs of ``D^-1/2 A D^-1/2``), the spectral
         relaxation of the normalized cut (Dhillon, Guan & Kulis 2004): with
@@ -629,13 +629,13 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         kernel's m slow modes cost O(n^2 m), m unknown beforehand: counted as
         one mode (a lower bound). The knn kernel's n_modes: the scan alone."""
         pairs = float(n) * n
-        dense = kernel == "heat" and t <= _core.HEAT_DENSE_MAX_T
-        flops = (2.0 * d + 20.0) * pairs + (12.0 * float(n) ** 3 if dense else 0.0)
         if kernel == "knn" and n_modes is not None:
             warn_if_huge("distance evaluations", pairs, 0.0, d, 2.0 * d * pairs,
                          "fewer points (the k-nn graph scans all n^2 pairs), or a point "
                          "kernel such as 'rbf'")
             return
+        dense = kernel == "heat" and t <= _core.HEAT_DENSE_MAX_T
+        flops = (2.0 * d + 20.0) * pairs + (12.0 * float(n) ** 3 if dense else 0.0)
         warn_if_huge("distance evaluations", pairs, 0.0, d, flops,
                      f"fewer points (kernel={kernel!r} is a dense n x n matrix"
                      + (", built by an O(n^3) eigendecomposition at this small t" if dense else "")

@@ -82,12 +82,11 @@ class VRKMeans(StochasticKMeans):
     learning_rate : float or "auto", default="auto"
         Constant learning rate in (0, 1]; "auto": C / n_samples (the paper's
         conservative default; it reports larger rates help on large data).
-        10 C / n_samples ends lower on the image patches at n_samples >=
-        535,940 (bench/results/vrkm/vrkm_table3_random_patches-sklearn.md,
-        bench/results/vrkm_rules/), but higher on the users'-data sets
-        (1.1% on the geometric mean over 14 cases; 4.4% higher and 4.7x
-        slower on 100,000 patches at C = 1000:
-        bench/results/users_data/users_data_vrkm_step.md), so C / n_samples
+        Ten times that ends lower on the large image-patch sets
+        (bench/results/vrkm/vrkm_table3_random_patches-sklearn.md,
+        bench/results/vrkm_rules/) but higher, and slower where C / n_samples
+        is large, on the users'-data sets
+        (bench/results/users_data/users_data_vrkm_step.md), so C / n_samples
         stays the default.
     epoch_size : int or "auto", default="auto"
         Single-sample updates per epoch; "auto": n_samples.
