@@ -43,9 +43,9 @@ std::vector<V> to_vector(const CArray<V>& a, const char* what) {
 
 /// (result, labels or None)
 template <typename T>
-py::tuple fit(const CArray<T>& X, const vcgmm::KernelKMeansParams& params,
+py::tuple fit(const CArray<T>& X, const OptWeights& w, const vcgmm::KernelKMeansParams& params,
               const std::optional<CArray<index_t>>& init, bool return_labels) {
-  const auto data = kernel_data(X);
+  const auto data = data_view(X, w);
   const index_t* init_ptr = nullptr;
   if (init) {
     if (init->ndim() != 1 || init->shape(0) != params.n_clusters) {
@@ -97,9 +97,9 @@ py::tuple predict(const CArray<T>& X, const vcgmm::KernelParams& kernel,
 
 /// (indices, stats)
 template <typename T>
-py::tuple plusplus(const CArray<T>& X, const vcgmm::KernelParams& kernel, index_t n_clusters,
-                   const vcgmm::RunOptions& run) {
-  const auto data = kernel_data(X);
+py::tuple plusplus(const CArray<T>& X, const OptWeights& w, const vcgmm::KernelParams& kernel,
+                   index_t n_clusters, const vcgmm::RunOptions& run) {
+  const auto data = data_view(X, w);
   if (n_clusters < 1) throw vcgmm::InvalidArgument("n_clusters must be >= 1");
   CArray<index_t> indices(n_clusters);
   index_t* idx = indices.mutable_data();
@@ -134,13 +134,15 @@ py::tuple modes(const CArray<T>& X, const vcgmm::GraphKernelParams& params, inde
 
 template <typename T>
 void bind_typed(py::module_& m) {
-  m.def("fit_kernel_kmeans", &fit<T>, py::arg("X").noconvert(), py::arg("params"),
+  m.def("fit_kernel_kmeans", &fit<T>, py::arg("X").noconvert(),
+        py::arg("sample_weight").noconvert(), py::arg("params"),
         py::arg("init").noconvert(), py::arg("return_labels"));
   m.def("kernel_kmeans_predict", &predict<T>, py::arg("X").noconvert(), py::arg("kernel"),
         py::arg("support").noconvert(), py::arg("indptr").noconvert(),
         py::arg("index").noconvert(), py::arg("coef").noconvert(), py::arg("sqnorm").noconvert(),
         py::arg("support_vectors").noconvert(), py::arg("run"), py::arg("want_distances"));
-  m.def("kernel_kmeans_plusplus", &plusplus<T>, py::arg("X").noconvert(), py::arg("kernel"),
+  m.def("kernel_kmeans_plusplus", &plusplus<T>, py::arg("X").noconvert(),
+        py::arg("sample_weight").noconvert(), py::arg("kernel"),
         py::arg("n_clusters"), py::arg("run"));
   m.def("kernel_gamma_heuristic",
         [](const CArray<T>& X, const vcgmm::KernelParams& kernel, const vcgmm::RunOptions& run) {

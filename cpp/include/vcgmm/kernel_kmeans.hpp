@@ -11,9 +11,14 @@
 // <phi(x), phi(y)> (KernelType), each a convex combination of data points,
 // C_j = sum_p a_jp phi(x_p); the feature-space distance ||phi(x) - C_j||^2 =
 // K(x,x) - 2 <phi(x), C_j> + <C_j, C_j> needs kernel evaluations only.
-// Objective: sum_x min_j ||phi(x) - C_j||^2. Three algorithms
-// (KernelKMeansAlgorithm), all started from kernel k-means++ (D^2 sampling in
-// H: each center one data point) or from given data points.
+// Objective: sum_x w_x min_j ||phi(x) - C_j||^2 (w: the sample weights, 1
+// without). Three algorithms (KernelKMeansAlgorithm), all started from kernel
+// k-means++ (w D^2 sampling in H: each center one data point) or from given
+// data points. With weights, batches are still drawn uniformly and each point
+// counts with its weight in the batch means, the learning rates and the
+// objectives (scikit-learn's MiniBatchKMeans convention); the full-batch
+// centers are weighted means (Dhillon, Guan & Kulis's weighted kernel
+// k-means).
 //
 // Cost in kernel evaluations K(x, y), x != y (the diagonal K(x, x) is not
 // counted; it is free for rbf/laplacian), reported per phase in n_distance_evals:
@@ -143,10 +148,10 @@ struct KernelKMeansResult : IterationResult {
   KernelCenters centers;
   KernelParams kernel;                ///< the kernel used (gamma resolved)
   std::vector<index_t> init_indices;  ///< (k,) the data points the centers started at
-  /// Per iteration: mean over the batch (full: over all points) of the squared
-  /// feature-space distance to the nearest center, at the assignment step.
+  /// Per iteration: weighted mean over the batch (full: over all points) of the
+  /// squared feature-space distance to the nearest center, at the assignment step.
   std::vector<double> objective;
-  /// sum_x min_j ||phi(x) - C_j||^2 over all n points with the final centers,
+  /// sum_x w_x min_j ||phi(x) - C_j||^2 over all n points with the final centers,
   /// when evaluated; NaN otherwise. Each term is computed as
   /// K(x,x) - 2 <phi(x), C_j> + <C_j, C_j> and not clamped: for a kernel that
   /// is not positive semidefinite (the k-nn graph kernel, zero diagonal) the
@@ -158,7 +163,8 @@ struct KernelKMeansResult : IterationResult {
 /// Fits k centers in feature space.
 ///
 /// @param data          IN  (n, d) points (precomputed: the (n, n) kernel
-///                      matrix, symmetric; d must equal n); no sample weights
+///                      matrix, symmetric; d must equal n); data.w: (n,)
+///                      sample weights, finite and > 0, or nullptr
 /// @param params        IN  see KernelKMeansParams
 /// @param init_indices  IN  (k,) data rows to start from, or nullptr for kernel k-means++
 /// @param labels        OUT (n,) nearest final center of every point, or nullptr
@@ -184,7 +190,8 @@ PhaseCosts kernel_kmeans_predict(const DataView<T>& data, const KernelParams& ke
 
 /// Kernel k-means++: k data rows by D^2 sampling in feature space (first
 /// uniformly, then proportional to min_c ||phi(x) - phi(c)||^2; uniformly
-/// when every point sits on a chosen one). kernel.gamma must be resolved (> 0
+/// when every point sits on a chosen one), each draw also proportional to the
+/// sample weight when data.w is given. kernel.gamma must be resolved (> 0
 /// where used). Cost: (k - 1) n evaluations.
 ///
 /// @param indices OUT (k,) the chosen rows

@@ -1,12 +1,13 @@
 // Internal: centers of kernel k-means as weighted point sets.
 //
 // Terms: a center (or part of one) as sorted distinct points with summed
-// coefficients. Training: the data with its kernel and diagonal, and the
-// weighted kernel sums between point sets (sum_p sum_q a_p b_q K(p, q)) that
-// the center updates need. TruncatedCenter: the sliding window of Alg. 2, a
-// deque of the center's batch segments (every point of a segment has the
-// same coefficient), oldest first. build_support: the union of the centers'
-// points as the columns of one kernel pass.
+// coefficients. Training: the data with its kernel, diagonal and sample
+// weights, and the weighted kernel sums between point sets (sum_p sum_q a_p
+// b_q K(p, q)) that the center updates need. TruncatedCenter: the sliding
+// window of Alg. 2, a deque of the center's batch segments (a segment's
+// points have coefficients proportional to their sample weights), oldest
+// first. build_support: the union of the centers' points as the columns of
+// one kernel pass.
 #pragma once
 
 #include <algorithm>
@@ -45,13 +46,14 @@ inline Terms aggregate(std::vector<std::pair<index_t, double>> pairs) {
   return t;
 }
 
-/// cm(B), the mean of a center's batch points B (as drawn, repeats
-/// included): each point with coefficient 1 / |B|, as terms.
-inline Terms batch_mean(const std::vector<index_t>& points) {
-  const double b = static_cast<double>(points.size());
+/// cm(B), the weighted mean of a center's batch points B (as drawn, repeats
+/// included): each point with coefficient w_p / mass, mass = sum of w over B
+/// (unit weights: 1 / |B|), as terms.
+template <typename Weight>
+Terms batch_mean(const std::vector<index_t>& points, double mass, Weight&& weight) {
   std::vector<std::pair<index_t, double>> pairs;
   pairs.reserve(points.size());
-  for (index_t p : points) pairs.emplace_back(p, 1.0 / b);
+  for (index_t p : points) pairs.emplace_back(p, weight(p) / mass);
   return aggregate(std::move(pairs));
 }
 
@@ -82,6 +84,15 @@ class Training {
   const DataView<T>& data() const { return data_; }
   const KernelFunction<T>& kernel() const { return kernel_; }
   index_t n() const { return data_.n; }
+  /// Sample weight of row i (1 without weights).
+  double weight(index_t i) const { return data_.weight(i); }
+  bool weighted() const { return data_.w != nullptr; }
+  /// Sum of the weights of the rows `points` (as listed, repeats included).
+  double mass(const std::vector<index_t>& points) const {
+    double m = 0.0;
+    for (index_t p : points) m += weight(p);
+    return m;
+  }
   const T* row(index_t i) const { return data_.row(i); }
   double self(index_t i) const { return diag_[i]; }
   double max_self() const {
@@ -135,11 +146,13 @@ class Training {
 };
 
 /// One batch's contribution to a center: its points (as drawn, repeats
-/// included), each with coefficient weight / points.size().
+/// included), point p with coefficient weight * w_p / mass (unit sample
+/// weights: weight / points.size()).
 struct Segment {
   int iter = 0;  ///< the iteration that added it; 0: the initial point
   std::vector<index_t> points;
-  double weight = 0.0;
+  double weight = 0.0;  ///< the segment's share of the center
+  double mass = 0.0;    ///< sum of the sample weights of points
 };
 
 /// A truncated center (Alg. 2): its window of segments, oldest first, and
@@ -149,47 +162,54 @@ struct TruncatedCenter {
   double sqnorm = 0.0;
   std::int64_t n_terms = 0;  ///< points over all segments (repeats included)
 
-  void init(index_t point, double self) {
+  void init(index_t point, double self, double point_weight) {
     segments.clear();
-    segments.push_back(Segment{0, {point}, 1.0});
+    segments.push_back(Segment{0, {point}, 1.0, point_weight});
     sqnorm = self;
     n_terms = 1;
   }
 
-  template <typename It>
-  static void append_terms(It first, It last, std::vector<std::pair<index_t, double>>* out) {
+  template <typename T, typename It>
+  static void append_terms(const Training<T>& tr, It first, It last,
+                           std::vector<std::pair<index_t, double>>* out) {
     for (It s = first; s != last; ++s) {
-      const double c = s->weight / static_cast<double>(s->points.size());
-      for (index_t p : s->points) out->emplace_back(p, c);
+      if (!tr.weighted()) {
+        const double c = s->weight / static_cast<double>(s->points.size());
+        for (index_t p : s->points) out->emplace_back(p, c);
+      } else {
+        for (index_t p : s->points) out->emplace_back(p, s->weight * tr.weight(p) / s->mass);
+      }
     }
   }
 
-  Terms terms() const {
+  template <typename T>
+  Terms terms(const Training<T>& tr) const {
     std::vector<std::pair<index_t, double>> pairs;
     pairs.reserve(static_cast<size_t>(n_terms));
-    append_terms(segments.begin(), segments.end(), &pairs);
+    append_terms(tr, segments.begin(), segments.end(), &pairs);
     return aggregate(std::move(pairs));
   }
 
   /// C <- (1 - alpha) C + alpha cm(batch), then the truncation to about tau
   /// points with the kept weights rescaled to sum 1 (renormalize; else kept
   /// as they are, the paper's Eq. (1)), and <C, C> updated.
-  /// `u` = <C, cm(batch)> (from the assignment pass). Returns the kernel
-  /// evaluations spent.
+  /// `u` = <C, cm(batch)> (from the assignment pass), `mass` the batch
+  /// points' weight sum. Returns the kernel evaluations spent.
   template <typename T>
   std::int64_t update(const Training<T>& tr, int iter, double alpha,
-                      std::vector<index_t> batch_points, double u, index_t tau,
+                      std::vector<index_t> batch_points, double mass, double u, index_t tau,
                       bool renormalize) {
     std::int64_t evals = 0;
     // <cm(B), cm(B)> over the distinct points of the batch.
-    const Terms bt = batch_mean(batch_points);
+    const Terms bt =
+        batch_mean(batch_points, mass, [&](index_t p) { return tr.weight(p); });
     const double v = tr.block_sum(bt, bt);
     evals += bt.size() * bt.size();
     const double full = updated_sqnorm(sqnorm, alpha, u, v);
 
     for (Segment& s : segments) s.weight *= (1.0 - alpha);
     n_terms += static_cast<std::int64_t>(batch_points.size());
-    segments.push_back(Segment{iter, std::move(batch_points), alpha});
+    segments.push_back(Segment{iter, std::move(batch_points), alpha, mass});
 
     // The window Q (Sec. 4.1): the newest segments until they hold >= tau
     // points; the initial point stays while Q reaches back to iteration 1.
@@ -218,7 +238,7 @@ struct TruncatedCenter {
       if (dropped(s)) {
         if (segments[s].weight != 0.0) {
           lost_mass = true;
-          append_terms(segments.begin() + s, segments.begin() + s + 1, &dropped_pairs);
+          append_terms(tr, segments.begin() + s, segments.begin() + s + 1, &dropped_pairs);
         }
         n_terms -= static_cast<std::int64_t>(segments[s].points.size());
       } else {
@@ -231,7 +251,7 @@ struct TruncatedCenter {
       sqnorm = full;
       return evals;
     }
-    append_terms(segments.begin(), segments.end(), &kept_pairs);
+    append_terms(tr, segments.begin(), segments.end(), &kept_pairs);
     const Terms K = aggregate(std::move(kept_pairs));
     const Terms D = aggregate(std::move(dropped_pairs));
     const double nk = static_cast<double>(K.size()), nd = static_cast<double>(D.size());

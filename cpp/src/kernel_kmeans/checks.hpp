@@ -80,13 +80,11 @@ void require_kernel_range(const KernelParams& k, double max_sq_norm, const std::
   invalid_argument(w + msg);
 }
 
-/// X of kernel k-means: no sample weights; square for a precomputed kernel.
+/// X of kernel k-means: weights (if any) finite and > 0; square for a
+/// precomputed kernel.
 template <typename T>
 void require_kernel_data(const DataView<T>& data, const KernelParams& k, const std::string& w) {
-  require(data.n >= 1, w + ": X must have at least one row (n >= 1)");
-  require(data.d >= 1, w + ": X must have at least one column (d >= 1)");
-  require(data.x != nullptr, w + ": X is a null pointer");
-  require(data.w == nullptr, w + ": sample weights are not supported by kernel k-means");
+  require_data(data, w.c_str());
   if (k.type == KernelType::precomputed) {
     require(data.d == data.n, w + ": a precomputed kernel must be square (n, n), got (" +
                                   std::to_string(data.n) + ", " + std::to_string(data.d) + ")");

@@ -151,7 +151,17 @@ SeedingStats seed_plusplus(const Training<T>& tr, index_t k, const RunOptions& r
   Rng rng(run.seed, Stream::kernel_kmeans_plusplus);
   std::vector<double> min_d2(n, std::numeric_limits<double>::infinity());
   std::vector<double> pot(n_tasks, 0.0);
-  indices[0] = static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n)));
+  // With sample weights every draw is proportional to the weight (the first
+  // to w alone, the others to w D^2).
+  auto draw_by_weight = [&]() {
+    if (!tr.weighted()) return static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n)));
+    std::vector<double> mass(n_tasks, 0.0);
+    for (index_t t = 0; t < n_tasks; ++t) {
+      for (index_t i = t * kChunk; i < std::min(n, (t + 1) * kChunk); ++i) mass[t] += tr.weight(i);
+    }
+    return sample_by_chunks(rng.uniform(), mass, kChunk, n, [&](index_t i) { return tr.weight(i); });
+  };
+  indices[0] = draw_by_weight();
   for (index_t c = 1; c < k; ++c) {
     check_interrupt();
     const index_t prev = indices[c - 1];
@@ -164,7 +174,7 @@ SeedingStats seed_plusplus(const Training<T>& tr, index_t k, const RunOptions& r
         const double di =
             std::max(0.0, tr.self(i) - 2.0 * tr.kernel().pair(tr.row(i), xc, prev) + sc);
         if (di < min_d2[i]) min_d2[i] = di;
-        p += min_d2[i];
+        p += min_d2[i] * tr.weight(i);
       }
       pot[t] = p;
     }, kernel_value_flops(tr.kernel().params(), tr.data().d) * kChunk);
@@ -173,9 +183,9 @@ SeedingStats seed_plusplus(const Training<T>& tr, index_t k, const RunOptions& r
     for (double p : pot) total += p;
     if (total > 0.0) {
       indices[c] = sample_by_chunks(rng.uniform(), pot, kChunk, n,
-                                    [&](index_t i) { return min_d2[i]; });
+                                    [&](index_t i) { return min_d2[i] * tr.weight(i); });
     } else {  // every point sits on a chosen one
-      indices[c] = static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n)));
+      indices[c] = draw_by_weight();
     }
   }
   stats.timings.seeding = clock.seconds();
@@ -204,9 +214,9 @@ inline std::int32_t nearest(const double* ip, double self, const std::vector<dou
   return best;
 }
 
-/// Labels and sum of the distances (the kernel k-means objective, not
-/// clamped: see KernelKMeansResult::inertia) of all n rows from ip (n, k), in
-/// fixed chunks summed in order.
+/// Labels and weighted sum of the distances (the kernel k-means objective,
+/// not clamped: see KernelKMeansResult::inertia) of all n rows from ip (n,
+/// k), in fixed chunks summed in order.
 template <typename T>
 double label_all(const Training<T>& tr, const std::vector<double>& ip,
                  const std::vector<double>& sqnorm, int n_threads, std::int32_t* labels,
@@ -223,7 +233,7 @@ double label_all(const Training<T>& tr, const std::vector<double>& ip,
       const std::int32_t l = nearest(ip.data() + i * k, tr.self(i), sqnorm, &di);
       if (labels) labels[i] = l;
       if (dist_out) (*dist_out)[i] = di;
-      s += di;
+      s += di * tr.weight(i);
     }
     part[t] = s;
   }, 3.0 * kStreamChunk * k);
@@ -241,12 +251,13 @@ void single_point_centers(const Training<T>& tr, const std::vector<index_t>& ini
   cs->build(tr, terms);
 }
 
-/// alpha of a center that received bj of b points (count: points it received
-/// before, updated for the sklearn rate).
-inline double learning_rate(LearningRate rule, index_t bj, index_t b, double* count) {
-  if (rule == LearningRate::beta) return std::sqrt(static_cast<double>(bj) / static_cast<double>(b));
-  *count += static_cast<double>(bj);
-  return static_cast<double>(bj) / *count;
+/// alpha of a center that received the mass mj (sample weights; unit
+/// weights: its point count b_j) of a batch of mass mb (count: the mass it
+/// received before, updated for the sklearn rate).
+inline double learning_rate(LearningRate rule, double mj, double mb, double* count) {
+  if (rule == LearningRate::beta) return std::sqrt(mj / mb);
+  *count += mj;
+  return mj / *count;
 }
 
 /// The batch of iteration `it`: b rows uniformly with replacement.
@@ -271,7 +282,7 @@ void build_from_windows(const Training<T>& tr, const std::vector<TruncatedCenter
   std::vector<Terms> terms(centers.size());
   f->sqnorm.resize(centers.size());
   for (size_t j = 0; j < centers.size(); ++j) {
-    terms[j] = centers[j].terms();
+    terms[j] = centers[j].terms(tr);
     f->sqnorm[j] = centers[j].sqnorm;
   }
   f->support.build(tr, terms);
@@ -289,8 +300,9 @@ void batch_inner_products(const Training<T>& tr, const Fitted<T>& f,
                  [&](index_t i) { return tr.row(batch[i]); }, n_threads, ip->data());
 }
 
-/// Mean over the batch of the distance to the nearest center (not clamped);
-/// ip_row(r): the (k,) inner products of batch position r with the centers.
+/// Weighted mean over the batch of the distance to the nearest center (not
+/// clamped); ip_row(r): the (k,) inner products of batch position r with the
+/// centers.
 template <typename T, typename IpRow>
 double batch_objective(const Training<T>& tr, const std::vector<index_t>& batch, IpRow&& ip_row,
                        const std::vector<double>& sqnorm, std::vector<std::int32_t>* labels) {
@@ -299,43 +311,45 @@ double batch_objective(const Training<T>& tr, const std::vector<index_t>& batch,
     double dr;
     const std::int32_t l = nearest(ip_row(r), tr.self(batch[r]), sqnorm, &dr);
     if (labels) (*labels)[r] = l;
-    s += dr;
+    s += dr * tr.weight(batch[r]);
   }
-  return s / static_cast<double>(batch.size());
+  return s / tr.mass(batch);
 }
 
 /// One center's share of a mini-batch step (both mini-batch variants): the
-/// batch points it won (as drawn, in batch order), its rate alpha (0: it won
-/// none) and u = <C_j, cm(B_j)>.
+/// batch points it won (as drawn, in batch order), their weight sum, its rate
+/// alpha (0: it won none) and u = <C_j, cm(B_j)>.
 struct CenterStep {
   std::vector<index_t> points;
+  double mass = 0.0;
   double alpha = 0.0;
   double u = 0.0;
 };
 
 /// Splits the batch among the centers by label; ip(r, j) = <phi(x), C_j> of
 /// batch position r. counts: per center, for the sklearn rate.
-template <typename InnerProduct>
-void center_steps(const std::vector<index_t>& batch, const std::vector<std::int32_t>& lab,
-                  LearningRate rule, std::vector<double>* counts, InnerProduct&& ip,
+template <typename T, typename InnerProduct>
+void center_steps(const Training<T>& tr, const std::vector<index_t>& batch,
+                  const std::vector<std::int32_t>& lab, LearningRate rule,
+                  std::vector<double>* counts, InnerProduct&& ip,
                   std::vector<CenterStep>* steps) {
   const index_t b = static_cast<index_t>(batch.size()), k = static_cast<index_t>(steps->size());
+  const double batch_mass = tr.mass(batch);
   std::vector<std::vector<index_t>> members(k);
   for (index_t r = 0; r < b; ++r) members[lab[r]].push_back(r);
   for (index_t j = 0; j < k; ++j) {
     CenterStep& step = (*steps)[j];
     step = CenterStep{};
-    const index_t bj = static_cast<index_t>(members[j].size());
-    if (bj == 0) continue;
-    step.alpha = learning_rate(rule, bj, b, &(*counts)[j]);
+    if (members[j].empty()) continue;
     double u = 0.0;
     step.points.reserve(members[j].size());
     for (index_t r : members[j]) {
-      u += ip(r, j);
+      u += ip(r, j) * tr.weight(batch[r]);
       step.points.push_back(batch[r]);
     }
-    u /= static_cast<double>(members[j].size());
-    step.u = u;
+    step.mass = tr.mass(step.points);
+    step.alpha = learning_rate(rule, step.mass, batch_mass, &(*counts)[j]);
+    step.u = u / step.mass;
   }
 }
 
@@ -363,7 +377,7 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
   const index_t n = tr.n(), k = p.n_clusters, b = p.batch_size;
   const index_t tau = truncate ? p.tau : std::numeric_limits<index_t>::max();
   std::vector<TruncatedCenter> centers(k);
-  for (index_t j = 0; j < k; ++j) centers[j].init(init[j], tr.self(init[j]));
+  for (index_t j = 0; j < k; ++j) centers[j].init(init[j], tr.self(init[j]), tr.weight(init[j]));
   std::vector<double> counts(k, 0.0);
   std::vector<index_t> batch(b);
   std::vector<std::int32_t> lab(b);
@@ -381,7 +395,7 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
     evals += b * f.support.size();
     const auto ip_row = [&](size_t r) { return ip.data() + r * k; };
     const double fb = batch_objective(tr, batch, ip_row, f.sqnorm, &lab);
-    center_steps(batch, lab, p.learning_rate, &counts,
+    center_steps(tr, batch, lab, p.learning_rate, &counts,
                  [&](index_t r, index_t j) { return ip[r * k + j]; }, &steps);
     // Work of a center's update: about b_j (tau + 3 b_j) evaluations with
     // b_j ~ b / k (the incremental <C, C>); small updates stay on one thread.
@@ -392,8 +406,8 @@ void run_truncated(const Training<T>& tr, const KernelKMeansParams& p,
       task_evals[j] = 0;
       CenterStep& step = steps[j];
       if (step.points.empty()) return;
-      task_evals[j] = centers[j].update(tr, it, step.alpha, std::move(step.points), step.u, tau,
-                                        p.renormalize);
+      task_evals[j] = centers[j].update(tr, it, step.alpha, std::move(step.points), step.mass,
+                                        step.u, tau, p.renormalize);
     }, update_evals * kernel_value_flops(tr.kernel().params(), tr.data().d));
     for (index_t j = 0; j < k; ++j) evals += task_evals[j];
 
@@ -452,11 +466,13 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
     check_interrupt();
     draw_batch(p.run.seed, it, n, &batch);
     const double fb = batch_objective(tr, batch, g_row, sqnorm, &lab);
-    center_steps(batch, lab, p.learning_rate, &counts,
+    center_steps(tr, batch, lab, p.learning_rate, &counts,
                  [&](index_t r, index_t j) { return G[batch[r] * k + j]; }, &steps);
     std::vector<Terms> cm(k);
     for (index_t j = 0; j < k; ++j) {
-      if (!steps[j].points.empty()) cm[j] = batch_mean(steps[j].points);
+      if (!steps[j].points.empty()) {
+        cm[j] = batch_mean(steps[j].points, steps[j].mass, [&](index_t x) { return tr.weight(x); });
+      }
     }
     // M (n, k): <phi(x), cm(B_j)> for every point, one pass of n x (distinct batch points).
     CenterSupport<T> cs;
@@ -566,6 +582,12 @@ void run_full(const Training<T>& tr, const KernelKMeansParams& p, const std::vec
   // Distances of points on their own center round to ~eps K(x, x).
   const double floor = 64.0 * std::numeric_limits<T>::epsilon() * std::max(1.0, tr.max_self());
   std::vector<index_t> size(k);
+  std::vector<double> mass(k);
+  const double total_mass = tr.weighted() ? [&] {
+    double m = 0.0;
+    for (index_t x = 0; x < n; ++x) m += tr.weight(x);
+    return m;
+  }() : static_cast<double>(n);
   CenterSupport<T> cs;
   double prev_obj = NAN;
 
@@ -574,33 +596,38 @@ void run_full(const Training<T>& tr, const KernelKMeansParams& p, const std::vec
     relocate_empty(labels, dist, k, floor);
     previous = labels;
     std::fill(size.begin(), size.end(), 0);
-    for (std::int32_t l : labels) ++size[l];
-    // The centers are the clusters' means: every point is a column, grouped
-    // by cluster (points in index order), coefficient 1 / |A_j|.
+    std::fill(mass.begin(), mass.end(), 0.0);
+    for (index_t x = 0; x < n; ++x) {
+      ++size[labels[x]];
+      mass[labels[x]] += tr.weight(x);
+    }
+    // The centers are the clusters' weighted means: every point is a column,
+    // grouped by cluster (points in index order), coefficient w_x / w(A_j)
+    // (unit weights: 1 / |A_j|).
     {
       std::vector<Terms> t(k);
       for (index_t x = 0; x < n; ++x) {
         const std::int32_t l = labels[x];
         t[l].idx.push_back(x);
-        t[l].coef.push_back(1.0 / static_cast<double>(size[l]));
+        t[l].coef.push_back(tr.weight(x) / mass[l]);
       }
       cs.build(tr, std::move(t));
     }
     SupportTiles<T> S(tr.kernel(), cs.rows.data(), cs.points.data(), cs.size());
     inner_products(S, cs.cols, k, n, [&](index_t i) { return tr.row(i); }, nt, ip.data());
     evals += n * n;
-    // <C_j, C_j> = mean over A_j of <phi(x), C_j>, in index order.
+    // <C_j, C_j> = weighted mean over A_j of <phi(x), C_j>, in index order.
     std::fill(sqnorm.begin(), sqnorm.end(), 0.0);
-    for (index_t x = 0; x < n; ++x) sqnorm[labels[x]] += ip[x * k + labels[x]];
+    for (index_t x = 0; x < n; ++x) sqnorm[labels[x]] += ip[x * k + labels[x]] * tr.weight(x);
     for (index_t j = 0; j < k; ++j) {
-      if (size[j] > 0) sqnorm[j] /= static_cast<double>(size[j]);
+      if (size[j] > 0) sqnorm[j] /= mass[j];
     }
     // Empty clusters (more clusters than distinct points) never win.
     for (index_t j = 0; j < k; ++j) {
       if (size[j] == 0) sqnorm[j] = std::numeric_limits<double>::infinity();
     }
     const double total = label_all(tr, ip, sqnorm, nt, labels.data(), &dist);
-    const double obj = total / static_cast<double>(n);
+    const double obj = total / total_mass;
     index_t changed = 0;
     for (index_t x = 0; x < n; ++x) changed += labels[x] != previous[x];
     result->objective.push_back(obj);

@@ -36,6 +36,9 @@ from .._base.run import RUN_PARAMS, run_options
 from .._base.validation import (
     check_finite_magnitude,
     check_n_clusters,
+    check_sample_weight,
+    expand_rows,
+    positive_rows,
     friendly_array_errors,
     target_dtypes,
     reject_non_numeric,
@@ -351,12 +354,13 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         Nearest final center of every training point (in feature space;
         None without compute_labels).
     inertia_ : float or None
-        ``sum_x min_j ||phi(x) - C_j||^2`` over the training data, computed
-        as ``K(x,x) - 2 <phi(x), C_j> + <C_j, C_j>`` without clamping
-        (negative for kernels that are not positive semidefinite).
+        ``sum_x w_x min_j ||phi(x) - C_j||^2`` over the training data (w:
+        sample_weight, ones without), computed as ``K(x,x) - 2 <phi(x), C_j>
+        + <C_j, C_j>`` without clamping (negative for kernels that are not
+        positive semidefinite).
     objective_ : ndarray of shape (n_iter,)
-        Mean squared feature-space distance to the nearest center at each
-        iteration's assignment step (over the batch; full: all points).
+        Weighted mean squared feature-space distance to the nearest center at
+        each iteration's assignment step (over the batch; full: all points).
     n_iter_ : int
         Iterations run.
     converged_ : bool
@@ -527,8 +531,11 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
 
     # ------------------------------------------------------------------------- fit
 
-    def _fit_result(self, X):
-        """Validated parameters and X -> (KernelKMeansResult, support vectors)."""
+    def _fit_result(self, X, sample_weight=None):
+        """Validated parameters, X and weights -> (KernelKMeansResult, support
+        vectors). Rows of weight 0 do not exist for the fit: it runs on the
+        others (and the square submatrix of a precomputed kernel), and the
+        dropped rows get their nearest center afterwards."""
         values = self._checked_params()
         if values["algorithm"] == "truncated" and values["learning_rate"] == "sklearn":
             import warnings
@@ -541,14 +548,37 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
                 "assumes learning_rate='beta'. Use learning_rate='beta', or "
                 "algorithm='minibatch' for the sklearn rate.", UserWarning, stacklevel=3)
         X = self._validate_X(X, reset=True)
-        params = self._core_params(values, X)
-        init = self._check_init(values["init"], values["n_clusters"], X.shape[0])
         kernel = values["kernel"]
+        if kernel == "precomputed":
+            X = self._precomputed(X)
+        n_all = X.shape[0]
+        init = self._check_init(values["init"], values["n_clusters"], n_all)
+        w = check_sample_weight(sample_weight, X)
+        X_all, keep = X, None
+        if w is not None:
+            check_n_clusters(values["n_clusters"], X)
+            X, w, keep = positive_rows(X, w, values["n_clusters"])
+        if keep is not None:
+            if kernel in _GRAPH_KERNELS:
+                raise ValueError(
+                    f"sample_weight has zero entries, which kernel={kernel!r} cannot take: a "
+                    "point of weight 0 does not exist for the fit, and a graph kernel has no "
+                    "value for points outside its graph, so it could not be labelled. Drop "
+                    "those rows (X[sample_weight > 0]).")
+            if kernel == "precomputed":
+                X = np.ascontiguousarray(X[:, keep])
+            if init is not None:
+                where = np.searchsorted(keep, init)
+                bad = (where >= keep.size) | (keep[np.minimum(where, keep.size - 1)] != init)
+                if np.any(bad):
+                    raise ValueError(f"init row {int(init[np.flatnonzero(bad)[0]])} has "
+                                     "sample_weight 0: a point of weight 0 does not exist for "
+                                     "the fit, so no center can start there.")
+                init = np.ascontiguousarray(where, dtype=np.int64)
+        params = self._core_params(values, X)
         graph_evals = graph_seconds = None
         fit_X = X
-        if kernel == "precomputed":
-            fit_X = self._precomputed(X)
-        elif kernel in _GRAPH_KERNELS:
+        if kernel in _GRAPH_KERNELS:
             self._warn_if_huge_graph(X.shape[0], X.shape[1], kernel, values["t"],
                                      values["n_modes"])
             g = _core.GraphKernelParams()
@@ -566,7 +596,18 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
             graph_evals = costs.n_distance_evals["seeding"]
             graph_seconds = costs.timings["seeding"]
         self._warn_if_huge(X.shape[0], X.shape[1], params)
-        r, labels, evals, timings = self._best_run(fit_X, params, init, values)
+        r, labels, evals, timings = self._best_run(fit_X, w, params, init, values)
+        support, init_indices = r.support, r.init_indices
+        if keep is not None:
+            if labels is not None:
+                dropped = np.setdiff1d(np.arange(n_all), keep)
+                rows = X_all[dropped] if kernel != "precomputed" else X_all[dropped][:, keep]
+                sv = None if kernel == "precomputed" else np.ascontiguousarray(X[r.support])
+                fill = _core.kernel_kmeans_predict(
+                    np.ascontiguousarray(rows), r.kernel, r.support, r.indptr, r.index, r.coef,
+                    r.sqnorm, sv, params.run, False)[0]
+                labels = expand_rows(labels, keep, n_all, fill)
+            support, init_indices = keep[r.support], keep[r.init_indices]
         if graph_evals is not None:
             evals = {"graph": graph_evals, **evals}
             timings = {"graph": graph_seconds, **timings}
@@ -575,16 +616,16 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
             labels=labels, inertia=float(r.inertia) if labels is not None else None,
             objective=r.objective,
             n_iter=int(r.n_iter), converged=bool(r.converged), gamma=gamma,
-            init_indices=r.init_indices, support=r.support, center_indptr=r.indptr,
+            init_indices=init_indices, support=support, center_indptr=r.indptr,
             center_indices=r.index, center_coef=r.coef, center_sqnorms=r.sqnorm,
             n_kernel_evals=evals, timings=timings)
         support_vectors = None
         if kernel in ("rbf", "laplacian", "poly", "linear"):
-            support_vectors = np.ascontiguousarray(X[r.support])
+            support_vectors = np.ascontiguousarray(X_all[support])
         return result, support_vectors
 
     @staticmethod
-    def _best_run(fit_X, params, init, values):
+    def _best_run(fit_X, w, params, init, values):
         """The fit of lowest inertia (on all training points) among n_init runs
         with seeds drawn in turn from random_state (run 0 is the n_init=1
         fit): (core result, labels or None, kernel evaluations and timings
@@ -604,7 +645,7 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         timings: dict = {}
         for seed in run_seeds(values["random_state"], n_init):
             params.run.seed = seed
-            r, labels = _core.fit_kernel_kmeans(fit_X, params, init, bool(compute))
+            r, labels = _core.fit_kernel_kmeans(fit_X, w, params, init, bool(compute))
             for phase, v in r.n_distance_evals.items():
                 if phase != "coreset":
                     evals[phase] = evals.get(phase, 0) + v
@@ -656,7 +697,7 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         flops = (2.0 * d + 20.0) * (setup + per_iter)
         warn_if_huge("kernel evaluations", setup, per_iter, d, flops, hint)
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
         """Compute the clustering.
 
         Parameters
@@ -669,6 +710,18 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
             KMeans(coreset_size="auto") and MiniBatchKMeans take them).
         y : Ignored
             Not used, present for API consistency.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; None means all ones. The objective becomes
+            ``sum_x w_x min_j ||phi(x) - C_j||^2``: full-batch centers are
+            weighted means (Dhillon, Guan & Kulis's weighted kernel k-means),
+            kernel k-means++ draws proportionally to ``w D^2``, and
+            mini-batches are still drawn uniformly, each point counting with
+            its weight in its center's mean and learning rate (scikit-learn's
+            ``MiniBatchKMeans`` convention). A point of weight 0 does not
+            exist for the fit (the result is that of the fit without it) but
+            is still labelled with its nearest center; the graph kernels
+            refuse weights of 0 (a point outside the graph has no kernel
+            value). At least n_clusters weights must be positive.
 
         Returns
         -------
@@ -676,7 +729,7 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
             Fitted estimator.
         """
         _refuse_chunked(X, "KernelKMeans.fit")
-        r, support_vectors = self._fit_result(X)
+        r, support_vectors = self._fit_result(X, sample_weight)
         self.labels_ = r.labels
         self.inertia_ = r.inertia
         self.objective_ = r.objective
@@ -710,7 +763,7 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
                      "algorithm='full' may help.")
         warn_distinct_clusters(self.labels_, self.n_clusters, cause)
 
-    def fit_predict(self, X, y=None):
+    def fit_predict(self, X, y=None, sample_weight=None):
         """Fit and return ``labels_``.
 
         Parameters
@@ -719,12 +772,14 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
             Training data (the kernel matrix for ``kernel="precomputed"``).
         y : Ignored
             Not used, present for API consistency.
+        sample_weight : array-like of shape (n_samples,), default=None
+            As in :meth:`fit`.
 
         Returns
         -------
         labels : ndarray of shape (n_samples,), dtype int32
         """
-        return self.fit(X).labels_
+        return self.fit(X, sample_weight=sample_weight).labels_
 
     def _predict_core(self, X, want_distances):
         check_is_fitted(self, "labels_")
@@ -774,7 +829,7 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         return self._predict_core(X, False)[0]
 
 
-def fit_kernel_kmeans(X, n_clusters, **params):
+def fit_kernel_kmeans(X, n_clusters, *, sample_weight=None, **params):
     """Kernel k-means as a function: the fit of :class:`KernelKMeans`.
 
     Parameters
@@ -784,6 +839,8 @@ def fit_kernel_kmeans(X, n_clusters, **params):
         one array in memory (chunked and Dask data raise TypeError).
     n_clusters : int
         Number of clusters k, 1 <= k <= n_samples.
+    sample_weight : array-like of shape (n_samples,), default=None
+        As in :meth:`KernelKMeans.fit`.
     **params
         Every other parameter of :class:`KernelKMeans`, by keyword, with the
         same meaning and default.
@@ -815,4 +872,4 @@ def fit_kernel_kmeans(X, n_clusters, **params):
     if not isinstance(n_clusters, numbers.Integral) or isinstance(n_clusters, bool):
         KERNEL_KMEANS_PARAMS.check("n_clusters", n_clusters)
     _refuse_chunked(X, "fit_kernel_kmeans")
-    return KernelKMeans(n_clusters, **params)._fit_result(X)[0]
+    return KernelKMeans(n_clusters, **params)._fit_result(X, sample_weight)[0]

@@ -326,6 +326,33 @@ TEST_CASE("the knn kernel's slowest modes of a two-component graph are its compo
                   vcgmm::InvalidArgument);
 }
 
+TEST_CASE("kernel k-means with sample weights: integer weights are repeated rows (full batch)") {
+  const index_t n = 40, d = 3, k = 3;
+  const auto x = gaussian<double>(n, d, 21);
+  std::vector<double> w(n);
+  std::vector<double> xr;
+  std::vector<index_t> first(n);
+  for (index_t i = 0; i < n; ++i) {
+    w[i] = static_cast<double>(1 + (i * 7) % 3);
+    first[i] = static_cast<index_t>(xr.size() / d);
+    for (int c = 0; c < static_cast<int>(w[i]); ++c) xr.insert(xr.end(), &x[i * d], &x[(i + 1) * d]);
+  }
+  const index_t nr = static_cast<index_t>(xr.size() / d);
+  auto p = params(k, vcgmm::KernelKMeansAlgorithm::full);
+  p.max_iter = 50;
+  const std::vector<index_t> init = {0, 11, 29}, init_r = {first[0], first[11], first[29]};
+  std::vector<std::int32_t> la(n), lb(nr);
+  const auto a = vcgmm::fit_kernel_kmeans(vcgmm::DataView<double>{x.data(), n, d, w.data()}, p,
+                                          init.data(), la.data());
+  const auto b = vcgmm::fit_kernel_kmeans(vcgmm::DataView<double>{xr.data(), nr, d, nullptr}, p,
+                                          init_r.data(), lb.data());
+  CHECK(a.converged);
+  CHECK(a.n_iter == b.n_iter);
+  CHECK(a.inertia == doctest::Approx(b.inertia).epsilon(1e-12));
+  for (index_t i = 0; i < n; ++i) CHECK(la[i] == lb[first[i]]);
+  for (index_t j = 0; j < k; ++j) CHECK(a.centers.sqnorm[j] == doctest::Approx(b.centers.sqnorm[j]).epsilon(1e-12));
+}
+
 TEST_CASE("kernel k-means argument checks") {
   const index_t n = 20, d = 2;
   const auto x = gaussian<double>(n, d, 18);
@@ -360,8 +387,15 @@ TEST_CASE("kernel k-means argument checks") {
   bad = p;
   bad.kernel.type = vcgmm::KernelType::precomputed;  // (20, 2) is not square
   CHECK_THROWS_AS(fit(bad, data), vcgmm::InvalidArgument);
-  const std::vector<double> w(n, 1.0);
-  CHECK_THROWS_AS(fit(p, vcgmm::DataView<double>{x.data(), n, d, w.data()}), vcgmm::InvalidArgument);
+  // Sample weights: finite and > 0.
+  std::vector<double> w(n, 1.0);
+  CHECK_NOTHROW(fit(p, vcgmm::DataView<double>{x.data(), n, d, w.data()}));
+  for (double bad_w : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
+                       std::numeric_limits<double>::infinity()}) {
+    w[5] = bad_w;
+    CHECK_THROWS_AS(fit(p, vcgmm::DataView<double>{x.data(), n, d, w.data()}),
+                    vcgmm::InvalidArgument);
+  }
   const std::vector<index_t> init = {0, 20};
   CHECK_THROWS_AS(vcgmm::fit_kernel_kmeans(data, p, init.data(), nullptr), vcgmm::InvalidArgument);
   // Full batch ignores the batch size.

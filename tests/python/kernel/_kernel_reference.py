@@ -81,14 +81,17 @@ def distances(K, coef, diag=None):
     return diag[:, None] - 2.0 * ip + sq[None, :], sq
 
 
-def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta", renormalize=True):
+def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta", renormalize=True, w=None):
     """Alg. 1 (tau None) or Alg. 2 with the windows rescaled to sum 1
-    (renormalize=False: the weights of Eq. (1) as they are).
+    (renormalize=False: the weights of Eq. (1) as they are). With sample
+    weights w: each center's batch mean, rate and the objectives weighted
+    (batches drawn uniformly).
 
-    Returns dict: coef (k, n), sqnorm (k,), objective (per iteration mean
-    batch objective), labels (n,), inertia.
+    Returns dict: coef (k, n), sqnorm (k,), objective (per iteration weighted
+    mean batch objective), labels (n,), inertia (weighted).
     """
     n, k = K.shape[0], len(init)
+    w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
     diag = np.diag(K)
     coef = np.zeros((k, n))
     coef[np.arange(k), init] = 1.0
@@ -102,17 +105,17 @@ def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta", renormalize=
         sq = np.einsum("jn,nm,jm->j", coef, K, coef)
         dist = diag[B][:, None] - 2.0 * ip + sq[None, :]
         lab = np.argmin(dist, axis=1)
-        objective.append(dist[np.arange(b), lab].mean())
+        objective.append((w[B] * dist[np.arange(b), lab]).sum() / w[B].sum())
         for j in range(k):
             pts = B[lab == j]
             if pts.size == 0:
                 continue
             if rate == "beta":
-                a = np.sqrt(pts.size / b)
+                a = np.sqrt(w[pts].sum() / w[B].sum())
             else:
-                counts[j] += pts.size
-                a = pts.size / counts[j]
-            segs = [(s_it, p, w * (1.0 - a)) for s_it, p, w in segments[j]]
+                counts[j] += w[pts].sum()
+                a = w[pts].sum() / counts[j]
+            segs = [(s_it, p, share * (1.0 - a)) for s_it, p, share in segments[j]]
             segs.append((it, pts, a))
             if tau is not None:
                 held, stop = 0, None
@@ -130,28 +133,30 @@ def minibatch(K, init, seed, b, max_iter, *, tau=None, rate="beta", renormalize=
                     if stop is not None and s < stop and not (seg[0] == 0 and segs[stop][0] == 1):
                         continue
                     keep.append(seg)
-                total = sum(w for _, _, w in keep)
+                total = sum(share for _, _, share in keep)
                 if renormalize and len(keep) < sum(1 for seg in segs if seg[2] != 0.0):
-                    keep = [(s_it, p, w / total) for s_it, p, w in keep]
+                    keep = [(s_it, p, share / total) for s_it, p, share in keep]
                 segs = keep
             else:
                 segs = [seg for seg in segs if seg[2] != 0.0]
             segments[j] = segs
             c = np.zeros(n)
-            for _, p, w in segs:
-                np.add.at(c, p, w / p.size)
+            for _, p, share in segs:
+                np.add.at(c, p, share * w[p] / w[p].sum())
             coef[j] = c
     dist, sq = distances(K, coef, diag)
     labels = np.argmin(dist, axis=1)
-    inertia = dist[np.arange(n), labels].sum()
+    inertia = (w * dist[np.arange(n), labels]).sum()
     return dict(coef=coef, sqnorm=sq, objective=np.array(objective), labels=labels,
                 inertia=inertia)
 
 
-def full(K, init, max_iter):
+def full(K, init, max_iter, w=None):
     """Full-batch kernel k-means (Lloyd in feature space) from the points
-    init, until no label changes; returns labels, coef, objective (means)."""
+    init, until no label changes; returns labels, coef, objective (means;
+    with sample weights w: weighted means)."""
     n, k = K.shape[0], len(init)
+    w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
     diag = np.diag(K)
     coef = np.zeros((k, n))
     coef[np.arange(k), init] = 1.0
@@ -162,10 +167,10 @@ def full(K, init, max_iter):
         coef = np.zeros((k, n))
         for j in range(k):
             members = labels == j
-            coef[j, members] = 1.0 / members.sum()
+            coef[j, members] = w[members] / w[members].sum()
         dist, _ = distances(K, coef, diag)
         new = np.argmin(dist, axis=1)
-        objective.append(dist[np.arange(n), new].mean())
+        objective.append((w * dist[np.arange(n), new]).sum() / w.sum())
         changed = np.any(new != labels)
         labels = new
         if not changed:

@@ -71,7 +71,7 @@ def test_minibatch_algorithms_match_the_reference(algorithm, tau, rate):
     init = np.array([0, 1, 2], dtype=np.int64)
     p = core_params(n_clusters=3, gamma=0.3, batch_size=16, tau=tau or 200, max_iter=15,
                     algorithm=algorithm, learning_rate=rate)
-    r, labels = core.fit_kernel_kmeans(X, p, init, True)
+    r, labels = core.fit_kernel_kmeans(X, None, p, init, True)
     want = ref.minibatch(K, init, SEED, 16, 15, tau=tau, rate=rate)
     np.testing.assert_array_equal(labels, want["labels"])
     np.testing.assert_allclose(dense(r, 60), want["coef"], rtol=0, atol=1e-13)
@@ -91,7 +91,7 @@ def test_eq1_windows_match_the_reference(rate):
     p = core_params(n_clusters=3, gamma=0.3, batch_size=16, tau=20, max_iter=15,
                     algorithm="truncated", learning_rate=rate)
     p.renormalize = False
-    r, labels = core.fit_kernel_kmeans(X, p, init, True)
+    r, labels = core.fit_kernel_kmeans(X, None, p, init, True)
     want = ref.minibatch(K, init, SEED, 16, 15, tau=20, rate=rate, renormalize=False)
     np.testing.assert_array_equal(labels, want["labels"])
     np.testing.assert_allclose(dense(r, 60), want["coef"], rtol=0, atol=1e-13)
@@ -108,8 +108,8 @@ def test_truncation_happens_and_keeps_about_tau_points():
     X = small(200, seed=1)
     init = np.array([0, 1, 2], dtype=np.int64)
     kw = dict(n_clusters=3, gamma=0.3, batch_size=16, max_iter=30)
-    rt, _ = core.fit_kernel_kmeans(X, core_params(tau=20, algorithm="truncated", **kw), init, True)
-    ru, _ = core.fit_kernel_kmeans(X, core_params(algorithm="minibatch", **kw), init, True)
+    rt, _ = core.fit_kernel_kmeans(X, None, core_params(tau=20, algorithm="truncated", **kw), init, True)
+    ru, _ = core.fit_kernel_kmeans(X, None, core_params(algorithm="minibatch", **kw), init, True)
     per_center = np.diff(rt.indptr)
     assert per_center.max() <= 20 + 16
     assert rt.support.size < ru.support.size
@@ -121,9 +121,9 @@ def test_truncated_with_tau_beyond_all_points_is_untruncated(rate):
     X = small(80, d=4, seed=2)
     kw = dict(n_clusters=4, gamma=0.2, batch_size=24, max_iter=25, learning_rate=rate)
     init = np.array([3, 10, 20, 40], dtype=np.int64)
-    rt, lt = core.fit_kernel_kmeans(X, core_params(algorithm="truncated", tau=25 * 24, **kw),
+    rt, lt = core.fit_kernel_kmeans(X, None, core_params(algorithm="truncated", tau=25 * 24, **kw),
                                     init, True)
-    ru, lu = core.fit_kernel_kmeans(X, core_params(algorithm="minibatch", **kw), init, True)
+    ru, lu = core.fit_kernel_kmeans(X, None, core_params(algorithm="minibatch", **kw), init, True)
     np.testing.assert_array_equal(lt, lu)
     np.testing.assert_allclose(dense(rt, 80), dense(ru, 80), rtol=0, atol=1e-13)
     np.testing.assert_allclose(rt.sqnorm, ru.sqnorm, rtol=1e-12)
@@ -142,7 +142,7 @@ def test_centers_stay_convex_and_incremental_norms_match_the_window(tau, rate):
     for T in range(1, 21):
         p = core_params(n_clusters=3, gamma=0.1, batch_size=32, tau=tau, max_iter=T,
                         learning_rate=rate)
-        r, _ = core.fit_kernel_kmeans(X, p, init, False)
+        r, _ = core.fit_kernel_kmeans(X, None, p, init, False)
         assert np.all(r.coef > 0)
         sums = np.add.reduceat(r.coef, r.indptr[:-1])
         np.testing.assert_allclose(sums, 1.0, rtol=0, atol=1e-13)
@@ -213,7 +213,7 @@ def test_linear_kernel_minibatch_is_minibatch_kmeans():
                 C[j] = (1 - a) * C[j] + a * pts.mean(0)
         p = core_params(n_clusters=4, type="linear", batch_size=b, max_iter=T,
                         algorithm="minibatch", learning_rate=rate)
-        r, labels = core.fit_kernel_kmeans(X, p, init, True)
+        r, labels = core.fit_kernel_kmeans(X, None, p, init, True)
         np.testing.assert_allclose(dense(r, 120) @ X, C, rtol=1e-10, atol=1e-12)
         np.testing.assert_array_equal(labels, np.argmin(((X[:, None] - C[None]) ** 2).sum(-1), 1))
 
@@ -279,7 +279,7 @@ def test_kappa_is_one_over_gamma():
     np.testing.assert_array_equal(a.center_coef_, b.center_coef_)
 
 
-def _pair_counts(X, gamma, draws):
+def _pair_counts(X, gamma, draws, w=None):
     kp = core.KernelParams()
     kp.type = "rbf"
     kp.gamma = gamma
@@ -289,7 +289,7 @@ def _pair_counts(X, gamma, draws):
         run = core.RunOptions()
         run.seed = s
         run.n_threads = 1
-        idx, stats = core.kernel_kmeans_plusplus(X, kp, 2, run)
+        idx, stats = core.kernel_kmeans_plusplus(X, w, kp, 2, run)
         counts[idx[0], idx[1]] += 1
         assert stats.n_distance_evals["seeding"] == n
     return counts
