@@ -68,8 +68,8 @@ inline void check_interrupt() {
 /// Inside a task of parallel_for: on the calling thread (thread 0 of the
 /// region), polls the interrupt callback and throws Interrupted (captured by
 /// parallel_for and rethrown after the region); on other threads does
-/// nothing. For tasks that run long on their own (e.g. one owner's scan of
-/// all points).
+/// nothing. For tasks that run long on their own (e.g. one task's scan of
+/// all centers).
 inline void check_interrupt_in_task() {
 #ifdef _OPENMP
   if (omp_in_parallel() && omp_get_thread_num() != 0) return;

@@ -5,10 +5,11 @@
 // in ascending point order into one partial sum per cluster, and the
 // partials are added into the (C, D) accumulator in task order, parallel
 // over clusters; each row is read once per M-step. With many clusters a
-// range's partials would be nearly one per pair, so every task owns a
-// contiguous range of clusters and scans all points in order
-// (for_each_owned_pair), reading a row once per owner of its clusters. Both
-// depend on the sizes only, never on the thread count.
+// range's partials would be nearly one per pair, so each cluster sums its
+// own pairs in ascending point order instead (for_each_pair_in_cluster_order:
+// an owner scan on up to 2 threads, the pairs bucketed by cluster on more;
+// the same sums either way). The path depends on the sizes only, and the
+// results never on the thread count.
 //
 // Per cluster: mass m_c, first moment about ybar and the weighted sum of
 // ||y - ybar||^2 (precomputed per point), so that
@@ -30,11 +31,100 @@
 namespace vcgmm {
 namespace detail {
 
+/// Pairs ahead whose data row the bucketed visit prefetches (its rows come
+/// in no memory order).
+constexpr index_t kPrefetchPairs = 12;
+
+template <typename T>
+inline void prefetch_row(const DataView<T>& data, index_t n) {
+  const char* p = reinterpret_cast<const char*>(data.row(n));
+  const std::size_t bytes = static_cast<std::size_t>(data.d) * sizeof(T);
+  for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
+}
+
 /// Calls f(c, n, ws) for every pair (n, c = K(n)[g]) of `sets` with
-/// ws = w_n s_g(n) != 0: every task owns a contiguous range of clusters and
-/// scans all points in order, so each cluster's pairs come in ascending n on
-/// one thread (sums over them do not depend on the thread count).
-/// `work_per_pair` (flops) sizes the thread count.
+/// ws = w_n s_g(n) != 0, each cluster's pairs in ascending n on one thread
+/// (sums over them do not depend on the thread count). The pairs are first
+/// bucketed by cluster (a counting sort over fixed point ranges, taken in
+/// range order), then visited in fixed tasks of clusters: every pair is read
+/// once, whatever the number of threads. `work_per_pair` (flops) sizes the
+/// thread count.
+template <typename T, class F>
+void for_each_pair_by_cluster(const DataView<T>& data, const TruncationSets& sets, int n_threads,
+                              double work_per_pair, F&& f) {
+  const index_t N = data.n, C = sets.C;
+  const int G = sets.G;
+  // Point ranges for the counting sort: at most 32, and at most 2^22 / C
+  // (the counts take ranges x C entries), each >= kMStepPointsPerTask points.
+  const index_t max_ranges = std::clamp<index_t>((index_t(1) << 22) / C, 1, 32);
+  const index_t range = std::max(kMStepPointsPerTask, (N + max_ranges - 1) / max_ranges);
+  const index_t n_ranges = n_chunks(N, range);
+  // count[t * C + c]: pairs of cluster c in range t, then the slot of its first.
+  std::vector<index_t> count(static_cast<size_t>(n_ranges * C), 0);
+  auto pairs_of_range = [&](index_t t, auto&& g_fn) {
+    const index_t n1 = std::min(N, (t + 1) * range);
+    for (index_t n = t * range; n < n1; ++n) {
+      const std::int32_t* kn = sets.k_of(n);
+      const double* rn = sets.resp_of(n);
+      const double wn = data.weight(n);
+      for (int g = 0; g < G; ++g) {
+        const double ws = wn * rn[g];
+        if (ws != 0.0) g_fn(kn[g], n, ws);
+      }
+    }
+  };
+  parallel_for(n_ranges, n_threads, [&](index_t t) {
+    index_t* cnt = &count[t * C];
+    pairs_of_range(t, [&](std::int32_t c, index_t, double) { ++cnt[c]; });
+  }, 2.0 * range * G);
+  // start[c]: the first slot of cluster c (its ranges' pairs follow in order).
+  const index_t clusters_per_task = std::clamp<index_t>(C / 64, 1, kEMClustersPerTask);
+  const index_t n_cluster_tasks = n_chunks(C, clusters_per_task);
+  std::vector<index_t> start(static_cast<size_t>(C + 1), 0);
+  parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
+    const index_t c1 = std::min(C, (ct + 1) * clusters_per_task);
+    for (index_t c = ct * clusters_per_task; c < c1; ++c) {
+      index_t total = 0;
+      for (index_t t = 0; t < n_ranges; ++t) total += count[t * C + c];
+      start[c + 1] = total;
+    }
+  }, 1.0 * clusters_per_task * n_ranges);
+  for (index_t c = 0; c < C; ++c) start[c + 1] += start[c];
+  parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
+    const index_t c1 = std::min(C, (ct + 1) * clusters_per_task);
+    for (index_t c = ct * clusters_per_task; c < c1; ++c) {
+      index_t slot = start[c];
+      for (index_t t = 0; t < n_ranges; ++t) {
+        const index_t v = count[t * C + c];
+        count[t * C + c] = slot;
+        slot += v;
+      }
+    }
+  }, 1.0 * clusters_per_task * n_ranges);
+  // The pairs (n, ws) grouped by cluster, ascending n within each.
+  struct Pair {
+    index_t n;
+    double ws;
+  };
+  std::vector<Pair> pair(static_cast<size_t>(start[C]));
+  parallel_for(n_ranges, n_threads, [&](index_t t) {
+    index_t* next = &count[t * C];
+    pairs_of_range(t, [&](std::int32_t c, index_t n, double ws) { pair[next[c]++] = {n, ws}; });
+  }, 2.0 * range * G);
+  parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
+    const index_t c1 = std::min(C, (ct + 1) * clusters_per_task);
+    for (index_t c = ct * clusters_per_task; c < c1; ++c) {
+      for (index_t s = start[c]; s < start[c + 1]; ++s) {
+        if (s + kPrefetchPairs < start[C]) prefetch_row(data, pair[s + kPrefetchPairs].n);
+        f(static_cast<std::int32_t>(c), pair[s].n, pair[s].ws);
+      }
+    }
+  }, work_per_pair * static_cast<double>(start[C]) / static_cast<double>(n_cluster_tasks));
+}
+
+/// for_each_pair_by_cluster's contract by an owner scan: every task owns a
+/// contiguous range of clusters and scans all points in order, reading a
+/// row once per owner of its clusters and every point's K(n) once per owner.
 template <typename T, class F>
 void for_each_owned_pair(const DataView<T>& data, const TruncationSets& sets, int n_threads,
                          double work_per_pair, F&& f) {
@@ -58,6 +148,22 @@ void for_each_owned_pair(const DataView<T>& data, const TruncationSets& sets, in
       }
     }
   }, work_per_pair * static_cast<double>(N) * G / n_owners);
+}
+
+/// Calls f(c, n, ws) for every pair (n, c = K(n)[g]) of `sets` with
+/// ws = w_n s_g(n) != 0, each cluster's pairs in ascending n on one thread,
+/// so sums over them are the same whichever way and on however many
+/// threads: on up to 2 threads by the owner scan (no bucketing pass; a row
+/// is read at most twice), on more by bucketing (the owner scan's work
+/// grows with the owners; bench/results/vcgmm_threads/).
+template <typename T, class F>
+void for_each_pair_in_cluster_order(const DataView<T>& data, const TruncationSets& sets,
+                                    int n_threads, double work_per_pair, F&& f) {
+  if (resolve_threads(n_threads) <= 2) {
+    for_each_owned_pair(data, sets, n_threads, work_per_pair, f);
+  } else {
+    for_each_pair_by_cluster(data, sets, n_threads, work_per_pair, f);
+  }
 }
 
 /// The M-step's (C, D) double accumulator, kept by the loop between M-steps:
@@ -133,8 +239,8 @@ void m_step_partial(const DataView<T>& data, const TruncationSets& sets,
 }
 
 /// Whether the M-step sums over point ranges (few clusters: a range's
-/// partial sums are few beside its pairs) or by an owner scan (many
-/// clusters: nearly one partial per pair). Depends on the sizes only.
+/// partial sums are few beside its pairs) or per cluster over its pairs
+/// (many clusters: nearly one partial per pair). Depends on the sizes only.
 inline bool point_task_m_step(index_t C, int G) {
   return 8 * C <= kMStepPointsPerTask * G;
 }
@@ -157,7 +263,8 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
   std::vector<double> mass(C, 0.0), second(C, 0.0);
   const index_t n_cluster_tasks = n_chunks(C, kEMClustersPerTask);
   if (!point_task_m_step(C, G)) {
-    for_each_owned_pair(data, sets, n_threads, 4.0 * D, [&](std::int32_t c, index_t n, double ws) {
+    for_each_pair_in_cluster_order(data, sets, n_threads, 4.0 * D,
+                                   [&](std::int32_t c, index_t n, double ws) {
       if (mass[c] == 0.0) std::fill_n(acc.data() + c * D, D, 0.0);  // first addition
       add_scaled_difference_to_double(acc.data() + c * D, ws, data.row(n), moments.ybar.data(),
                                       D);
@@ -233,15 +340,15 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
 
 /// For the given means (unchanged), per cluster: the mass m_c and
 /// sum_n w s ||y_n - mu_c||^2 from the responsibilities in `sets`; returns
-/// their sum over the clusters, by the owner scan whatever C (it runs once
-/// per fit; results do not depend on the thread count).
+/// their sum over the clusters, per cluster over its pairs whatever C (it
+/// runs once per fit; results do not depend on the thread count).
 template <typename T>
 double spread_about_means(const DataView<T>& data, const TruncationSets& sets, int n_threads,
                           const T* means, double* cluster_mass, double* cluster_sq) {
   const index_t D = data.d, C = sets.C;
   std::fill_n(cluster_mass, C, 0.0);
   std::fill_n(cluster_sq, C, 0.0);
-  for_each_owned_pair(data, sets, n_threads, 3.0 * D, [&](std::int32_t c, index_t n, double ws) {
+  for_each_pair_in_cluster_order(data, sets, n_threads, 3.0 * D, [&](std::int32_t c, index_t n, double ws) {
     cluster_mass[c] += ws;
     cluster_sq[c] += ws * squared_distance_exact(data.row(n), means + c * D, D);
   });

@@ -495,8 +495,9 @@ def test_loop_does_not_depend_on_the_thread_count(patches, assert_thread_indepen
     assert_thread_independent(run)
 
 
-# The M-step sums over point ranges with few clusters (C <= 4096 G / 8) and by
-# an owner scan above: with G = 1, C = 200 and C = 700 take one path each.
+# The M-step sums over point ranges with few clusters (C <= 4096 G / 8) and over
+# the pairs bucketed by cluster above: with G = 1, C = 200 and C = 700 take one
+# path each.
 @pytest.mark.parametrize("C", [200, 700])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_m_step_matches_a_numpy_reference_on_both_paths(C, weighted, patches):
@@ -517,9 +518,9 @@ def test_m_step_matches_a_numpy_reference_on_both_paths(C, weighted, patches):
         np.testing.assert_allclose(loop.means, expected, rtol=0, atol=1e-4)
 
 
-def test_owner_scan_m_step_does_not_depend_on_the_thread_count(patches,
-                                                               assert_thread_independent):
-    # G = 1 and C = 700 > 4096 / 8: the M-step's owner scan
+def test_bucketed_m_step_does_not_depend_on_the_thread_count(patches,
+                                                             assert_thread_independent):
+    # G = 1 and C = 700 > 4096 / 8: the M-step over the pairs bucketed by cluster
     def run(n_threads):
         return _fit_vcgmm(patches, 700, G=1, coreset_size=20_000, max_iter=3, tol=0,
                           random_state=4, n_threads=n_threads)
