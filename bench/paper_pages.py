@@ -639,7 +639,8 @@ def _nm_defaults(ctx):
 
 #: runs of nmbatch and mbatch alone with a cap long enough for mbatch to reach
 #: the levels; they replace the capped figure runs of the same data set
-NM_LONG_FILES = ("nmbatch_long_fashion-mnist", "nmbatch_long_patches-all")
+NM_LONG_FILES = ("nmbatch_long_fashion-mnist", "nmbatch_long_patches-all",
+                 "nmbatch_long_patches-sklearn")
 
 
 def _nm_speed_cells(ctx):
