@@ -78,6 +78,20 @@ void bind_build_info(py::module_& m) {
         "(a fit over chunks read by Python) is cancelled when it changes.");
   m.def("single_threaded_after_fork", &vcgmm::single_threaded_after_fork,
         "True in a child forked after OpenMP threads started: computations run on one thread.");
+  m.def("start_region_trace", &vcgmm::start_region_trace,
+        "Benchmarks: record the parallel regions run on one thread (call between fits).");
+  m.def("stop_region_trace",
+        [] {
+          py::list out;
+          for (const vcgmm::RegionTrace& r : vcgmm::stop_region_trace()) {
+            out.append(py::make_tuple(r.start, r.end, r.worth,
+                                      py::array_t<double>(static_cast<py::ssize_t>(
+                                                              r.task_seconds.size()),
+                                                          r.task_seconds.data())));
+          }
+          return out;
+        },
+        "Benchmarks: stop recording; [(start, end, worth, task_seconds)] per region, in order.");
 }
 
 void bind_run_options(py::module_& m) {

@@ -29,6 +29,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace vcgmm {
 
@@ -166,6 +167,30 @@ bool single_threaded_after_fork();
 /// if set, else the CPUs this process may use); 1 after fork (see above) and
 /// without OpenMP.
 int default_threads();
+
+/// One parallel region of a run on one thread, as recorded for replay
+/// (benchmarks: bench/vcgmm_threads.py --replay schedules the tasks on p
+/// threads the way the region would hand them out).
+struct RegionTrace {
+  double start = 0.0;  ///< steady-clock seconds at entry
+  double end = 0.0;    ///< and at exit
+  /// The region's work over the least worth a thread (the thread cap before
+  /// rounding: min(p, tasks, worth) threads would run it, 1 below 1).
+  double worth = 0.0;
+  std::vector<double> task_seconds;  ///< (tasks,) each task's wall time, in task order
+};
+
+/// Starts recording the outermost parallel regions on the calling thread;
+/// clears an earlier record. While on, every region called from this thread
+/// runs its tasks on it one after the other, whatever n_threads says (the
+/// algorithms still choose the paths of that thread count, beyond this
+/// machine's cap on threads; results are the same bits), and each task costs
+/// two clock reads. Benchmarks only; start
+/// and stop between calls into the library.
+void start_region_trace();
+
+/// Stops recording and returns the regions in the order they ran.
+std::vector<RegionTrace> stop_region_trace();
 
 /// The number of the n values x[0..n) outside [-limit, limit] (NaN and
 /// infinities count), one pass on n_threads threads (<= 0: the default). The

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #if defined(__GLIBCXX__) || defined(_LIBCPP_VERSION)
 #include <cxxabi.h>
@@ -32,7 +34,29 @@ std::atomic<bool> g_forked_after_pool{false};
 void on_fork_child() { g_forked_after_pool.store(g_pool_started.load()); }
 [[maybe_unused]] const int g_atfork_registered = pthread_atfork(nullptr, nullptr, &on_fork_child);
 #endif
+
+// The region trace (benchmarks): written only by the thread that started it.
+std::atomic<bool> g_trace_on{false};
+std::thread::id g_trace_thread;
+std::vector<RegionTrace> g_trace;
+thread_local int t_region_depth = 0;
+
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 }  // namespace
+
+void start_region_trace() {
+  g_trace.clear();
+  g_trace_thread = std::this_thread::get_id();
+  g_trace_on.store(true);
+}
+
+std::vector<RegionTrace> stop_region_trace() {
+  g_trace_on.store(false);
+  return std::exchange(g_trace, {});
+}
 
 bool single_threaded_after_fork() { return g_forked_after_pool.load(); }
 
@@ -83,6 +107,12 @@ int max_threads() {
 }
 
 int resolve_threads(int n_threads) {
+  // A traced run starts no threads: the algorithms size their work for
+  // n_threads as given, beyond this machine's cap.
+  if (n_threads > 0 && g_trace_on.load(std::memory_order_relaxed) &&
+      std::this_thread::get_id() == g_trace_thread) {
+    return n_threads;
+  }
 #ifdef _OPENMP
   if (g_forked_after_pool.load(std::memory_order_relaxed)) return 1;
   int n = n_threads > 0 ? n_threads : omp_get_max_threads();
@@ -91,6 +121,26 @@ int resolve_threads(int n_threads) {
   (void)n_threads;
   return 1;
 #endif
+}
+
+RegionToken open_region_trace(double worth) {
+  RegionToken token;
+  if (!g_trace_on.load(std::memory_order_relaxed) ||
+      std::this_thread::get_id() != g_trace_thread) {
+    return token;
+  }
+  token.traced = true;
+  if (t_region_depth++ == 0) {
+    g_trace.push_back(RegionTrace{steady_seconds(), 0.0, worth, {}});
+    token.record = &g_trace.back();
+  }
+  return token;
+}
+
+void close_region_trace(const RegionToken& token) {
+  if (!token.traced) return;
+  --t_region_depth;
+  if (token.record) token.record->end = steady_seconds();
 }
 
 bool interrupt_requested() {

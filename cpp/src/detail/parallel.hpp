@@ -12,6 +12,7 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
+#include <vector>
 
 #include "vcgmm/common.hpp"
 #include "vcgmm/interrupt.hpp"
@@ -59,6 +60,17 @@ void note_pool_started();
 /// call on this thread; returns true when the computation should stop.
 /// Must only be called from the thread that called into the library.
 bool interrupt_requested();
+
+/// A region while start_region_trace is on for the calling thread: it runs
+/// its tasks on that thread (`traced`, whatever its thread count, so the
+/// algorithms take the paths of that count), and an outermost region is
+/// recorded (`record`). Pairs with close_region_trace on every way out.
+struct RegionToken {
+  RegionTrace* record = nullptr;
+  bool traced = false;
+};
+RegionToken open_region_trace(double worth);
+void close_region_trace(const RegionToken& token);
 
 /// Throws vcgmm::Interrupted when interrupt_requested().
 inline void check_interrupt() {
@@ -118,8 +130,9 @@ void parallel_for(index_t n_tasks, int n_threads, F&& f, double work_per_task = 
     }
   };
 
+  const RegionToken trace = open_region_trace(worth);
 #ifdef _OPENMP
-  if (nt > 1) {
+  if (nt > 1 && !trace.traced) {
     note_pool_started();
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
     for (index_t task = 0; task < n_tasks; ++task) {
@@ -137,10 +150,18 @@ void parallel_for(index_t n_tasks, int n_threads, F&& f, double work_per_task = 
         interrupted = true;
         break;
       }
-      run_task(task);
+      if (trace.record) {
+        const auto t0 = std::chrono::steady_clock::now();
+        run_task(task);
+        trace.record->task_seconds.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      } else {
+        run_task(task);
+      }
       if (stop.load(std::memory_order_relaxed)) break;
     }
   }
+  close_region_trace(trace);
   if (error) std::rethrow_exception(error);
   if (interrupted) throw Interrupted();
 }

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "detail/distance_kernels.hpp"
@@ -59,8 +60,10 @@ void for_each_pair_by_cluster(const DataView<T>& data, const TruncationSets& set
   const index_t max_ranges = std::clamp<index_t>((index_t(1) << 22) / C, 1, 32);
   const index_t range = std::max(kMStepPointsPerTask, (N + max_ranges - 1) / max_ranges);
   const index_t n_ranges = n_chunks(N, range);
-  // count[t * C + c]: pairs of cluster c in range t, then the slot of its first.
-  std::vector<index_t> count(static_cast<size_t>(n_ranges * C), 0);
+  // count[t * C + c]: pairs of cluster c in range t, then the slot of its
+  // first. Its rows and the pairs are first written inside the tasks (no
+  // serial zeroing or page faults on one thread).
+  std::unique_ptr<index_t[]> count(new index_t[static_cast<size_t>(n_ranges * C)]);
   auto pairs_of_range = [&](index_t t, auto&& g_fn) {
     const index_t n1 = std::min(N, (t + 1) * range);
     for (index_t n = t * range; n < n1; ++n) {
@@ -73,10 +76,13 @@ void for_each_pair_by_cluster(const DataView<T>& data, const TruncationSets& set
       }
     }
   };
+  // (Work per pair in flops of the E-step's distances, as timed: the count
+  // reads K(n) and the responsibilities, the scatter writes at random.)
   parallel_for(n_ranges, n_threads, [&](index_t t) {
     index_t* cnt = &count[t * C];
+    std::fill_n(cnt, C, index_t(0));
     pairs_of_range(t, [&](std::int32_t c, index_t, double) { ++cnt[c]; });
-  }, 2.0 * range * G);
+  }, 16.0 * range * G);
   // start[c]: the first slot of cluster c (its ranges' pairs follow in order).
   const index_t clusters_per_task = std::clamp<index_t>(C / 64, 1, kEMClustersPerTask);
   const index_t n_cluster_tasks = n_chunks(C, clusters_per_task);
@@ -106,11 +112,11 @@ void for_each_pair_by_cluster(const DataView<T>& data, const TruncationSets& set
     index_t n;
     double ws;
   };
-  std::vector<Pair> pair(static_cast<size_t>(start[C]));
+  std::unique_ptr<Pair[]> pair(new Pair[static_cast<size_t>(start[C])]);
   parallel_for(n_ranges, n_threads, [&](index_t t) {
     index_t* next = &count[t * C];
     pairs_of_range(t, [&](std::int32_t c, index_t n, double ws) { pair[next[c]++] = {n, ws}; });
-  }, 2.0 * range * G);
+  }, 40.0 * range * G);
   parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
     const index_t c1 = std::min(C, (ct + 1) * clusters_per_task);
     for (index_t c = ct * clusters_per_task; c < c1; ++c) {
