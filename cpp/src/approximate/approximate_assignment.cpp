@@ -14,6 +14,7 @@
 #include "detail/blocked_scan.hpp"
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
+#include "detail/partition.hpp"
 #include "detail/subspace_screen.hpp"
 #include "detail/validation.hpp"
 
@@ -445,21 +446,14 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
         detail::assign_nearest(fine, coarse_.data(), m, cell.data(), nullptr, n_threads);
     evals += u_ * m;
     if (it == params.coarse_iter || (it > 0 && st.n_changed == 0)) break;
-    std::vector<double> sum(static_cast<std::size_t>(m) * d_, 0.0);
-    std::vector<index_t> count(m, 0);
-    for (index_t i = 0; i < u_; ++i) {
-      const index_t a = cell[i];
-      ++count[a];
-      const T* x = centers_.data() + i * d_;
-      double* s = sum.data() + a * d_;
-      for (index_t j = 0; j < d_; ++j) s[j] += static_cast<double>(x[j]);
-    }
-    for (index_t a = 0; a < m; ++a) {
-      if (count[a] == 0) continue;  // an empty cell keeps its center
-      for (index_t j = 0; j < d_; ++j) {
-        coarse_[a * d_ + j] = static_cast<T>(sum[a * d_ + j] / static_cast<double>(count[a]));
-      }
-    }
+    // Each cell's mean, its members summed in index order (cells in
+    // parallel); an empty cell keeps its center.
+    detail::ClusterPartition part;
+    part.build(cell.data(), u_, m);
+    detail::for_each_cluster_sum(fine, part, m, n_threads,
+                                 [&](index_t a, const double* sum, double count) {
+      for (index_t j = 0; j < d_; ++j) coarse_[a * d_ + j] = static_cast<T>(sum[j] / count);
+    });
     detail::check_interrupt();
   }
   // Drop the coarse centers that own no center (every cell then has >= 1).
@@ -508,12 +502,13 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
     const detail::SubspaceScreen<T>& screen = tiles_->screen;
     std::vector<T> proj(static_cast<std::size_t>(u_ * ks));
     {
-      constexpr index_t kRows = 256;
-      std::vector<T> scratch(static_cast<std::size_t>(kRows * d_));
-      for (index_t i0 = 0; i0 < u_; i0 += kRows) {
+      constexpr index_t kRows = 256;  // per task; each row projected alone
+      detail::parallel_for(detail::n_chunks(u_, kRows), n_threads, [&](index_t t) {
+        const index_t i0 = t * kRows;
+        std::vector<T> scratch(static_cast<std::size_t>(kRows * d_));
         screen.project(centers_.data() + i0 * d_, std::min(kRows, u_ - i0), scratch.data(),
                        proj.data() + i0 * ks);
-      }
+      }, 2.0 * kRows * d_ * ks);
     }
     // Each cell's members ordered along the leading axis (ties: the lower
     // index): a panel of the packed layout then holds nearby centers, whose

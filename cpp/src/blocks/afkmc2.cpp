@@ -95,13 +95,16 @@ class Afkmc2Seeding {
       accept_u_[j] = rng_.uniform();
     }
     constexpr index_t kDrawTask = 64;
+    // (Work per candidate in flops of the E-step's distances, as timed: the
+    // proposal's search and a row fetched at random, not d + 64.)
+    constexpr double kDrawWork = 3500.0;
     parallel_for(n_chunks(n_cand, kDrawTask), run_.n_threads, [&](index_t task) {
       const index_t j1 = std::min(n_cand, (task + 1) * kDrawTask);
       for (index_t j = task * kDrawTask; j < j1; ++j) {
         cand_[j] = proposal_->sample(draw_u_[j]);
         std::memcpy(cand_rows_.data() + j * d, data_.row(cand_[j]), sizeof(T) * d);
       }
-    }, static_cast<double>(kDrawTask * (d + 64)));
+    }, kDrawTask * kDrawWork);
     const bool screened = screen_.dims() > 0 && k0 >= kMinScreened;
     if (screened) {
       screened_nearest(k0, n_cand);

@@ -263,7 +263,7 @@ EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double
       s += data_.weight(n) * d2[n];
     }
     part[t] = s;
-  }, 2.0 * kEStepPointsPerTask * G);
+  }, kEStepPointsPerTask * (2.0 * G + (approximate ? 3.0 * D : 0.0)));
   for (index_t t = 0; t < tasks_total; ++t) {
     sums.min_sum += part[t];
     sums.evals += previous_evals[t];  // the previous label's distance (approximate)
