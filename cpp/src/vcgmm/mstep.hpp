@@ -296,11 +296,12 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
         if (static_cast<index_t>(slot_of.size()) < C) slot_of.assign(C, -1);
         m_step_partial(data, sets, moments, t0 + j, slot_of, &partials[j]);
       }, 4.0 * kMStepPointsPerTask * G * D);
-      // add the wave's partials in task order, parallel over clusters
-      parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
-        const std::int32_t c0 = static_cast<std::int32_t>(ct * kEMClustersPerTask);
-        const std::int32_t c1 =
-            static_cast<std::int32_t>(std::min(C, (ct + 1) * kEMClustersPerTask));
+      // add the wave's partials in task order, parallel over clusters (any
+      // task size gives the same sums: small tasks balance many threads)
+      constexpr index_t kMergeClusters = 16;
+      parallel_for(n_chunks(C, kMergeClusters), n_threads, [&](index_t ct) {
+        const std::int32_t c0 = static_cast<std::int32_t>(ct * kMergeClusters);
+        const std::int32_t c1 = static_cast<std::int32_t>(std::min(C, (ct + 1) * kMergeClusters));
         for (index_t j = 0; j < t1 - t0; ++j) {
           const MStepPartial& p = partials[j];
           auto it = std::lower_bound(p.order.begin(), p.order.end(),
@@ -318,7 +319,7 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
             second[c] += p.second[slot];
           }
         }
-      }, 2.0 * kEMClustersPerTask * D * static_cast<double>(t1 - t0));
+      }, 6.0 * kMergeClusters * D * static_cast<double>(t1 - t0));
     }
   }
 

@@ -31,6 +31,10 @@ namespace detail {
 class NeighbourhoodStatistics {
  public:
   static constexpr index_t kMaxBlockPoints = 65536;              // points per E-step block
+  /// Clusters per task of the fold and the update: any size gives the same
+  /// results (nothing is summed across clusters); small ones balance the
+  /// clusters' unequal work over many threads.
+  static constexpr index_t kClustersPerTask = 16;
   static constexpr index_t kBlockBufferEntries = index_t(1) << 22;  // candidates buffered per block
 
   /// G < C (with G == C the loop needs no neighbourhoods).
@@ -74,11 +78,11 @@ class NeighbourhoodStatistics {
   /// Adds the `nb` recorded points of the block to their winners' statistics.
   void fold_block(index_t nb, int n_threads) {
     part_.build(winner_.data(), nb, C_);
-    parallel_for(n_chunks(C_, kEMClustersPerTask), n_threads, [&](index_t t) {
+    parallel_for(n_chunks(C_, kClustersPerTask), n_threads, [&](index_t t) {
       // candidate -> index in the cluster's list, all -1 between clusters,
       // from the pool (a per-task array cost O(C) per 64 clusters: O(C^2) a block).
       ScratchPool<std::int32_t>::Lease pos(positions_);
-      const index_t c0 = t * kEMClustersPerTask, c1 = std::min(C_, c0 + kEMClustersPerTask);
+      const index_t c0 = t * kClustersPerTask, c1 = std::min(C_, c0 + kClustersPerTask);
       for (index_t c = c0; c < c1; ++c) {
         if (part_.size(c) == 0) continue;
         won_[c] = 1;
@@ -87,15 +91,15 @@ class NeighbourhoodStatistics {
       // (The work per candidate entry, a position lookup and a running sum,
       // costs as much as ~80 flops of the E-step's distances; with a smaller
       // estimate parallel_for ran this fold on one thread at N' = 2^14.)
-    }, 80.0 * kEMClustersPerTask * stride_ *
+    }, 80.0 * kClustersPerTask * stride_ *
            (static_cast<double>(nb) / static_cast<double>(C_) + 4.0));
   }
 
   /// G_c = c followed by the G - 1 candidates of smallest mean distance, for
   /// every cluster that won a point in this E-step; clears the statistics.
   void update_neighbourhoods(std::int32_t* Gc, int n_threads) {
-    parallel_for(n_chunks(C_, kEMClustersPerTask), n_threads, [&](index_t t) {
-      const index_t c0 = t * kEMClustersPerTask, c1 = std::min(C_, c0 + kEMClustersPerTask);
+    parallel_for(n_chunks(C_, kClustersPerTask), n_threads, [&](index_t t) {
+      const index_t c0 = t * kClustersPerTask, c1 = std::min(C_, c0 + kClustersPerTask);
       // The G - 1 smallest (score, candidate) pairs so far, ascending (ties:
       // lower candidate): a running insertion, as G is small (a partial sort
       // of each list cost ~10% of an iteration at C = 2^18).
@@ -121,8 +125,8 @@ class NeighbourhoodStatistics {
         // (kept < G - 1 cannot happen: the winner's search space holds >= G clusters.)
         list.clear();
       }
-      // (~200 flops' worth per entry of a cluster's list, measured as above.)
-    }, 200.0 * kEMClustersPerTask * stride_);
+      // (~400 flops' worth per entry of a cluster's list, timed as above.)
+    }, 400.0 * kClustersPerTask * stride_);
   }
 
  private:
