@@ -226,6 +226,23 @@ def test_duplicate_centers_do_not_trap_the_search():
     assert np.array_equal(approx, vcgmm.assign(X, centers))
 
 
+def test_centers_equal_up_to_the_sign_of_zero_are_one_center():
+    # Rows are compared by value: [0, 1] and [-0, 1] are the same center, and
+    # the lower index takes its points (the exact assignment's tie rule).
+    rng = np.random.default_rng(8)
+    centers = rng.standard_normal((300, 3)) * 10
+    centers[[10, 200], 0] = 0.0
+    centers[200] = centers[10]
+    centers[200, 0] = -0.0
+    centers[150] = centers[40]
+    X = np.concatenate([centers[[10, 40, 150, 200]],
+                        centers + rng.standard_normal(centers.shape) * 0.01])
+    for params in (dict(method="graph"), dict(method="gemm")):
+        approx = vcgmm.assign_approximate(X, centers, **params)
+        assert np.array_equal(approx, vcgmm.assign(X, centers))
+        assert list(approx[:4]) == [10, 40, 40, 10]
+
+
 def test_zero_weights_are_labelled_and_add_nothing():
     # An evaluation entry point, like assign and quantization_error: a row of
     # weight 0 still gets its label; it adds nothing to the objective.
