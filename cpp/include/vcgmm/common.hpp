@@ -185,8 +185,8 @@ struct RegionTrace {
 /// runs its tasks on it one after the other, whatever n_threads says (the
 /// algorithms still choose the paths of that thread count, beyond this
 /// machine's cap on threads; results are the same bits), and each task costs
-/// two clock reads. Benchmarks only; start
-/// and stop between calls into the library.
+/// two clock reads. Benchmarks only; start and stop between calls into the
+/// library.
 void start_region_trace();
 
 /// Stops recording and returns the regions in the order they ran.

@@ -41,6 +41,11 @@ std::thread::id g_trace_thread;
 std::vector<RegionTrace> g_trace;
 thread_local int t_region_depth = 0;
 
+bool tracing_this_thread() {
+  return g_trace_on.load(std::memory_order_relaxed) &&
+         std::this_thread::get_id() == g_trace_thread;
+}
+
 double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
@@ -109,10 +114,7 @@ int max_threads() {
 int resolve_threads(int n_threads) {
   // A traced run starts no threads: the algorithms size their work for
   // n_threads as given, beyond this machine's cap.
-  if (n_threads > 0 && g_trace_on.load(std::memory_order_relaxed) &&
-      std::this_thread::get_id() == g_trace_thread) {
-    return n_threads;
-  }
+  if (n_threads > 0 && tracing_this_thread()) return n_threads;
 #ifdef _OPENMP
   if (g_forked_after_pool.load(std::memory_order_relaxed)) return 1;
   int n = n_threads > 0 ? n_threads : omp_get_max_threads();
@@ -125,10 +127,7 @@ int resolve_threads(int n_threads) {
 
 RegionToken open_region_trace(double worth) {
   RegionToken token;
-  if (!g_trace_on.load(std::memory_order_relaxed) ||
-      std::this_thread::get_id() != g_trace_thread) {
-    return token;
-  }
+  if (!tracing_this_thread()) return token;
   token.traced = true;
   if (t_region_depth++ == 0) {
     g_trace.push_back(RegionTrace{steady_seconds(), 0.0, worth, {}});

@@ -41,6 +41,11 @@ constexpr index_t kEStepPointsPerTask = 512;
 constexpr index_t kEMClustersPerTask = 64;
 /// Points per task of the variational M-step's partial sums (mstep.hpp).
 constexpr index_t kMStepPointsPerTask = 4096;
+/// Clusters per task of the per-cluster passes that sum nothing across
+/// clusters (the neighbourhood fold and update, the M-step's merge and its
+/// bucketed pairs): not part of the contract, any size gives the same
+/// results; small tasks balance the clusters' unequal work on many threads.
+constexpr index_t kBalancedClustersPerTask = 16;
 // (The blocked scan's row blocks and center tiles, 256 x 512, live with
 // CenterTiles in center_tiles.hpp.)
 

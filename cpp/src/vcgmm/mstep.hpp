@@ -84,30 +84,32 @@ void for_each_pair_by_cluster(const DataView<T>& data, const TruncationSets& set
     std::fill_n(cnt, C, index_t(0));
     pairs_of_range(t, [&](std::int32_t c, index_t, double) { ++cnt[c]; });
   }, 16.0 * range * G);
+  // each_cluster(g, work): g(c) for every cluster, in fixed tasks of clusters
+  // (work: flops per cluster).
+  const index_t per_task = std::clamp<index_t>(C / 256, 1, kBalancedClustersPerTask);
+  const index_t n_cluster_tasks = n_chunks(C, per_task);
+  auto each_cluster = [&](auto&& g, double work) {
+    parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
+      const index_t c1 = std::min(C, (ct + 1) * per_task);
+      for (index_t c = ct * per_task; c < c1; ++c) g(c);
+    }, work * per_task);
+  };
   // start[c]: the first slot of cluster c (its ranges' pairs follow in order).
-  const index_t clusters_per_task = std::clamp<index_t>(C / 256, 1, 16);
-  const index_t n_cluster_tasks = n_chunks(C, clusters_per_task);
   std::vector<index_t> start(static_cast<size_t>(C + 1), 0);
-  parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
-    const index_t c1 = std::min(C, (ct + 1) * clusters_per_task);
-    for (index_t c = ct * clusters_per_task; c < c1; ++c) {
-      index_t total = 0;
-      for (index_t t = 0; t < n_ranges; ++t) total += count[t * C + c];
-      start[c + 1] = total;
-    }
-  }, 1.0 * clusters_per_task * n_ranges);
+  each_cluster([&](index_t c) {
+    index_t total = 0;
+    for (index_t t = 0; t < n_ranges; ++t) total += count[t * C + c];
+    start[c + 1] = total;
+  }, 1.0 * n_ranges);
   for (index_t c = 0; c < C; ++c) start[c + 1] += start[c];
-  parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
-    const index_t c1 = std::min(C, (ct + 1) * clusters_per_task);
-    for (index_t c = ct * clusters_per_task; c < c1; ++c) {
-      index_t slot = start[c];
-      for (index_t t = 0; t < n_ranges; ++t) {
-        const index_t v = count[t * C + c];
-        count[t * C + c] = slot;
-        slot += v;
-      }
+  each_cluster([&](index_t c) {
+    index_t slot = start[c];
+    for (index_t t = 0; t < n_ranges; ++t) {
+      const index_t v = count[t * C + c];
+      count[t * C + c] = slot;
+      slot += v;
     }
-  }, 1.0 * clusters_per_task * n_ranges);
+  }, 1.0 * n_ranges);
   // The pairs (n, ws) grouped by cluster, ascending n within each.
   struct Pair {
     index_t n;
@@ -118,15 +120,12 @@ void for_each_pair_by_cluster(const DataView<T>& data, const TruncationSets& set
     index_t* next = &count[t * C];
     pairs_of_range(t, [&](std::int32_t c, index_t n, double ws) { pair[next[c]++] = {n, ws}; });
   }, 40.0 * range * G);
-  parallel_for(n_cluster_tasks, n_threads, [&](index_t ct) {
-    const index_t c1 = std::min(C, (ct + 1) * clusters_per_task);
-    for (index_t c = ct * clusters_per_task; c < c1; ++c) {
-      for (index_t s = start[c]; s < start[c + 1]; ++s) {
-        if (s + kPrefetchPairs < start[C]) prefetch_row(data, pair[s + kPrefetchPairs].n);
-        f(static_cast<std::int32_t>(c), pair[s].n, pair[s].ws);
-      }
+  each_cluster([&](index_t c) {
+    for (index_t s = start[c]; s < start[c + 1]; ++s) {
+      if (s + kPrefetchPairs < start[C]) prefetch_row(data, pair[s + kPrefetchPairs].n);
+      f(static_cast<std::int32_t>(c), pair[s].n, pair[s].ws);
     }
-  }, work_per_pair * static_cast<double>(start[C]) / static_cast<double>(n_cluster_tasks));
+  }, work_per_pair * static_cast<double>(start[C]) / static_cast<double>(C));
 }
 
 /// for_each_pair_by_cluster's contract by an owner scan: every task owns a
@@ -297,12 +296,11 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
         if (static_cast<index_t>(slot_of.size()) < C) slot_of.assign(C, -1);
         m_step_partial(data, sets, moments, t0 + j, slot_of, &partials[j]);
       }, 4.0 * kMStepPointsPerTask * G * D);
-      // add the wave's partials in task order, parallel over clusters (any
-      // task size gives the same sums: small tasks balance many threads)
-      constexpr index_t kMergeClusters = 16;
-      parallel_for(n_chunks(C, kMergeClusters), n_threads, [&](index_t ct) {
-        const std::int32_t c0 = static_cast<std::int32_t>(ct * kMergeClusters);
-        const std::int32_t c1 = static_cast<std::int32_t>(std::min(C, (ct + 1) * kMergeClusters));
+      // add the wave's partials in task order, parallel over clusters
+      constexpr index_t kPer = kBalancedClustersPerTask;
+      parallel_for(n_chunks(C, kPer), n_threads, [&](index_t ct) {
+        const std::int32_t c0 = static_cast<std::int32_t>(ct * kPer);
+        const std::int32_t c1 = static_cast<std::int32_t>(std::min(C, (ct + 1) * kPer));
         for (index_t j = 0; j < t1 - t0; ++j) {
           const MStepPartial& p = partials[j];
           auto it = std::lower_bound(p.order.begin(), p.order.end(),
@@ -320,7 +318,7 @@ double m_step(const DataView<T>& data, const TruncationSets& sets, const DataMom
             second[c] += p.second[slot];
           }
         }
-      }, 6.0 * kMergeClusters * D * static_cast<double>(t1 - t0));
+      }, 6.0 * kPer * D * static_cast<double>(t1 - t0));
     }
   }
 
@@ -356,7 +354,8 @@ double spread_about_means(const DataView<T>& data, const TruncationSets& sets, i
   const index_t D = data.d, C = sets.C;
   std::fill_n(cluster_mass, C, 0.0);
   std::fill_n(cluster_sq, C, 0.0);
-  for_each_pair_in_cluster_order(data, sets, n_threads, 3.0 * D, [&](std::int32_t c, index_t n, double ws) {
+  for_each_pair_in_cluster_order(data, sets, n_threads, 3.0 * D,
+                                 [&](std::int32_t c, index_t n, double ws) {
     cluster_mass[c] += ws;
     cluster_sq[c] += ws * squared_distance_exact(data.row(n), means + c * D, D);
   });

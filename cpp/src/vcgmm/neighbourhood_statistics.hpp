@@ -31,10 +31,7 @@ namespace detail {
 class NeighbourhoodStatistics {
  public:
   static constexpr index_t kMaxBlockPoints = 65536;              // points per E-step block
-  /// Clusters per task of the fold and the update: any size gives the same
-  /// results (nothing is summed across clusters); small ones balance the
-  /// clusters' unequal work over many threads.
-  static constexpr index_t kClustersPerTask = 16;
+  static constexpr index_t kClustersPerTask = kBalancedClustersPerTask;  // fold and update
   static constexpr index_t kBlockBufferEntries = index_t(1) << 22;  // candidates buffered per block
 
   /// G < C (with G == C the loop needs no neighbourhoods).
@@ -80,7 +77,7 @@ class NeighbourhoodStatistics {
     part_.build(winner_.data(), nb, C_);
     parallel_for(n_chunks(C_, kClustersPerTask), n_threads, [&](index_t t) {
       // candidate -> index in the cluster's list, all -1 between clusters,
-      // from the pool (a per-task array cost O(C) per 64 clusters: O(C^2) a block).
+      // from the pool (a per-task array cost O(C) per task: O(C^2) a block).
       ScratchPool<std::int32_t>::Lease pos(positions_);
       const index_t c0 = t * kClustersPerTask, c1 = std::min(C_, c0 + kClustersPerTask);
       for (index_t c = c0; c < c1; ++c) {
