@@ -40,17 +40,8 @@ class DSquaredSampling {
                    bool use_bounds)
       : data_(data), run_(run), centers_(centers), use_bounds_(use_bounds),
         n_tasks_(n_chunks(data.n, kChunk)),
-        rng_(run.seed, Stream::kmeans_plusplus), w_chunk_(n_tasks_, 0.0),
-        pot_chunk_(n_tasks_, 0.0) {
-    for (index_t t = 0; t < n_tasks_; ++t) {
-      const index_t r0 = t * kChunk, r1 = std::min(data.n, r0 + kChunk);
-      if (!data.w) {
-        w_chunk_[t] = static_cast<double>(r1 - r0);
-      } else {
-        for (index_t i = r0; i < r1; ++i) w_chunk_[t] += data.w[i];
-      }
-    }
-  }
+        rng_(run.seed, Stream::kmeans_plusplus), w_chunk_(chunk_weight_sums(data, kChunk)),
+        pot_chunk_(n_tasks_, 0.0) {}
 
   /// A row drawn with probability proportional to its weight.
   index_t draw_by_weight() {

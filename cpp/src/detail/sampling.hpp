@@ -53,6 +53,23 @@ index_t sample_by_chunks(double u01, const std::vector<double>& chunk_mass, inde
   return last_positive >= 0 ? last_positive : r0;
 }
 
+/// The chunk masses of a draw by weight (sample_by_chunks with mass w_i):
+/// per chunk of `chunk` rows the sum of the weights, in row order (its row
+/// count without weights).
+template <typename T>
+std::vector<double> chunk_weight_sums(const DataView<T>& data, index_t chunk) {
+  std::vector<double> sums(n_chunks(data.n, chunk), 0.0);
+  for (index_t t = 0; t < static_cast<index_t>(sums.size()); ++t) {
+    const index_t r0 = t * chunk, r1 = std::min(data.n, r0 + chunk);
+    if (!data.w) {
+      sums[t] = static_cast<double>(r1 - r0);
+    } else {
+      for (index_t i = r0; i < r1; ++i) sums[t] += data.w[i];
+    }
+  }
+  return sums;
+}
+
 /// Cumulative distribution over n masses for many draws: built once in O(n),
 /// each draw a binary search, O(log n).
 class CumulativeTable {

@@ -49,11 +49,11 @@ inline Terms aggregate(std::vector<std::pair<index_t, double>> pairs) {
 /// cm(B), the weighted mean of a center's batch points B (as drawn, repeats
 /// included): each point with coefficient w_p / mass, mass = sum of w over B
 /// (unit weights: 1 / |B|), as terms.
-template <typename Weight>
-Terms batch_mean(const std::vector<index_t>& points, double mass, Weight&& weight) {
+template <typename Training>
+Terms batch_mean(const Training& tr, const std::vector<index_t>& points, double mass) {
   std::vector<std::pair<index_t, double>> pairs;
   pairs.reserve(points.size());
-  for (index_t p : points) pairs.emplace_back(p, weight(p) / mass);
+  for (index_t p : points) pairs.emplace_back(p, tr.weight(p) / mass);
   return aggregate(std::move(pairs));
 }
 
@@ -173,12 +173,7 @@ struct TruncatedCenter {
   static void append_terms(const Training<T>& tr, It first, It last,
                            std::vector<std::pair<index_t, double>>* out) {
     for (It s = first; s != last; ++s) {
-      if (!tr.weighted()) {
-        const double c = s->weight / static_cast<double>(s->points.size());
-        for (index_t p : s->points) out->emplace_back(p, c);
-      } else {
-        for (index_t p : s->points) out->emplace_back(p, s->weight * tr.weight(p) / s->mass);
-      }
+      for (index_t p : s->points) out->emplace_back(p, s->weight * tr.weight(p) / s->mass);
     }
   }
 
@@ -201,8 +196,7 @@ struct TruncatedCenter {
                       bool renormalize) {
     std::int64_t evals = 0;
     // <cm(B), cm(B)> over the distinct points of the batch.
-    const Terms bt =
-        batch_mean(batch_points, mass, [&](index_t p) { return tr.weight(p); });
+    const Terms bt = batch_mean(tr, batch_points, mass);
     const double v = tr.block_sum(bt, bt);
     evals += bt.size() * bt.size();
     const double full = updated_sqnorm(sqnorm, alpha, u, v);

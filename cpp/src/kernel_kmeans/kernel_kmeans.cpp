@@ -153,13 +153,12 @@ SeedingStats seed_plusplus(const Training<T>& tr, index_t k, const RunOptions& r
   std::vector<double> pot(n_tasks, 0.0);
   // With sample weights every draw is proportional to the weight (the first
   // to w alone, the others to w D^2).
+  const std::vector<double> w_chunk =
+      tr.weighted() ? chunk_weight_sums(tr.data(), kChunk) : std::vector<double>();
   auto draw_by_weight = [&]() {
     if (!tr.weighted()) return static_cast<index_t>(rng.below(static_cast<std::uint64_t>(n)));
-    std::vector<double> mass(n_tasks, 0.0);
-    for (index_t t = 0; t < n_tasks; ++t) {
-      for (index_t i = t * kChunk; i < std::min(n, (t + 1) * kChunk); ++i) mass[t] += tr.weight(i);
-    }
-    return sample_by_chunks(rng.uniform(), mass, kChunk, n, [&](index_t i) { return tr.weight(i); });
+    return sample_by_chunks(rng.uniform(), w_chunk, kChunk, n,
+                            [&](index_t i) { return tr.weight(i); });
   };
   indices[0] = draw_by_weight();
   for (index_t c = 1; c < k; ++c) {
@@ -471,7 +470,7 @@ void run_minibatch(const Training<T>& tr, const KernelKMeansParams& p,
     std::vector<Terms> cm(k);
     for (index_t j = 0; j < k; ++j) {
       if (!steps[j].points.empty()) {
-        cm[j] = batch_mean(steps[j].points, steps[j].mass, [&](index_t x) { return tr.weight(x); });
+        cm[j] = batch_mean(tr, steps[j].points, steps[j].mass);
       }
     }
     // M (n, k): <phi(x), cm(B_j)> for every point, one pass of n x (distinct batch points).
@@ -583,11 +582,8 @@ void run_full(const Training<T>& tr, const KernelKMeansParams& p, const std::vec
   const double floor = 64.0 * std::numeric_limits<T>::epsilon() * std::max(1.0, tr.max_self());
   std::vector<index_t> size(k);
   std::vector<double> mass(k);
-  const double total_mass = tr.weighted() ? [&] {
-    double m = 0.0;
-    for (index_t x = 0; x < n; ++x) m += tr.weight(x);
-    return m;
-  }() : static_cast<double>(n);
+  double total_mass = 0.0;
+  for (index_t x = 0; x < n; ++x) total_mass += tr.weight(x);
   CenterSupport<T> cs;
   double prev_obj = NAN;
 

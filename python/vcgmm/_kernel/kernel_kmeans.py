@@ -697,6 +697,7 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         flops = (2.0 * d + 20.0) * (setup + per_iter)
         warn_if_huge("kernel evaluations", setup, per_iter, d, flops, hint)
 
+    @fill_doc
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clustering.
 
@@ -711,17 +712,15 @@ class KernelKMeans(PaperSettings, ClusterMixin, BaseEstimator):
         y : Ignored
             Not used, present for API consistency.
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights; None means all ones. The objective becomes
-            ``sum_x w_x min_j ||phi(x) - C_j||^2``: full-batch centers are
-            weighted means (Dhillon, Guan & Kulis's weighted kernel k-means),
-            kernel k-means++ draws proportionally to ``w D^2``, and
-            mini-batches are still drawn uniformly, each point counting with
-            its weight in its center's mean and learning rate (scikit-learn's
-            ``MiniBatchKMeans`` convention). A point of weight 0 does not
-            exist for the fit (the result is that of the fit without it) but
-            is still labelled with its nearest center; the graph kernels
-            refuse weights of 0 (a point outside the graph has no kernel
-            value). At least n_clusters weights must be positive.
+            %(sample_weight)s
+            The objective becomes ``sum_x w_x min_j ||phi(x) - C_j||^2``:
+            full-batch centers are weighted means (Dhillon, Guan & Kulis's
+            weighted kernel k-means), kernel k-means++ draws proportionally
+            to ``w D^2``, and mini-batches are still drawn uniformly, each
+            point counting with its weight in its center's mean and learning
+            rate (scikit-learn's ``MiniBatchKMeans`` convention). The graph
+            kernels refuse weights of 0 (a point outside the graph has no
+            kernel value).
 
         Returns
         -------
