@@ -488,7 +488,8 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
   tiles_ = std::make_unique<Tiles>();
   index_t ks = 0;
   if (params.screen_dims != 0 && params.screen_dims < d_) {
-    tiles_->screen = detail::SubspaceScreen<T>(centers_.data(), u_, d_, params.screen_dims);
+    tiles_->screen =
+        detail::SubspaceScreen<T>(centers_.data(), u_, d_, params.screen_dims, n_threads);
     ks = tiles_->screen.dims();
   }
   if (ks == 0) {  // the matrix-product route's tiles

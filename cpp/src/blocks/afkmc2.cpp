@@ -62,11 +62,11 @@ class Afkmc2Seeding {
       // O(n d)); each center is covered by the rounding margin when chosen.
       const index_t d = data_.d, s = std::min(data_.n, kScreenSample);
       const std::vector<T> sample = strided_rows(s);
-      screen_ = SubspaceScreen<T>(sample.data(), s, d, screen_dims_);
+      screen_ = SubspaceScreen<T>(sample.data(), s, d, screen_dims_, run_.n_threads);
       const index_t wide = std::min(Screen::kMaxAutoDims, d / 2);
       if (screen_dims_ < 0 && n_clusters_ >= kWideScreenClusters && screen_.dims() > 0 &&
           screen_.dims() < wide) {
-        screen_ = SubspaceScreen<T>(sample.data(), s, d, wide);
+        screen_ = SubspaceScreen<T>(sample.data(), s, d, wide, run_.n_threads);
       }
       if (screen_.dims() > 0) {
         center_proj_.resize(static_cast<std::size_t>(n_clusters_) * screen_.dims());

@@ -6,13 +6,14 @@
 #include <algorithm>
 #include <vector>
 
+#include "detail/parallel.hpp"
 #include "detail/subspace_screen.hpp"
 
 namespace vcgmm {
 namespace detail {
 
 index_t subspace_axes(const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>& a,
-                      double total, index_t k, std::vector<double>* axes) {
+                      double total, index_t k, std::vector<double>* axes, int n_threads) {
   using C = SubspaceScreenConstants;
   using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>;
   const index_t s = a.rows(), d = a.cols();
@@ -29,13 +30,30 @@ index_t subspace_axes(const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>
     const Eigen::HouseholderQR<Eigen::MatrixXd> qr(q);
     q = qr.householderQ() * Eigen::MatrixXd::Identity(d, r);
   };
+  // a q and a^T (a q), each in fixed blocks of output rows (each block a
+  // product of its own: the same sums whatever the threads).
+  constexpr index_t kRows = 256, kCols = 16;
+  const auto times_q = [&]() {
+    const MatrixF qf = q.cast<float>();
+    MatrixF aq(s, r);
+    parallel_for(n_chunks(s, kRows), n_threads, [&](index_t t) {
+      const index_t r0 = t * kRows, nr = std::min(kRows, s - r0);
+      aq.middleRows(r0, nr).noalias() = a.middleRows(r0, nr) * qf;
+    }, 2.0 * kRows * d * r);
+    return aq;
+  };
   orthonormalize();
   for (int it = 0; it < C::kIterations; ++it) {
-    const MatrixF aq = a * q.cast<float>();
-    q = (a.transpose() * aq).cast<double>();
+    const MatrixF aq = times_q();
+    MatrixF ataq(d, r);
+    parallel_for(n_chunks(d, kCols), n_threads, [&](index_t t) {
+      const index_t j0 = t * kCols, nj = std::min(kCols, d - j0);
+      ataq.middleRows(j0, nj).noalias() = a.middleCols(j0, nj).transpose() * aq;
+    }, 2.0 * kCols * s * r);
+    q = ataq.cast<double>();
     orthonormalize();
   }
-  const MatrixF aq = a * q.cast<float>();
+  const MatrixF aq = times_q();
   const Eigen::MatrixXd gram = (aq.transpose() * aq).cast<double>();
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram);
   // Ritz values ascending: the leading axes are the last ones.

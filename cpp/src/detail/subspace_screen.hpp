@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "detail/distance_kernels.hpp"
+#include "detail/parallel.hpp"
 
 #if defined(__AVX512F__) && defined(__AVX512VL__)
 #include <immintrin.h>
@@ -66,8 +67,10 @@ struct SubspaceScreenConstants {
 /// the number k of axes kept (k < 0 asks for the automatic choice; 0: none)
 /// and writes them to `axes` (k, d) in double. Defined once
 /// (subspace_axes.cpp): Eigen's QR and eigensolver are costly to compile.
+/// Its products with `a` run in fixed blocks of output rows on up to
+/// n_threads threads (the same bits on any number).
 index_t subspace_axes(const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>& a,
-                      double total, index_t k, std::vector<double>* axes);
+                      double total, index_t k, std::vector<double>* axes, int n_threads);
 
 template <typename T>
 class SubspaceScreen : public SubspaceScreenConstants {
@@ -83,7 +86,9 @@ class SubspaceScreen : public SubspaceScreenConstants {
   /// ones tighter bounds) about their mean, and the largest ||c - mean||
   /// over all of them. k in [1, d); k < 0 chooses (see kAutoVariance; none,
   /// dims() == 0, also when d < kMinAutoFeatures or the choice exceeds d / 2).
-  SubspaceScreen(const T* centers, index_t u, index_t d, index_t k) : d_(d), k_(k) {
+  /// On up to n_threads threads (the same screen on any number).
+  SubspaceScreen(const T* centers, index_t u, index_t d, index_t k, int n_threads)
+      : d_(d), k_(k) {
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(d);
     for (index_t i = 0; i < u; ++i) {
       for (index_t j = 0; j < d; ++j) mean[j] += static_cast<double>(centers[i * d + j]);
@@ -97,26 +102,44 @@ class SubspaceScreen : public SubspaceScreenConstants {
     using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>;
     const index_t cap = std::max<index_t>(512, (index_t(1) << 21) / d);
     const index_t s = std::min<index_t>(u, std::min(kAxesSample, cap));
+    // Filled in fixed row blocks (a is column-major: a block's columns are
+    // short runs), the sum of squares per block, then in block order.
     MatrixF a(s, d);
-    double total = 0.0;
-    for (index_t i = 0; i < s; ++i) {
-      const T* c = centers + ((i * u) / s) * d;
+    constexpr index_t kFillRows = 256;
+    std::vector<double> block_total(static_cast<std::size_t>(n_chunks(s, kFillRows)), 0.0);
+    parallel_for(n_chunks(s, kFillRows), n_threads, [&](index_t t) {
+      const index_t i0 = t * kFillRows, i1 = std::min(s, i0 + kFillRows);
+      const T* row[kFillRows];
+      for (index_t i = i0; i < i1; ++i) row[i - i0] = centers + ((i * u) / s) * d;
+      double sq = 0.0;
       for (index_t j = 0; j < d; ++j) {
-        const double v = static_cast<double>(c[j]) - mean[j];
-        a(i, j) = static_cast<float>(v);
-        total += v * v;
+        for (index_t i = i0; i < i1; ++i) {
+          const double v = static_cast<double>(row[i - i0][j]) - mean[j];
+          a(i, j) = static_cast<float>(v);
+          sq += v * v;
+        }
       }
-    }
+      block_total[static_cast<std::size_t>(t)] = sq;
+    }, 3.0 * kFillRows * d);
+    double total = 0.0;
+    for (double v : block_total) total += v;
     std::vector<double> axes;
-    k_ = k = subspace_axes(a, total, k, &axes);
+    k_ = k = subspace_axes(a, total, k, &axes, n_threads);
     if (k == 0) return;
     axes_.assign(axes.begin(), axes.end());  // (k, d), each rounded to T
     mean_.resize(d);
     for (index_t j = 0; j < d; ++j) mean_[j] = static_cast<T>(mean[j]);
-    for (index_t i = 0; i < u; ++i) {
-      radius_ = std::max(radius_,
-                         std::sqrt(squared_distance_exact(centers + i * d, mean_.data(), d)));
-    }
+    // The largest distance to the mean, in row blocks (a maximum: any order).
+    constexpr index_t kRadiusRows = 1024;
+    std::vector<double> block_radius(static_cast<std::size_t>(n_chunks(u, kRadiusRows)), 0.0);
+    parallel_for(n_chunks(u, kRadiusRows), n_threads, [&](index_t t) {
+      double r = 0.0;
+      for (index_t i = t * kRadiusRows; i < std::min(u, (t + 1) * kRadiusRows); ++i) {
+        r = std::max(r, squared_distance_exact(centers + i * d, mean_.data(), d));
+      }
+      block_radius[static_cast<std::size_t>(t)] = r;
+    }, 3.0 * kRadiusRows * d);
+    for (double r : block_radius) radius_ = std::max(radius_, std::sqrt(r));
     const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
     error_per_norm_ = std::sqrt(static_cast<double>(k)) * static_cast<double>(d + 3) * eps;
     sum_factor_ = 1.0 + static_cast<double>(k + 8) * eps;
