@@ -28,6 +28,9 @@ using detail::parallel_for;
 /// d = 108 in float32, stay in cache while its cells are scored; part of the
 /// determinism contract: the tasks depend on n only).
 constexpr index_t kQueryBlock = 2048;
+/// Points per task of the screened queries (each point's search is its own:
+/// any size gives the same labels; small tasks balance many threads).
+constexpr index_t kScreenedQueryBlock = 1024;
 
 /// Points per task of the graph search (part of the determinism contract:
 /// the task boundaries, and so the order of the partial sums, depend on n only).
@@ -706,7 +709,8 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
     local_d2.resize(n);
     out_d2 = local_d2.data();
   }
-  const index_t n_tasks = detail::n_chunks(n, kQueryBlock);
+  const index_t query_block = screen_dims_ > 0 ? kScreenedQueryBlock : kQueryBlock;
+  const index_t n_tasks = detail::n_chunks(n, query_block);
   std::vector<std::int64_t> task_evals(n_tasks, 0);
   const auto finish = [&]() {
     std::int64_t evals = 0;
@@ -715,14 +719,14 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
     for (index_t i = 0; i < n; ++i) objective += data.weight(i) * out_d2[i];  // point order
     return search_stats(objective, evals, clock.seconds());
   };
-  if (screen_dims_ > 0) {  // principal-subspace screening, one task per kQueryBlock points
+  if (screen_dims_ > 0) {  // principal-subspace screening, one task per query_block points
     detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
-      const index_t q0 = task * kQueryBlock;
-      const index_t nb = std::min(kQueryBlock, n - q0);
+      const index_t q0 = task * query_block;
+      const index_t nb = std::min(query_block, n - q0);
       thread_local std::vector<std::int32_t> probes;
       probes.assign(static_cast<std::size_t>(nb) * k, -1);
       task_evals[task] = screened_nearest(data, q0, nb, probes.data(), k, labels, out_d2);
-    }, 2.0 * static_cast<double>(kQueryBlock) * static_cast<double>(screen_dims_) *
+    }, 2.0 * static_cast<double>(query_block) * static_cast<double>(screen_dims_) *
            (static_cast<double>(d) + 4.0 * static_cast<double>(tiles_->max_width)));
     return finish();
   }

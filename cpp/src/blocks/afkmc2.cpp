@@ -94,21 +94,14 @@ class Afkmc2Seeding {
       draw_u_[j] = rng_.uniform();
       accept_u_[j] = rng_.uniform();
     }
-    constexpr index_t kDrawTask = 64;
-    // (Work per candidate in flops of the E-step's distances, as timed: the
-    // proposal's search and a row fetched at random, not d + 64.)
-    constexpr double kDrawWork = 3500.0;
-    parallel_for(n_chunks(n_cand, kDrawTask), run_.n_threads, [&](index_t task) {
-      const index_t j1 = std::min(n_cand, (task + 1) * kDrawTask);
-      for (index_t j = task * kDrawTask; j < j1; ++j) {
-        cand_[j] = proposal_->sample(draw_u_[j]);
-        std::memcpy(cand_rows_.data() + j * d, data_.row(cand_[j]), sizeof(T) * d);
-      }
-    }, kDrawTask * kDrawWork);
     const bool screened = screen_.dims() > 0 && k0 >= kMinScreened;
     if (screened) {
-      screened_nearest(k0, n_cand);
+      screened_nearest(k0, n_cand);  // draws the candidates too (one region)
     } else {
+      constexpr index_t kDrawTask = 64;
+      parallel_for(n_chunks(n_cand, kDrawTask), run_.n_threads, [&](index_t task) {
+        draw(task * kDrawTask, std::min(n_cand, (task + 1) * kDrawTask));
+      }, kDrawTask * kDrawWork);
       const DataView<T> cand_view{cand_rows_.data(), n_cand, d, nullptr};
       detail::assign_nearest(cand_view, centers_, k0, nullptr, cand_d2_.data(), run_.n_threads);
     }
@@ -140,6 +133,19 @@ class Afkmc2Seeding {
   }
 
  private:
+  // (Work per candidate drawn, in flops of the E-step's distances, as timed:
+  // the proposal's search and a row fetched at random, not d + 64.)
+  static constexpr double kDrawWork = 3500.0;
+
+  // Candidates [j0, j1) of the round: their rows from the proposal.
+  void draw(index_t j0, index_t j1) {
+    const index_t d = data_.d;
+    for (index_t j = j0; j < j1; ++j) {
+      cand_[j] = proposal_->sample(draw_u_[j]);
+      std::memcpy(cand_rows_.data() + j * d, data_.row(cand_[j]), sizeof(T) * d);
+    }
+  }
+
   // Proposal q(x) from the distances to c1 (one pass).
   void build_proposal(double w_total, SeedingStats* stats) {
     const index_t n = data_.n;
@@ -208,21 +214,25 @@ class Afkmc2Seeding {
   // the leaves of the tree that its bounds cannot rule out: the same values
   // as the blocked pass (the nearest center is always measured in double),
   // fewer coordinates touched, and far fewer bounds than centers at large C.
+  // Each task first draws its candidates and projects them (each row alone:
+  // the same projections in any task).
   void screened_nearest(index_t k0, index_t n_cand) {
     const index_t d = data_.d, ks = screen_.dims();
     cand_proj_.resize(n_cand * ks);
     cand_norm_.resize(n_cand);
-    proj_scratch_.resize(n_cand * d);
-    screen_.project(cand_rows_.data(), n_cand, proj_scratch_.data(), cand_proj_.data(),
-                    cand_norm_.data());
     using Screen = SubspaceScreen<T>;
     constexpr index_t kTask = 32;
     parallel_for(n_chunks(n_cand, kTask), run_.n_threads, [&](index_t task) {
       thread_local std::vector<T> bound;
       thread_local std::vector<std::int32_t> survivors;
       thread_local std::vector<index_t> stack;
-      const index_t j1 = std::min(n_cand, (task + 1) * kTask);
-      for (index_t j = task * kTask; j < j1; ++j) {
+      thread_local std::vector<T> scratch;
+      const index_t j0 = task * kTask, j1 = std::min(n_cand, j0 + kTask);
+      draw(j0, j1);
+      scratch.resize(static_cast<std::size_t>(kTask * d));
+      screen_.project(cand_rows_.data() + j0 * d, j1 - j0, scratch.data(),
+                      cand_proj_.data() + j0 * ks, cand_norm_.data() + j0);
+      for (index_t j = j0; j < j1; ++j) {
         const T* x = cand_rows_.data() + j * d;
         const T* px = cand_proj_.data() + j * ks;
         const double xn = cand_norm_[j];
@@ -255,7 +265,7 @@ class Afkmc2Seeding {
             stack);
         cand_d2_[j] = best;
       }
-    }, static_cast<double>(kTask * k0 * ks * 3));
+    }, kTask * (kDrawWork + 2.0 * d * ks + 3.0 * k0 * ks));
   }
 
   const DataView<T>& data_;
@@ -275,7 +285,7 @@ class Afkmc2Seeding {
   SubspaceScreen<T> screen_;          // dims() == 0: every pass blocked (no screening)
   std::vector<T> center_proj_;        // (C, ks) projections of the chosen centers
   CenterTree<T> tree_;                // the chosen centers' projections (build_tree)
-  std::vector<T> cand_proj_, proj_scratch_;
+  std::vector<T> cand_proj_, proj_scratch_;  // (proj_scratch_: take's)
   std::vector<double> cand_norm_;
 };
 

@@ -94,22 +94,20 @@ void for_each_pair_by_cluster(const DataView<T>& data, const TruncationSets& set
       for (index_t c = ct * per_task; c < c1; ++c) g(c);
     }, work * per_task);
   };
-  // start[c]: the first slot of cluster c (its ranges' pairs follow in order).
+  // count[t * C + c] becomes the slot of range t's first pair of cluster c
+  // within the cluster's pairs, start[c] the first slot of cluster c (its
+  // ranges' pairs follow in order).
   std::vector<index_t> start(static_cast<size_t>(C + 1), 0);
   each_cluster([&](index_t c) {
     index_t total = 0;
-    for (index_t t = 0; t < n_ranges; ++t) total += count[t * C + c];
-    start[c + 1] = total;
-  }, 1.0 * n_ranges);
-  for (index_t c = 0; c < C; ++c) start[c + 1] += start[c];
-  each_cluster([&](index_t c) {
-    index_t slot = start[c];
     for (index_t t = 0; t < n_ranges; ++t) {
       const index_t v = count[t * C + c];
-      count[t * C + c] = slot;
-      slot += v;
+      count[t * C + c] = total;
+      total += v;
     }
-  }, 1.0 * n_ranges);
+    start[c + 1] = total;
+  }, 2.0 * n_ranges);
+  for (index_t c = 0; c < C; ++c) start[c + 1] += start[c];
   // The pairs (n, ws) grouped by cluster, ascending n within each.
   struct Pair {
     index_t n;
@@ -118,8 +116,10 @@ void for_each_pair_by_cluster(const DataView<T>& data, const TruncationSets& set
   std::unique_ptr<Pair[]> pair(new Pair[static_cast<size_t>(start[C])]);
   parallel_for(n_ranges, n_threads, [&](index_t t) {
     index_t* next = &count[t * C];
-    pairs_of_range(t, [&](std::int32_t c, index_t n, double ws) { pair[next[c]++] = {n, ws}; });
-  }, 40.0 * range * G);
+    pairs_of_range(t, [&](std::int32_t c, index_t n, double ws) {
+      pair[start[c] + next[c]++] = {n, ws};
+    });
+  }, 100.0 * range * G);
   each_cluster([&](index_t c) {
     for (index_t s = start[c]; s < start[c + 1]; ++s) {
       if (s + kPrefetchPairs < start[C]) prefetch_row(data, pair[s + kPrefetchPairs].n);
