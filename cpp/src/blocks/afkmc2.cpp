@@ -105,34 +105,58 @@ class Afkmc2Seeding {
       const DataView<T> cand_view{cand_rows_.data(), n_cand, d, nullptr};
       detail::assign_nearest(cand_view, centers_, k0, nullptr, cand_d2_.data(), run_.n_threads);
     }
-    const index_t ks = screen_.dims();
+    if (screened) {
+      // The round's candidates packed for the screen's bounds, with each
+      // one's limit (the threshold of its distance so far).
+      const index_t n = n_cand;
+      cand_packed_.clear();
+      cand_width_ = screen_.pack(cand_proj_.data(), nullptr, n, cand_packed_);
+      cand_limit_.resize(n);
+      round_bound_.resize(cand_width_);
+      for (index_t j = 0; j < n; ++j) cand_limit_[j] = screen_.threshold(cand_d2_[j], cand_norm_[j]);
+    }
     for (index_t k = k0; k < k1; ++k) {
       const index_t base = (k - k0) * m;
-      for (index_t j = 0; j < m; ++j) {  // centers chosen earlier in this round
-        const T* y = cand_rows_.data() + (base + j) * d;
-        double& best = cand_d2_[base + j];
-        // Screened rounds skip a center whose subspace bound rules it out
-        // (serial work: this loop runs between the parallel passes).
-        T limit = screened ? screen_.threshold(best, cand_norm_[base + j]) : T(0);
-        for (index_t c = k0; c < k; ++c) {
-          if (screened && screen_.bound_until(cand_proj_.data() + (base + j) * ks,
-                                              center_proj_.data() + c * ks, limit,
-                                              kStep) > limit) {
-            continue;
-          }
-          const double dist = squared_distance_exact(y, centers_ + c * d, d);
-          if (dist < best) {
-            best = dist;
-            if (screened) limit = screen_.threshold(best, cand_norm_[base + j]);
+      if (!screened) {
+        for (index_t j = 0; j < m; ++j) {  // centers chosen earlier in this round
+          const T* y = cand_rows_.data() + (base + j) * d;
+          double& best = cand_d2_[base + j];
+          for (index_t c = k0; c < k; ++c) {
+            const double dist = squared_distance_exact(y, centers_ + c * d, d);
+            if (dist < best) best = dist;
           }
         }
       }
       stats->n_distance_evals.seeding += m * k;
       take(k, cand_[run_chain(base)]);
+      if (screened) fold_center(k, base + m, n_cand);
     }
   }
 
  private:
+  // The center k just taken, into the distances of candidates [j0, n) (the
+  // later chains of the round): the bounds of all of them in one pass over
+  // the packed candidates, then the exact distance where a bound is within
+  // the candidate's limit. Each candidate meets the round's centers in the
+  // order they are taken, as a loop over them per chain would, with the
+  // same skips (a bound summed in full exceeds a limit exactly when some
+  // partial sum of it does): the same distances.
+  void fold_center(index_t k, index_t j0, index_t n) {
+    if (j0 >= n) return;
+    const index_t d = data_.d;
+    screen_.bounds(cand_packed_.data(), cand_width_, center_proj_.data() + k * screen_.dims(),
+                   round_bound_.data(), j0);
+    const T* ck = centers_ + k * d;
+    for (index_t j = j0; j < n; ++j) {
+      if (round_bound_[j] > cand_limit_[j]) continue;
+      const double dist = squared_distance_exact(cand_rows_.data() + j * d, ck, d);
+      if (dist < cand_d2_[j]) {
+        cand_d2_[j] = dist;
+        cand_limit_[j] = screen_.threshold(dist, cand_norm_[j]);
+      }
+    }
+  }
+
   // (Work per candidate drawn, in flops of the E-step's distances, as timed:
   // the proposal's search and a row fetched at random, not d + 64.)
   static constexpr double kDrawWork = 3500.0;
@@ -286,6 +310,8 @@ class Afkmc2Seeding {
   std::vector<T> center_proj_;        // (C, ks) projections of the chosen centers
   CenterTree<T> tree_;                // the chosen centers' projections (build_tree)
   std::vector<T> cand_proj_, proj_scratch_;  // (proj_scratch_: take's)
+  std::vector<T> cand_packed_, cand_limit_, round_bound_;  // fold_center's
+  index_t cand_width_ = 0;
   std::vector<double> cand_norm_;
 };
 

@@ -226,9 +226,10 @@ class SubspaceScreen : public SubspaceScreenConstants {
 
   /// bound[t] = sum_j (packed[j * w + t] - px[j])^2 for t < w (w a multiple
   /// of kLanes; padding gives +infinity), four panels at a time (independent
-  /// accumulator chains), then the rest.
-  void bounds(const T* packed, index_t w, const T* px, T* bound) const {
-    index_t t0 = 0;
+  /// accumulator chains), then the rest; with `from`, only the panels from
+  /// the one holding t = from on.
+  void bounds(const T* packed, index_t w, const T* px, T* bound, index_t from = 0) const {
+    index_t t0 = from / kLanes * kLanes;
     for (; t0 + 4 * kLanes <= w; t0 += 4 * kLanes) panels<4>(packed, w, t0, px, bound);
     switch ((w - t0) / kLanes) {  // the rest in one pass (0-3 panels)
       case 3: panels<3>(packed, w, t0, px, bound); break;
