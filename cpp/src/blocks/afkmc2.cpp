@@ -108,12 +108,13 @@ class Afkmc2Seeding {
     if (screened) {
       // The round's candidates packed for the screen's bounds, with each
       // one's limit (the threshold of its distance so far).
-      const index_t n = n_cand;
       cand_packed_.clear();
-      cand_width_ = screen_.pack(cand_proj_.data(), nullptr, n, cand_packed_);
-      cand_limit_.resize(n);
+      cand_width_ = screen_.pack(cand_proj_.data(), nullptr, n_cand, cand_packed_);
+      cand_limit_.resize(n_cand);
       round_bound_.resize(cand_width_);
-      for (index_t j = 0; j < n; ++j) cand_limit_[j] = screen_.threshold(cand_d2_[j], cand_norm_[j]);
+      for (index_t j = 0; j < n_cand; ++j) {
+        cand_limit_[j] = screen_.threshold(cand_d2_[j], cand_norm_[j]);
+      }
     }
     for (index_t k = k0; k < k1; ++k) {
       const index_t base = (k - k0) * m;

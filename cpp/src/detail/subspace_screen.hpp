@@ -192,21 +192,6 @@ class SubspaceScreen : public SubspaceScreenConstants {
                                         : std::nextafter(tt, std::numeric_limits<T>::infinity());
   }
 
-  /// The bound of one pair from their projections pa and pb (k values each,
-  /// from project()): sum_j (pa[j] - pb[j])^2 in T, covered by threshold()
-  /// like the packed bounds; summed `step` axes at a time, ending early once
-  /// the partial sum exceeds `limit` (then at most the full bound: see
-  /// bounds_until).
-  T bound_until(const T* pa, const T* pb, T limit, index_t step) const {
-    T sum = T(0);
-    for (index_t j0 = 0; j0 < k_; j0 += step) {
-      const index_t j1 = std::min(k_, j0 + step);
-      for (index_t j = j0; j < j1; ++j) sum += (pa[j] - pb[j]) * (pa[j] - pb[j]);
-      if (sum > limit) break;
-    }
-    return sum;
-  }
-
   /// Packs the projections p (rows given by `rows`, count n, each k values;
   /// rows null: the first n) dimension-major in panels of width w = n
   /// rounded up to kLanes, appended to out: out[j * w + t] = p[rows[t]][j];

@@ -4,7 +4,7 @@
 // margin: the same projections and thresholds, bit for bit); its automatic
 // axes find a planted low-dimensional spread; a pair's bound never exceeds
 // the threshold of its exact squared distance (the screen never rules out
-// the nearest center).
+// the nearest center), also when the bounds start at a later panel.
 #include <doctest.h>
 
 #include <cmath>
@@ -80,11 +80,20 @@ TEST_CASE("subspace screen: automatic axes hold a planted spread, bounds stay be
   }
   CHECK(kept >= 0.99 * total);
   CHECK(kept <= total);
-  // A pair's bound is at most the threshold of its exact squared distance.
-  for (index_t i = 0; i < 200; ++i) {
-    const index_t j = (i * 7919 + 13) % u;
-    const double exact = vcgmm::detail::squared_distance_exact(&x[i * d], &x[j * d], d);
-    const float limit = screen.threshold(exact, norm[i]);
-    CHECK(screen.bound_until(&p[i * k], &p[j * k], limit, k) <= limit);
+  // A pair's bound (the packed kernel, from row i to every row) is at most
+  // the threshold of its exact squared distance.
+  std::vector<float> packed, bound;
+  const index_t w = screen.pack(p.data(), nullptr, u, packed);
+  bound.resize(static_cast<std::size_t>(w));
+  for (index_t i = 0; i < u; i += 97) {
+    screen.bounds(packed.data(), w, &p[i * k], bound.data());
+    for (index_t j = 0; j < u; j += 7) {
+      const double exact = vcgmm::detail::squared_distance_exact(&x[i * d], &x[j * d], d);
+      CHECK(bound[j] <= screen.threshold(exact, norm[i]));
+    }
+    // From a later panel on (as AFK-MC^2's rounds ask): the same bounds there.
+    std::vector<float> tail(bound.size(), -1.0f);
+    screen.bounds(packed.data(), w, &p[i * k], tail.data(), u / 2);
+    for (index_t j = u / 2; j < u; ++j) CHECK(tail[j] == bound[j]);
   }
 }
