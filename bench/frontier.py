@@ -28,7 +28,8 @@ labelling pass of ``fit``.
 
 vcgmm              ``VCGMM()``
 vcgmm-centers      ``VCGMM(compute_labels=False)``
-vcgmm-16C          ``VCGMM(coreset_size=16*C)`` (the default is 64*C; both at most N)
+vcgmm-4C           ``VCGMM(coreset_size=4*C)`` (the default is 64*C; all at most N)
+vcgmm-16C          ``VCGMM(coreset_size=16*C)``
 vcgmm-256C         ``VCGMM(coreset_size=256*C)``
 kmeans             ``KMeans()`` (k-means++ and Lloyd on all rows)
 kmeans-it10        ``KMeans(max_iter=10)``
@@ -138,6 +139,7 @@ _ONLY_CENTERS = {"compute_labels": False}
 VCGMM_POINTS = {
     "vcgmm": ("VCGMM", {}, 0),
     "vcgmm-centers": ("VCGMM", {**_ONLY_CENTERS}, 0),
+    "vcgmm-4C": ("VCGMM", {"coreset_size": PerCluster(4), **_ONLY_CENTERS}, 0),
     "vcgmm-16C": ("VCGMM", {"coreset_size": PerCluster(16), **_ONLY_CENTERS}, 0),
     "vcgmm-256C": ("VCGMM", {"coreset_size": PerCluster(256), **_ONLY_CENTERS}, 0),
     "kmeans": ("KMeans", {}, 1),

@@ -33,6 +33,11 @@ Run from the repository root::
 
     python -m bench.vcgmm_threads --clusters 1000 4000 --coreset 16
     python -m bench.vcgmm_threads --clusters 1000 4000 --replay 2 16 64
+
+``--lloyd-reference`` adds Lloyd's iterations on all rows, timed the same way:
+the speedup the machine gives a pass that scales, against which to read the
+fit's (on two shared cores the fit's 2-thread speedup also counts how its
+memory-bound passes share the cores as serial).
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ from bench.datasets import load  # noqa: E402
 
 NAME = "vcgmm_threads"
 PHASES = ("coreset", "seeding", "iterations", "refinement", "evaluation")
+LLOYD_ITERATIONS = 3
 
 
 def _amdahl(speedup, p):
@@ -217,6 +223,8 @@ def run(args):
                 print(f"[C={C} N'=2^{e}] fit {fit['t1']:.2f} s / {fit['tp']:.2f} s on 1 / {p} "
                       f"threads, serial fraction {fit['serial']:.3f}, identical {same}",
                       file=sys.stderr, flush=True)
+            if args.lloyd_reference:
+                rows.extend(_lloyd_reference(vcgmm, X, C, counts, args))
             for phase in PHASES + ("fit",):
                 raw.append({"C": C, "n_prime": n_prime, "phase": phase,
                             "seconds": {str(t): [seconds(r, phase) for r in runs[t]]
@@ -224,6 +232,30 @@ def run(args):
             raw.append({"C": C, "n_prime": n_prime, "phase": "fit process CPU",
                         "seconds": {str(t): cpu[t] for t in counts}})
         _write(args, rows, raw, info)
+    return rows
+
+
+def _lloyd_reference(vcgmm, X, C, counts, args):
+    """Lloyd's iterations on all rows, 1 and p threads taking turns: what the
+    machine gives a pass that scales (compute-bound, few regions)."""
+    init = X[np.random.default_rng(args.seed).choice(X.shape[0], C, replace=False)]
+    best, centers = {t: float("inf") for t in counts}, {}
+    for rep in range(args.repeats + 1):
+        for t in counts:
+            t0 = time.perf_counter()
+            out, _ = vcgmm.lloyd(X, init, max_iter=LLOYD_ITERATIONS, n_threads=t)
+            if rep > 0:
+                best[t] = min(best[t], time.perf_counter() - t0)
+                centers.setdefault(t, out)
+    same = all(np.array_equal(centers[t], centers[1]) for t in counts)
+    rows = []
+    for p in counts[1:]:
+        speedup = best[1] / best[p]
+        f = _amdahl(speedup, p)
+        rows.append({"C": C, "n_prime": "all", "p": p, "phase": "Lloyd (reference)",
+                     "t1": best[1], "tp": best[p], "speedup": speedup, "serial": f,
+                     "s16": _project(f, 16), "s64": _project(f, 64), "cpu": None,
+                     "identical": same})
     return rows
 
 
@@ -250,6 +282,12 @@ def _write(args, rows, raw, info):
         f"{os.environ.get('OMP_WAIT_POLICY')}: above 1 by the work the threads add (rows "
         "re-read, scans repeated per thread), not by waiting.",
     ]
+    if args.lloyd_reference:
+        notes.append(f"Lloyd (reference) = vcgmm.lloyd(X, C random rows, max_iter="
+                     f"{LLOYD_ITERATIONS}, n_threads=t) on all rows (wall time, the minimum over "
+                     f"{args.repeats} after a warm-up), 1 and p threads taking turns: the speedup "
+                     "this machine gives a compute-bound pass with few parallel regions, the "
+                     "ceiling to read the fit's against.")
     over = [q for q in args.threads if q > (os.cpu_count() or 1)]
     if over:
         notes.append(f"p = {over} exceeds the {os.cpu_count()} cores: those rows' speedups and "
@@ -275,6 +313,8 @@ def main(argv=None):
     parser.add_argument("--replay", type=int, nargs="+", default=None, metavar="P",
                         help="instead of timing, trace fits with n_threads = P and project "
                              "them onto P threads")
+    parser.add_argument("--lloyd-reference", action="store_true",
+                        help="also time Lloyd's iterations on all rows on 1 and p threads")
     parser.add_argument("--name", default=None)
     args = parser.parse_args(argv)
     if args.name is None:
