@@ -509,9 +509,8 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
       constexpr index_t kRows = 256;  // per task; each row projected alone
       detail::parallel_for(detail::n_chunks(u_, kRows), n_threads, [&](index_t t) {
         const index_t i0 = t * kRows;
-        std::vector<T> scratch(static_cast<std::size_t>(kRows * d_));
-        screen.project(centers_.data() + i0 * d_, std::min(kRows, u_ - i0), scratch.data(),
-                       proj.data() + i0 * ks);
+        screen.project(centers_.data() + i0 * d_, std::min(kRows, u_ - i0),
+                       detail::scratch_buffer<T, 4>(kRows * d_), proj.data() + i0 * ks);
       }, 2.0 * kRows * d_ * ks);
     }
     // Each cell's members ordered along the leading axis (ties: the lower

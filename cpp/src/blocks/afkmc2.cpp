@@ -105,16 +105,10 @@ class Afkmc2Seeding {
       const DataView<T> cand_view{cand_rows_.data(), n_cand, d, nullptr};
       detail::assign_nearest(cand_view, centers_, k0, nullptr, cand_d2_.data(), run_.n_threads);
     }
-    if (screened) {
-      // The round's candidates packed for the screen's bounds, with each
-      // one's limit (the threshold of its distance so far).
+    if (screened) {  // the round's candidates packed for the screen's bounds
       cand_packed_.clear();
       cand_width_ = screen_.pack(cand_proj_.data(), nullptr, n_cand, cand_packed_);
-      cand_limit_.resize(n_cand);
       round_bound_.resize(cand_width_);
-      for (index_t j = 0; j < n_cand; ++j) {
-        cand_limit_[j] = screen_.threshold(cand_d2_[j], cand_norm_[j]);
-      }
     }
     for (index_t k = k0; k < k1; ++k) {
       const index_t base = (k - k0) * m;
@@ -240,22 +234,22 @@ class Afkmc2Seeding {
   // as the blocked pass (the nearest center is always measured in double),
   // fewer coordinates touched, and far fewer bounds than centers at large C.
   // Each task first draws its candidates and projects them (each row alone:
-  // the same projections in any task).
+  // the same projections in any task), and ends with each one's limit for
+  // fold_center (the threshold of its distance).
   void screened_nearest(index_t k0, index_t n_cand) {
     const index_t d = data_.d, ks = screen_.dims();
     cand_proj_.resize(n_cand * ks);
     cand_norm_.resize(n_cand);
+    cand_limit_.resize(n_cand);
     using Screen = SubspaceScreen<T>;
     constexpr index_t kTask = 32;
     parallel_for(n_chunks(n_cand, kTask), run_.n_threads, [&](index_t task) {
       thread_local std::vector<T> bound;
       thread_local std::vector<std::int32_t> survivors;
       thread_local std::vector<index_t> stack;
-      thread_local std::vector<T> scratch;
       const index_t j0 = task * kTask, j1 = std::min(n_cand, j0 + kTask);
       draw(j0, j1);
-      scratch.resize(static_cast<std::size_t>(kTask * d));
-      screen_.project(cand_rows_.data() + j0 * d, j1 - j0, scratch.data(),
+      screen_.project(cand_rows_.data() + j0 * d, j1 - j0, scratch_buffer<T, 4>(kTask * d),
                       cand_proj_.data() + j0 * ks, cand_norm_.data() + j0);
       for (index_t j = j0; j < j1; ++j) {
         const T* x = cand_rows_.data() + j * d;
@@ -289,6 +283,7 @@ class Afkmc2Seeding {
             },
             stack);
         cand_d2_[j] = best;
+        cand_limit_[j] = screen_.threshold(best, xn);
       }
     }, kTask * (kDrawWork + 2.0 * d * ks + 3.0 * k0 * ks));
   }
