@@ -368,3 +368,29 @@ def expand_rows(values, keep, n, fill):
     mask[keep] = False
     out[mask] = fill
     return out
+
+
+def count_distinct_rows(a) -> int:
+    """Number of distinct rows of a finite 2-D float array (-0.0 equals 0.0).
+
+    Exact, without sorting whole rows: rows are grouped by a 64-bit hash of
+    their bits, and only rows that share a hash are compared (``np.unique``
+    with ``axis=0`` on all rows costs a large part of a fit at many clusters
+    of many features).
+    """
+    a = np.ascontiguousarray(a) + 0.0  # a new array, -0.0 turned into 0.0
+    n = a.shape[0]
+    if n < 2:
+        return n
+    bits = a.view(np.uint32 if a.dtype.itemsize == 4 else np.uint64).reshape(n, -1)
+    mult = np.random.default_rng(0).integers(1, 2**63, size=bits.shape[1],
+                                             dtype=np.uint64) | np.uint64(1)
+    h = np.empty(n, dtype=np.uint64)
+    for start in range(0, n, 1024):  # blocks: no (n, d) uint64 temporary
+        h[start:start + 1024] = (bits[start:start + 1024].astype(np.uint64) * mult).sum(axis=1)
+    _, inverse, counts = np.unique(h, return_inverse=True, return_counts=True)
+    shared = counts[inverse] > 1
+    n_alone = n - int(shared.sum())
+    if n_alone == n:
+        return n
+    return n_alone + np.unique(a[shared], axis=0).shape[0]

@@ -15,7 +15,7 @@ from .._base.hints import ArrayLike, LocalTrialsLike, RandomStateLike, SeedingRe
 from .._base.params import CORE, AnyOf, Constraint, Integer, Options, Param
 from .._base.run import run_options
 from .._base.validation import (as_data, check_centers, check_n_clusters, check_sample_weight,
-                          positive_rows)
+                          count_distinct_rows, positive_rows)
 
 __all__ = [
     "kmeans_plusplus",
@@ -98,7 +98,7 @@ def seeding_to_core(values, X, n_clusters, params):
 
 
 def _warn_if_duplicate_centers(centers, n_clusters):
-    n_distinct = np.unique(centers, axis=0).shape[0]
+    n_distinct = count_distinct_rows(centers)
     if n_distinct < n_clusters:
         warnings.warn(
             f"Only {n_distinct} distinct centers for n_clusters={n_clusters}: "
