@@ -31,6 +31,10 @@ vcgmm-centers      ``VCGMM(compute_labels=False)``
 vcgmm-4C           ``VCGMM(coreset_size=4*C)`` (the default is 64*C; all at most N)
 vcgmm-16C          ``VCGMM(coreset_size=16*C)``
 vcgmm-256C         ``VCGMM(coreset_size=256*C)``
+vcgmm-4C-step      ``VCGMM(coreset_size=4*C, data_steps=1, refine=0, tol=5e-3)``: EM on
+                   a small coreset, then one hard step on all rows
+vcgmm-1C-steps     ``VCGMM(coreset_size=C, init="random", max_iter=3, data_steps=2,
+                   refine=0)``: random seeds, a few EM iterations, two steps on all rows
 kmeans             ``KMeans()`` (k-means++ and Lloyd on all rows)
 kmeans-it10        ``KMeans(max_iter=10)``
 kmeans-it5         ``KMeans(max_iter=5)``
@@ -142,6 +146,11 @@ VCGMM_POINTS = {
     "vcgmm-4C": ("VCGMM", {"coreset_size": PerCluster(4), **_ONLY_CENTERS}, 0),
     "vcgmm-16C": ("VCGMM", {"coreset_size": PerCluster(16), **_ONLY_CENTERS}, 0),
     "vcgmm-256C": ("VCGMM", {"coreset_size": PerCluster(256), **_ONLY_CENTERS}, 0),
+    "vcgmm-4C-step": ("VCGMM", {"coreset_size": PerCluster(4), "data_steps": 1, "refine": 0,
+                                "tol": 5e-3, **_ONLY_CENTERS}, 0),
+    "vcgmm-1C-steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
+                                 "max_iter": 3, "data_steps": 2, "refine": 0,
+                                 **_ONLY_CENTERS}, 0),
     "kmeans": ("KMeans", {}, 1),
     "kmeans-it10": ("KMeans", {"max_iter": 10, **_ONLY_CENTERS}, 1),
     "kmeans-it5": ("KMeans", {"max_iter": 5, **_ONLY_CENTERS}, 1),

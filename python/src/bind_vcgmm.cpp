@@ -240,7 +240,8 @@ void bind_params(py::module_& m) {
   enum_property(em, "refine_search", &P::refine_search, kRefineSearches);
   enum_property(em, "initial_sets", &P::initial_sets, kInitialSets);
   params_class<vcgmm::VcgmmParams, vcgmm::PipelineParams>(m, "VcgmmParams")
-      .def_readwrite("em", &vcgmm::VcgmmParams::em);
+      .def_readwrite("em", &vcgmm::VcgmmParams::em)
+      .def_readwrite("data_steps", &vcgmm::VcgmmParams::data_steps);
 }
 
 void bind_results(py::module_& m) {
@@ -255,8 +256,11 @@ void bind_results(py::module_& m) {
   vector_property(r, "refine_relocated", &R::refine_relocated);
   vector_property(r, "variances", &R::variances);
   vector_property(r, "mixing_weights", &R::mixing_weights);
-  result_class<vcgmm::VcgmmResult, R>(m, "VcgmmResult")
-      .def_readonly("inertia", &vcgmm::VcgmmResult::inertia);
+  auto vr = result_class<vcgmm::VcgmmResult, R>(m, "VcgmmResult");
+  vr.def_readonly("inertia", &vcgmm::VcgmmResult::inertia);
+  vector_property(vr, "data_step_objective", &vcgmm::VcgmmResult::data_step_objective);
+  vector_property(vr, "data_step_relocated", &vcgmm::VcgmmResult::data_step_relocated);
+  vector_property(vr, "data_step_left_empty", &vcgmm::VcgmmResult::data_step_left_empty);
 }
 
 }  // namespace

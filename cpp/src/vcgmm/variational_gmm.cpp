@@ -221,6 +221,37 @@ double VariationalLoop<T>::refine_step() {
   return sums.min_sum;
 }
 
+template <typename T>
+double VariationalLoop<T>::data_step(const DataView<T>& all) {
+  const index_t N = all.n, C = sets_.C, D = all.d;
+  std::vector<std::int32_t> labels(N);
+  std::vector<double> d2(N);
+  ApproximateAssignmentParams probes;
+  probes.n_probe = kDataStepProbes;
+  const CenterCellIndex<T> index(means_.data(), C, D, probes, run_.n_threads);
+  const ApproximateAssignmentStats found = index.assign(all, labels.data(), d2.data(),
+                                                       run_.n_threads);
+  data_evals_ += index.build_stats().index_distance_evals + found.search_distance_evals;
+  // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp).
+  ClusterPartition part;
+  part.build(labels.data(), N, C);
+  index_t moved = 0, empty = 0;
+  for (index_t c = 0; c < C; ++c) empty += part.size(c) == 0;
+  if (empty > 0) {
+    moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
+                                    labels.data());
+    if (moved > 0) part.build(labels.data(), N, C);
+  }
+  data_relocated_.push_back(moved);
+  data_left_empty_.push_back(empty - moved);
+  for_each_cluster_sum(all, part, C, run_.n_threads,
+                       [&](index_t c, const double* acc, double wsum) {
+    VectorMap<T>(&means_[c * D], D) = (ConstVectorMap<double>(acc, D) / wsum).template cast<T>();
+  });
+  data_objective_.push_back(found.objective);
+  return found.objective;
+}
+
 // The assignment over all C means, by the cell index (approximate) or the
 // exact scan, of the refinement and of InitialSets::nearest: every point's
 // label moves to the front of K(n). approximate keeps
@@ -412,7 +443,7 @@ void VariationalLoop<T>::log_iteration(int it, double F, double change, double s
 }
 
 template <typename T>
-VariationalGmmResult VariationalLoop<T>::fit() {
+VariationalGmmResult VariationalLoop<T>::fit(const DataView<T>* all, int data_steps) {
   Stopwatch clock;
   VariationalGmmResult result;
   double previous = NAN;
@@ -462,15 +493,32 @@ VariationalGmmResult VariationalLoop<T>::fit() {
       break;
     }
   }
-  if (!result.refine_objective.empty()) {
+  for (int k = 0; all != nullptr && k < data_steps; ++k) {
+    check_interrupt();
+    const double objective = data_step(*all);
+    log_line(run_.log,
+             "vc-gmm data step %2d  quantization error %.10g (all %lld points)  relocated %lld  "
+             "(%.2f s)",
+             k + 1, objective, static_cast<long long>(all->n),
+             static_cast<long long>(data_relocated_.back()), refine_clock.seconds());
+    std::int64_t evals = data_evals_;
+    for (std::int64_t e : refine_evals_) evals += e;
+    if (report_progress(run_, "vc-gmm", "refinement", params_.refine + k + 1, objective,
+                        refine_clock.seconds(), evals)) {
+      break;
+    }
+  }
+  if (!result.refine_objective.empty() || !data_objective_.empty()) {
     check_interrupt();
     refit_variances();
   }
-  result.timings.refinement = params_.refine > 0 ? refine_clock.seconds() : 0.0;
-  result.final_free_energy = result.refine_objective.empty() ? result.free_energy.back()
-                                                             : free_energy();
+  result.timings.refinement =
+      params_.refine > 0 || !data_objective_.empty() ? refine_clock.seconds() : 0.0;
+  result.final_free_energy = result.refine_objective.empty() && data_objective_.empty()
+                                 ? result.free_energy.back()
+                                 : free_energy();
   for (std::int64_t e : refine_evals_) result.n_distance_evals.refinement += e;
-  result.n_distance_evals.refinement += refit_evals_;
+  result.n_distance_evals.refinement += refit_evals_ + data_evals_;
   result.G = sets_.G;
   result.sigma2 = sigma2_;
   result.variances = var_c_;

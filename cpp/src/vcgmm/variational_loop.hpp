@@ -22,6 +22,12 @@ namespace detail {
 
 struct EStepSums;  // estep_search.hpp
 
+/// Cells of the cell index a data step probes per point. Its labels only feed
+/// a mean update: 2 cells move the means nearly as far as the index's default
+/// 12, for a fraction of the search where many means share a cell
+/// (docs/user_guide/choosing.rst).
+constexpr int kDataStepProbes = 2;
+
 template <typename T>
 class VariationalLoop {
  public:
@@ -32,9 +38,19 @@ class VariationalLoop {
   double e_step(bool estimate_sigma);
   void m_step();
   double refine_step();
+  // One hard step on `all`, the data the coreset was drawn from (fit_vcgmm's
+  // data_steps): every point's nearest mean by the cell index, empty clusters
+  // onto far points, every mean to the weighted mean of its points. Returns
+  // the labels' weighted error with the means before the update.
+  double data_step(const DataView<T>& all);
   void refit_variances();
   double free_energy() const;
-  VariationalGmmResult fit();
+  // The loop, then `data_steps` data steps on *all` (after the refinement
+  // steps, before the variances are refitted once for the final means).
+  VariationalGmmResult fit(const DataView<T>* all = nullptr, int data_steps = 0);
+  const std::vector<double>& data_step_objective() const { return data_objective_; }
+  const std::vector<index_t>& data_step_relocated() const { return data_relocated_; }
+  const std::vector<index_t>& data_step_left_empty() const { return data_left_empty_; }
 
   index_t n_components() const { return sets_.C; }
   int G() const { return sets_.G; }
@@ -89,6 +105,10 @@ class VariationalLoop {
   std::vector<std::int64_t> refine_evals_;  // one entry per refinement step
   std::vector<index_t> refine_relocated_;   // empty clusters moved, per refinement step
   std::int64_t refit_evals_ = 0;            // refit_variances' search
+  std::vector<double> data_objective_;      // per data step: the labels' weighted error
+  std::vector<index_t> data_relocated_;     // per data step: empty clusters moved
+  std::vector<index_t> data_left_empty_;    // per data step: empty clusters not moved
+  std::int64_t data_evals_ = 0;             // all data steps' distance evaluations
 };
 
 extern template class VariationalLoop<float>;

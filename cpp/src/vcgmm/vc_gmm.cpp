@@ -17,13 +17,18 @@ VcgmmResult fit_vcgmm(const DataView<T>& data, const VcgmmParams& params,
   // or a seeding.
   detail::require_pipeline(data, params, buffers, "fit_vcgmm");
   detail::require_variational_params(params.em, "fit_vcgmm");
+  detail::require(params.data_steps >= 0, "fit_vcgmm: data_steps must be >= 0");
   const char* name = params.coreset_size > 0 ? "vc-GMM" : "var-GMM-S";
   return detail::run_pipeline<VcgmmResult>(
       data, params, buffers, name, [&](const DataView<T>& fit, VcgmmResult* result) {
         detail::Stopwatch clock;  // the loop's set-up (data moments, initial sets) is EM time too
         detail::VariationalLoop<T> em(fit, params.n_clusters, buffers.centers, params.em,
                                       params.run);
-        static_cast<VariationalGmmResult&>(*result) = em.fit();
+        static_cast<VariationalGmmResult&>(*result) =
+            em.fit(&data, params.coreset_size > 0 ? params.data_steps : 0);
+        result->data_step_objective = em.data_step_objective();
+        result->data_step_relocated = em.data_step_relocated();
+        result->data_step_left_empty = em.data_step_left_empty();
         std::memcpy(buffers.centers, em.means(), sizeof(T) * params.n_clusters * data.d);
         // Set-up + EM (the refinement phase is timed by the loop itself).
         result->timings.iterations = clock.seconds() - result->timings.refinement;

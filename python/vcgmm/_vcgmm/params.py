@@ -8,7 +8,8 @@ from .._base.metric import metric_param
 from .._blocks.coreset import coreset_size_param
 from .._estimator.base import (COMPUTE_LABELS_PARAM, LABELS_PARAM, N_INIT_PARAM)
 from .._base.loader import core as _core
-from .._base.params import CORE, INT32_MAX, Boolean, Integer, Options, Param, ParamTable, Real
+from .._base.params import (CORE, INT32_MAX, AnyOf, Boolean, Integer, Options, Param,
+                             ParamTable, Real)
 from .._base.run import RUN_PARAMS
 from .._blocks.seeding import SEEDING_PARAMS, init_param
 
@@ -53,6 +54,12 @@ VCGMM_PARAMS: ParamTable = ParamTable(
               "the refinement's assignment: 'restricted' (the truncated search spaces), "
               "'approx' (all means, approximate cell index) or 'exact' (all means, exact scan)",
               target="em.refine_search", cli="--refine-search"),
+        Param("data_steps", AnyOf(Options(("auto",)), Integer(0, INT32_MAX)), "auto",
+              "hard (Lloyd) steps on all the training data after the fit on the coreset, "
+              "labels by the approximate cell index (0: none, the papers' vc-GMM; 'auto': "
+              "1 on data in memory, 0 on chunked or Dask data)",
+              target="data_steps", cli="--data-steps",
+              core_value=lambda v: _core.VcgmmParams().data_steps if v == "auto" else v),
         Param("covariance_type", Options(tuple(_core.covariance_types())), CORE,
               "'shared': one variance and equal weights (the papers' model); 'spherical': "
               "a variance and a mixing weight per component",

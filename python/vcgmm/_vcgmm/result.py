@@ -46,7 +46,8 @@ class VCGMMResult:
         ``sum_n w_n min_c ||x_n - c||^2`` on the full data (``return_labels=True``).
     n_distance_evals : dict
         Distance evaluations per phase: ``coreset``, ``seeding``,
-        ``iterations`` (all E-steps), ``refinement`` (the hard steps after EM)
+        ``iterations`` (all E-steps), ``refinement`` (the hard steps after EM,
+        data steps included)
         and ``evaluation`` (labels on the full data).
     estep_distance_evals : ndarray
         ``sum_n |S(n)|`` of every E-step.
@@ -56,6 +57,12 @@ class VCGMMResult:
         non-increasing.
     refine_relocated : ndarray of shape (refine,)
         Clusters that no point chose in each refinement step, moved onto the
+        points farthest from their means.
+    data_step_objective : ndarray of shape (data_steps,)
+        Weighted quantization error on all the data of every data step's
+        labels (with the means before that step).
+    data_step_relocated : ndarray of shape (data_steps,)
+        Clusters that no point chose in each data step, moved onto the
         points farthest from their means.
     timings : dict
         Wall time in seconds per phase (same keys).
@@ -84,6 +91,8 @@ class VCGMMResult:
     timings: dict = field(default_factory=dict)
     refine_objective: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     refine_relocated: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    data_step_objective: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
+    data_step_relocated: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     variances: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     mixing_weights: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
 

@@ -20,7 +20,7 @@ from .._base.docs import fill_doc
 from .._base.loader import core as _core
 from .._base.params import make_init, Integer
 from .._base.run import check_n_threads
-from .._base.validation import check_sample_weight
+from .._base.validation import check_sample_weight, count_distinct_rows
 from .params import VCGMM_PARAMS, _D
 from .result import VCGMMResult
 
@@ -132,6 +132,21 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         :func:`lloyd` iteration); "restricted", the nearest in the point's
         search space S(n). "approx" ends as low as "exact" and is faster;
         "restricted" gains less.
+    data_steps : int or "auto", default="auto"
+        Hard (Lloyd) steps on all the training data after the fit on the
+        coreset and its ``refine`` steps (not in the papers; 0 is the papers'
+        vc-GMM): each labels every sample by the cell index of
+        :func:`assign_approximate` (probing 2 cells), moves the means no
+        sample chose onto the samples farthest from theirs, then moves every
+        mean to the weighted mean of its samples; ``sigma2_`` is then refitted
+        on the coreset as after ``refine``. A step costs less than one
+        :func:`assign_approximate` pass over X. "auto": 1 when X is one array
+        in memory, 0 for chunked and Dask data (which are fitted on their
+        coreset only; an integer > 0 is refused there) and without a coreset
+        (``coreset_size=None``: the refinement already runs on all points).
+        One step lowered the error on every kind of data measured for a few
+        percent more time, and at very many clusters it is the fast way to a
+        low error (see the parameters and choosing pages).
     covariance_type : {"shared", "spherical"}, default="shared"
         "shared": the papers' model, one variance ``sigma2_`` and equal
         weights ``1 / n_components``. "spherical" (not in the papers; as
@@ -261,7 +276,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     _params = VCGMM_PARAMS
     # paper 000 (vc-GMM): AFK-MC^2 seeding (chain 20), G = 5, no refinement,
     # EM stopped at a relative free-energy change of 1e-4
-    paper_params = {"init": "afk-mc2", "chain_length": 20, "G": 5, "refine": 0,
+    paper_params = {"init": "afk-mc2", "chain_length": 20, "G": 5, "refine": 0, "data_steps": 0,
                     "stop_rule": "relative", "tol": 1e-4, "plus1": False,
                     "covariance_type": "shared", "n_init_estep": 0, "initial_sets": "random"}
     paper_gaps = "the coreset size N' was chosen per data set (2^12 to 2^16)"
@@ -272,6 +287,18 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
     def _fit_run(self, X, sample_weight, *, return_labels):
         """The fit (best of n_init runs): (values, run, w, n_distance_evals, timings)."""
+        steps = self._checked_params()["data_steps"]
+        if steps != "auto" and steps > 0:
+            if not isinstance(X, np.ndarray):
+                raise ValueError(
+                    f"data_steps={steps} needs the training data as one array in memory (a "
+                    "NumPy array or memmap); chunked and Dask data are fitted on their "
+                    "coreset only: pass data_steps=0 or 'auto'.")
+            if self.coreset_size is None:
+                raise ValueError(
+                    f"data_steps={steps} runs after a fit on a coreset; with "
+                    "coreset_size=None (var-GMM-S) the loop and its refine steps already run "
+                    "on all points: pass data_steps=0 or 'auto', or more refine steps.")
         values, run, w, n_distance_evals, timings = self._fit(
             X, sample_weight, return_labels=return_labels, evaluate=return_labels)
         if run.result.G < values["G"] and values["G"] != _D["G"]:  # the default G is clamped silently
@@ -303,6 +330,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             n_distance_evals=n_distance_evals, estep_distance_evals=r.estep_distance_evals,
             timings=timings, refine_objective=r.refine_objective,
             refine_relocated=r.refine_relocated,
+            data_step_objective=r.data_step_objective,
+            data_step_relocated=r.data_step_relocated,
             variances=r.variances, mixing_weights=r.mixing_weights)
 
     # The exact likelihood of a fitted model, shared or spherical: the one
@@ -390,16 +419,30 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         self.coreset_weights_ = run.coreset_weights
         self.G_ = int(r.G)
         self._set_evaluation(X, w, run, values, n_distance_evals, timings)
-        self._warn_coinciding_centers(run.centers, given_init=not isinstance(self.init, str))
+        left_empty = r.data_step_left_empty
+        self._warn_coinciding_centers(run.centers, given_init=not isinstance(self.init, str),
+                                      left_empty=int(left_empty[-1]) if len(left_empty) else 0)
         return self
 
     @staticmethod
-    def _warn_coinciding_centers(centers, given_init=False):
+    def _warn_coinciding_centers(centers, given_init=False, left_empty=0):
         """Warn when fitted means coincide exactly: such components duplicate
         each other (they started from the same seed point, e.g. a coreset
-        point drawn twice, or EM moved them onto each other). Components that
-        are nobody's nearest mean are legitimate and not warned about."""
-        n_distinct = np.unique(centers, axis=0).shape[0]
+        point drawn twice, or EM moved them onto each other); or when the last
+        data step left ``left_empty`` clusters without a point (every point
+        sat on its mean, so there was none to move them onto). Components
+        that are nobody's nearest mean after EM are legitimate and not warned
+        about."""
+        if left_empty > 0:
+            warnings.warn(
+                f"{left_empty} of the {centers.shape[0]} means are no training point's nearest "
+                "mean and could not be moved onto one (every point sits on its mean): the data "
+                "have fewer distinct points than n_components; use fewer components.",
+                ConvergenceWarning,
+                stacklevel=user_stacklevel(),
+            )
+            return
+        n_distinct = count_distinct_rows(centers)
         if n_distinct < centers.shape[0]:
             remedy = ("check the given init for repeated rows" if given_init else
                       "a larger coreset_size or a longer chain_length gives distinct seeds")

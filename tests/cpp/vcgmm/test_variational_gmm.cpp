@@ -741,6 +741,7 @@ TEST_CASE_TEMPLATE("fit_vcgmm = lightweight coreset + AFK-MC2 on it + the loop",
     p.coreset_size = m;
     p.seeding.method = vcgmm::SeedingMethod::afkmc2;  // the papers' (the default: automatic)
     p.seeding.afkmc2.chain_length = 7;
+    p.data_steps = 0;  // the papers' pipeline (test_data_steps.py checks the steps)
     p.run.seed = 99;
     p.run.n_threads = 2;
     const VcgmmRun<T> run = run_vcgmm(data, p);

@@ -71,8 +71,10 @@ def test_vcgmm_refinement_records(X):
     records, cb = _collect()
     r = vcgmm.fit_vcgmm(X, 8, 3, 1024, refine=3, random_state=0, n_threads=1, callback=cb)
     ref = [x for x in records if x.phase == "refinement"]
-    assert [x.iteration for x in ref] == [1, 2, 3]
-    np.testing.assert_array_equal([x.objective for x in ref], r.refine_objective)
+    # the 3 steps on the coreset, then the data step on all points (the default)
+    assert [x.iteration for x in ref] == [1, 2, 3, 4]
+    np.testing.assert_array_equal([x.objective for x in ref],
+                                  np.r_[r.refine_objective, r.data_step_objective])
 
 
 @pytest.mark.parametrize("make, algorithm", [

@@ -726,11 +726,18 @@ def test_one_cluster_is_the_weighted_mean_and_variance():
     assert r.n_iter == 3 and r.converged and r.free_energy[2] == r.free_energy[1]
     assert r.G == 1
 
-    # vc-GMM: the same on its weighted coreset.
-    r = vcgmm.fit_vcgmm(X, 1, 1, 500, sample_weight=w, random_state=0)
+    # vc-GMM: the same on its weighted coreset (the papers' loop) ...
+    r = vcgmm.fit_vcgmm(X, 1, 1, 500, sample_weight=w, random_state=0, data_steps=0)
     cmean, cvar = moments(X[r.coreset_indices], r.coreset_weights)
     np.testing.assert_allclose(r.centers[0], cmean, rtol=1e-13)
     np.testing.assert_allclose(r.sigma2, cvar, rtol=1e-12)
+    # ... and with the default data step the mean of all points, the
+    # variance the coreset's spread about it
+    r = vcgmm.fit_vcgmm(X, 1, 1, 500, sample_weight=w, random_state=0)
+    Y, v = X[r.coreset_indices], r.coreset_weights
+    np.testing.assert_allclose(r.centers[0], mean, rtol=1e-13)
+    np.testing.assert_allclose(
+        r.sigma2, np.average(((Y - mean) ** 2).sum(axis=1), weights=v) / D, rtol=1e-12)
 
     gmm = vcgmm.VCGMM(1, G=1, coreset_size=None, random_state=0).fit(X, sample_weight=w)
     np.testing.assert_allclose(gmm.cluster_centers_[0], mean, rtol=1e-13)

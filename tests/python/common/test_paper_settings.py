@@ -46,7 +46,7 @@ def test_vrkm_paper_is_the_papers_loop():
 def test_vcgmm_paper_runs_no_refinement_and_the_relative_stop():
     X = np.random.default_rng(2).normal(size=(2000, 3))
     est = vcgmm.VCGMM.paper(8, random_state=0, n_threads=1).fit(X)
-    r = vcgmm.fit_vcgmm(X, 8, 5, "auto", init="afk-mc2", refine=0, stop_rule="relative",
-                        tol=1e-4, random_state=0, n_threads=1)
+    r = vcgmm.fit_vcgmm(X, 8, 5, "auto", init="afk-mc2", refine=0, data_steps=0,
+                        stop_rule="relative", tol=1e-4, random_state=0, n_threads=1)
     np.testing.assert_array_equal(est.cluster_centers_, r.centers)
     assert est.n_distance_evals_["refinement"] == 0

@@ -139,7 +139,7 @@ OTHER_CAUSE = (
          "relocate_empty", must_not=(TOO_FEW_DISTINCT_POINTS,),
          label="relocate_empty=False-far-init"),
     Case("VCGMM", lambda X: {"init": _duplicate_init(X), "G": C, "refine": 0,
-                             "random_state": 0},
+                             "data_steps": 0, "random_state": 0},
          "check the given init for repeated rows", must_not=(TOO_FEW_DISTINCT_POINTS,),
          label="duplicate-init"),
     Case("MiniBatchKMeans", lambda X: {"init": _far_init(X), "reassignment_ratio": 0.0,

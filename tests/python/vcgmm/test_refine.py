@@ -159,7 +159,7 @@ def test_refinement_is_its_own_phase(make_blobs):
     X, _, _ = make_blobs(3000, 40, 4, seed=11)
     N_fit, G, k = 1000, 3, 3
     r = vcgmm.fit_vcgmm(X, 40, G, N_fit, refine=k, refine_search="restricted", random_state=0,
-                        n_threads=1, return_labels=True)
+                        n_threads=1, return_labels=True, data_steps=0)
     assert set(r.timings) == set(r.n_distance_evals) == {
         "coreset", "seeding", "iterations", "refinement", "evaluation"}
     # k steps and the variances' refit, each at most one search of N' G^2
@@ -171,7 +171,7 @@ def test_refinement_is_its_own_phase(make_blobs):
         + r.timings["refinement"], rel=1e-12)
     np.testing.assert_array_equal(r.labels, vcgmm.assign(X, r.centers, n_threads=1))
     est = vcgmm.VCGMM(40, G=G, coreset_size=N_fit, refine=k, refine_search="restricted",
-                      random_state=0, n_threads=1).fit(X)
+                      data_steps=0, random_state=0, n_threads=1).fit(X)
     np.testing.assert_array_equal(est.cluster_centers_, r.centers)
     assert est.n_distance_evals_["refinement"] == r.n_distance_evals["refinement"]
 
@@ -207,7 +207,7 @@ def test_exact_search_step_is_a_lloyd_step_on_the_coreset(dtype, make_blobs):
     # nearest means; refine_search="exact" is one Lloyd step over all 60
     # (vcgmm.lloyd, empty clusters relocated) from EM's means, on the coreset.
     X, _, _ = make_blobs(6000, 60, 6, seed=21, std=2.0, dtype=dtype)
-    kw = dict(G=3, random_state=5, n_threads=1)
+    kw = dict(G=3, random_state=5, n_threads=1, data_steps=0)
     papers = vcgmm.fit_vcgmm(X, 60, coreset_size=2000, refine=0, **kw)
     one = vcgmm.fit_vcgmm(X, 60, coreset_size=2000, refine=1, refine_search="exact", **kw)
     Y, w = X[papers.coreset_indices], papers.coreset_weights

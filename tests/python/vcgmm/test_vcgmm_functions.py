@@ -27,12 +27,12 @@ from scipy.spatial.distance import cdist
 
 import vcgmm
 
-# This file tests the papers' algorithm: no hard refinement after EM (refine=0;
-# the refinement has its own tests, test_refine.py).
+# This file tests the papers' algorithm: no hard refinement after EM (refine=0,
+# data_steps=0; they have their own tests, test_refine.py, test_data_steps.py).
 _fit_vargmm = functools.partial(vcgmm.fit_vargmm, refine=0)
-_fit_vcgmm = functools.partial(vcgmm.fit_vcgmm, refine=0)
+_fit_vcgmm = functools.partial(vcgmm.fit_vcgmm, refine=0, data_steps=0)
 _VariationalLoop = functools.partial(vcgmm.VariationalLoop, refine=0)
-_VCGMM = functools.partial(vcgmm.VCGMM, refine=0)
+_VCGMM = functools.partial(vcgmm.VCGMM, refine=0, data_steps=0)
 
 # ----------------------------------------------------------------------------
 # Data (the data sets and the numpy EM reference are conftest.py's fixtures)

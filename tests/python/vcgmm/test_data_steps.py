@@ -1,0 +1,142 @@
+"""Hard steps on all the training data after the coreset fit (``data_steps``).
+
+What is checked, against numpy references computed here:
+
+- a data step labels every point by the cell index probing 2 cells (the
+  labels of ``vcgmm.assign_approximate(n_probe=2)``), moves every cluster no
+  point chose onto the points farthest from their labels' means (as
+  ``vcgmm.lloyd``), then every mean to the weighted mean of its points, all
+  on the full data, starting from the means the fit without data steps
+  returns; ``data_step_objective`` is the labels' weighted error;
+- the steps are part of the refinement phase's costs; sigma2 is refitted
+  for the moved means; zero-weight rows take no part;
+- 1, 2 and 3 threads give bit-identical results;
+- bad values and chunked data are refused with a clear error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import vcgmm
+
+
+def _weighted_means(X, w, labels, old_means):
+    means = old_means.astype(np.float64).copy()
+    for c in range(means.shape[0]):
+        mask = labels == c
+        if mask.any():
+            means[c] = np.average(X[mask].astype(np.float64), axis=0, weights=w[mask])
+    return means
+
+
+def _relocated(labels, d2_of_label, C):
+    """Lloyd's relocation: every cluster no point chose (ascending) goes to
+    the next point farthest from its mean (ties: lower index)."""
+    labels = labels.copy()
+    empty = np.setdiff1d(np.arange(C), labels)
+    far = np.lexsort((np.arange(labels.size), -d2_of_label))
+    for c, p in zip(empty, far):
+        labels[p] = c
+    return labels, empty.size
+
+
+def _reference_step(X, w, means):
+    """One data step in numpy: (new means, labels' weighted error, relocated)."""
+    labels = vcgmm.assign_approximate(X, means, n_probe=2).astype(np.int64)
+    diff = X.astype(np.float64) - means.astype(np.float64)[labels]
+    d2 = np.einsum("ij,ij->i", diff, diff)
+    moved_labels, moved = _relocated(labels, d2, means.shape[0])
+    return _weighted_means(X, w, moved_labels, means), float(np.sum(w * d2)), moved
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_data_steps_are_lloyd_steps_on_all_points_from_the_fitted_means(dtype, make_blobs):
+    X, _, _ = make_blobs(6000, 40, 6, seed=11, dtype=dtype)
+    w = np.random.default_rng(5).uniform(0.5, 2.0, X.shape[0])
+    C, kw = 150, dict(G=5, coreset_size=600, random_state=3, n_threads=2, sample_weight=w)
+    base = vcgmm.fit_vcgmm(X, C, data_steps=0, **kw)
+    assert base.data_step_objective.size == 0
+    fit = vcgmm.fit_vcgmm(X, C, data_steps=2, **kw)
+    means = base.centers
+    for k in range(2):
+        new, objective, moved = _reference_step(X, w, means)
+        assert fit.data_step_objective[k] == pytest.approx(objective, rel=1e-6)
+        assert fit.data_step_relocated[k] == moved
+        means = new.astype(dtype)
+    tol = 2e-4 if dtype == np.float32 else 1e-9
+    np.testing.assert_allclose(fit.centers, means, rtol=tol, atol=tol)
+    # the steps move the means to the data: the full data's error drops
+    assert fit.data_step_objective[1] <= fit.data_step_objective[0]
+    err_base = vcgmm.quantization_error(X, base.centers, sample_weight=w)
+    err_fit = vcgmm.quantization_error(X, fit.centers, sample_weight=w)
+    assert err_fit < 0.97 * err_base
+
+
+def test_data_steps_costs_variance_and_zero_weight_rows(make_blobs):
+    X, _, _ = make_blobs(4000, 30, 5, seed=2)
+    C, kw = 100, dict(G=5, coreset_size=400, random_state=0, n_threads=2)
+    base = vcgmm.fit_vcgmm(X, C, data_steps=0, **kw)
+    fit = vcgmm.fit_vcgmm(X, C, data_steps=1, **kw)
+    # the step's distance evaluations: at least one per point, far fewer than exact
+    extra = fit.n_distance_evals["refinement"] - base.n_distance_evals["refinement"]
+    assert X.shape[0] <= extra < X.shape[0] * C / 2
+    assert fit.timings["refinement"] > 0.0
+    # sigma2 refitted about the moved means (the coreset's soft spread)
+    assert fit.sigma2 != base.sigma2 and np.isfinite(fit.sigma2) and fit.sigma2 > 0
+    # rows of weight 0 take no part: the fit equals the fit without them
+    w = np.ones(X.shape[0])
+    w[::7] = 0.0
+    with_zeros = vcgmm.fit_vcgmm(X, C, data_steps=1, sample_weight=w, **kw)
+    without = vcgmm.fit_vcgmm(X[w > 0], C, data_steps=1, **kw)
+    np.testing.assert_array_equal(with_zeros.centers, without.centers)
+    np.testing.assert_array_equal(with_zeros.data_step_objective, without.data_step_objective)
+
+
+def test_data_steps_one_two_three_threads_bit_identical(make_blobs):
+    X, _, _ = make_blobs(20000, 24, 8, seed=7, dtype=np.float32)
+    runs = [vcgmm.fit_vcgmm(X, 400, 5, 2000, data_steps=2, random_state=1, n_threads=t)
+            for t in (1, 2, 3)]
+    for r in runs[1:]:
+        np.testing.assert_array_equal(r.centers, runs[0].centers)
+        np.testing.assert_array_equal(r.data_step_objective, runs[0].data_step_objective)
+        assert r.sigma2 == runs[0].sigma2
+
+
+def test_default_is_one_step_on_arrays_and_none_without_a_coreset_or_in_chunks(make_blobs):
+    X, _, _ = make_blobs(3000, 20, 4, seed=4)
+    kw = dict(coreset_size=300, random_state=0)
+    auto = vcgmm.VCGMM(60, **kw).fit(X)
+    one = vcgmm.VCGMM(60, data_steps=1, **kw).fit(X)
+    none = vcgmm.VCGMM(60, data_steps=0, **kw).fit(X)
+    np.testing.assert_array_equal(auto.means_, one.means_)
+    assert auto.inertia_ < none.inertia_
+    assert vcgmm.VCGMM.paper_params["data_steps"] == 0
+    r = vcgmm.fit_vcgmm(X, 60, 5, 300, random_state=0)
+    assert r.data_step_objective.size == 1
+    # var-GMM-S: its loop runs on all points; "auto" adds nothing
+    vargmm = vcgmm.fit_vargmm(X, 60, 5, random_state=0)
+    assert vargmm.data_step_objective.size == 0
+    # chunked data are fitted on their coreset only: "auto" is 0 there
+    chunked = vcgmm.VCGMM(60, **kw).fit([X[:1500], X[1500:]])
+    assert chunked.means_.shape == (60, 4)
+
+
+@pytest.mark.parametrize("value, error", [(-1, ValueError), (1.5, TypeError), ("1", ValueError),
+                                          (None, TypeError)])
+def test_bad_data_steps_is_refused(value, error, make_blobs):
+    X, _, _ = make_blobs(500, 5, 3, seed=0)
+    with pytest.raises(error, match="data_steps"):
+        vcgmm.VCGMM(5, data_steps=value).fit(X)
+
+
+def test_data_steps_refuse_chunked_data_and_var_gmm_s(make_blobs):
+    X, _, _ = make_blobs(2000, 5, 3, seed=0)
+    chunks = [X[:1000], X[1000:]]
+    with pytest.raises(ValueError, match="data_steps=1 needs the training data as one array"):
+        vcgmm.VCGMM(5, coreset_size=200, data_steps=1).fit(chunks)
+    with pytest.raises(ValueError, match="data_steps=2 runs after a fit on a coreset"):
+        vcgmm.VCGMM(5, coreset_size=None, data_steps=2).fit(X)
+    # data_steps=0 and "auto" fit chunked data as before
+    vcgmm.VCGMM(5, coreset_size=200, data_steps=0).fit(chunks)
