@@ -35,6 +35,7 @@ vcgmm-4C-step      ``VCGMM(coreset_size=4*C, data_steps=1, refine=0, tol=5e-3)``
                    a small coreset, then one hard step on all rows
 vcgmm-1C-steps     ``VCGMM(coreset_size=C, init="random", max_iter=3, data_steps=2,
                    refine=0)``: random seeds, a few EM iterations, two steps on all rows
+vcgmm-1C-4steps    the same with ``data_steps=4``
 kmeans             ``KMeans()`` (k-means++ and Lloyd on all rows)
 kmeans-it10        ``KMeans(max_iter=10)``
 kmeans-it5         ``KMeans(max_iter=5)``
@@ -151,6 +152,9 @@ VCGMM_POINTS = {
     "vcgmm-1C-steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
                                  "max_iter": 3, "data_steps": 2, "refine": 0,
                                  **_ONLY_CENTERS}, 0),
+    "vcgmm-1C-4steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
+                                  "max_iter": 3, "data_steps": 4, "refine": 0,
+                                  **_ONLY_CENTERS}, 0),
     "kmeans": ("KMeans", {}, 1),
     "kmeans-it10": ("KMeans", {"max_iter": 10, **_ONLY_CENTERS}, 1),
     "kmeans-it5": ("KMeans", {"max_iter": 5, **_ONLY_CENTERS}, 1),

@@ -37,8 +37,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
     n_features) per iteration. With ``coreset_size=None`` the loop runs on
     all points: var-GMM-S (Forster & Luecke, 2018). The defaults are chosen
     on users' kinds of data (k-means++ seeding at a few hundred components, G = 7,
-    3 refinement steps, a unit-free stop rule); ``init="afk-mc2", G=5,
-    refine=0, stop_rule="relative", tol=1e-4`` is the papers' algorithm.
+    3 refinement steps and one data step on all points, a unit-free stop
+    rule); ``init="afk-mc2", G=5, refine=0, data_steps=0, stop_rule="relative",
+    tol=1e-4`` is the papers' algorithm.
 
     The model has ``n_components`` Gaussians with equal weights and one shared
     variance ``sigma2_``; its means are k-means quality cluster centers, and
@@ -119,7 +120,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Dask data are normalised chunk by chunk as they are read.
     refine : int, default=3
         Hard (Lloyd) steps on the coreset after EM (not in the papers;
-        ``refine=0`` is the papers' vc-GMM, and keeps EM's means): each step
+        ``refine=0, data_steps=0`` is the papers' vc-GMM, and keeps EM's means): each step
         labels every coreset point (see ``refine_search``), relocates the
         means no point chose, then moves every mean to the weighted mean of
         its points; then ``sigma2_`` (spherical: the variances and weights)

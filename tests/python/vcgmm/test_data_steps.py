@@ -22,37 +22,18 @@ import pytest
 import vcgmm
 
 
-def _weighted_means(X, w, labels, old_means):
-    means = old_means.astype(np.float64).copy()
-    for c in range(means.shape[0]):
-        mask = labels == c
-        if mask.any():
-            means[c] = np.average(X[mask].astype(np.float64), axis=0, weights=w[mask])
-    return means
-
-
-def _relocated(labels, d2_of_label, C):
-    """Lloyd's relocation: every cluster no point chose (ascending) goes to
-    the next point farthest from its mean (ties: lower index)."""
-    labels = labels.copy()
-    empty = np.setdiff1d(np.arange(C), labels)
-    far = np.lexsort((np.arange(labels.size), -d2_of_label))
-    for c, p in zip(empty, far):
-        labels[p] = c
-    return labels, empty.size
-
-
-def _reference_step(X, w, means):
+def _reference_step(X, w, means, hard_step):
     """One data step in numpy: (new means, labels' weighted error, relocated)."""
     labels = vcgmm.assign_approximate(X, means, n_probe=2).astype(np.int64)
     diff = X.astype(np.float64) - means.astype(np.float64)[labels]
     d2 = np.einsum("ij,ij->i", diff, diff)
-    moved_labels, moved = _relocated(labels, d2, means.shape[0])
-    return _weighted_means(X, w, moved_labels, means), float(np.sum(w * d2)), moved
+    moved_labels, moved = hard_step.relocated(labels, d2, means.shape[0])
+    return hard_step.weighted_means(X, w, moved_labels, means), float(np.sum(w * d2)), moved
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_data_steps_are_lloyd_steps_on_all_points_from_the_fitted_means(dtype, make_blobs):
+def test_data_steps_are_lloyd_steps_on_all_points_from_the_fitted_means(dtype, make_blobs,
+                                                                       hard_step):
     X, _, _ = make_blobs(6000, 40, 6, seed=11, dtype=dtype)
     w = np.random.default_rng(5).uniform(0.5, 2.0, X.shape[0])
     C, kw = 150, dict(G=5, coreset_size=600, random_state=3, n_threads=2, sample_weight=w)
@@ -61,7 +42,7 @@ def test_data_steps_are_lloyd_steps_on_all_points_from_the_fitted_means(dtype, m
     fit = vcgmm.fit_vcgmm(X, C, data_steps=2, **kw)
     means = base.centers
     for k in range(2):
-        new, objective, moved = _reference_step(X, w, means)
+        new, objective, moved = _reference_step(X, w, means, hard_step)
         assert fit.data_step_objective[k] == pytest.approx(objective, rel=1e-6)
         assert fit.data_step_relocated[k] == moved
         means = new.astype(dtype)

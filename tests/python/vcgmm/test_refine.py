@@ -30,26 +30,6 @@ from scipy.spatial.distance import cdist
 import vcgmm
 
 
-def _weighted_means(X, w, labels, old_means):
-    means = old_means.astype(np.float64).copy()
-    for c in range(means.shape[0]):
-        mask = labels == c
-        if mask.any():
-            means[c] = np.average(X[mask].astype(np.float64), axis=0, weights=w[mask])
-    return means
-
-
-def _relocated(labels, d2_of_label, C):
-    """Lloyd's relocation: every cluster no point chose (ascending) goes to
-    the next point farthest from its mean (ties: lower index)."""
-    labels = labels.copy()
-    empty = np.setdiff1d(np.arange(C), labels)
-    far = np.lexsort((np.arange(labels.size), -d2_of_label))
-    for c, p in zip(empty, far):
-        labels[p] = c
-    return labels, empty.size
-
-
 def _loop_after_em(X, C, G, w, seed, **kw):
     mu0 = X[np.random.default_rng(seed).choice(X.shape[0], C, replace=False)]
     kw.setdefault("refine_search", "restricted")
@@ -62,7 +42,7 @@ def _loop_after_em(X, C, G, w, seed, **kw):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_G_equal_C_refinement_is_an_exact_lloyd_step(dtype, make_blobs):
+def test_G_equal_C_refinement_is_an_exact_lloyd_step(dtype, make_blobs, hard_step):
     X, _, _ = make_blobs(1500, 12, 3, seed=3, dtype=dtype)
     w = np.random.default_rng(4).uniform(0.5, 2.0, X.shape[0])
     C = 12
@@ -73,15 +53,15 @@ def test_G_equal_C_refinement_is_an_exact_lloyd_step(dtype, make_blobs):
         d2 = cdist(X.astype(np.float64), before, "sqeuclidean")
         exact = np.argmin(d2, axis=1)
         labels = loop.truncation_sets[:, 0]
-        expected, _ = _relocated(exact, d2[np.arange(X.shape[0]), exact], C)
+        expected, _ = hard_step.relocated(exact, d2[np.arange(X.shape[0]), exact], C)
         np.testing.assert_array_equal(labels, expected)
         assert q == pytest.approx(np.sum(w * d2[np.arange(X.shape[0]), exact]), rel=1e-5)
-        np.testing.assert_allclose(loop.means, _weighted_means(X, w, expected, before),
+        np.testing.assert_allclose(loop.means, hard_step.weighted_means(X, w, expected, before),
                                    rtol=1e-5 if dtype == np.float32 else 1e-10, atol=1e-5)
 
 
 @pytest.mark.parametrize("plus1", [False, True])
-def test_refinement_assigns_within_the_search_space(plus1, make_blobs):
+def test_refinement_assigns_within_the_search_space(plus1, make_blobs, hard_step):
     X, _, _ = make_blobs(3000, 60, 4, seed=5)
     w = np.random.default_rng(6).uniform(0.5, 2.0, X.shape[0])
     G = 3
@@ -103,11 +83,11 @@ def test_refinement_assigns_within_the_search_space(plus1, make_blobs):
         else:
             assert in_S.all()
         rows = np.arange(X.shape[0])
-        expected, n_moved = _relocated(found, d2[rows, found], 60)
+        expected, n_moved = hard_step.relocated(found, d2[rows, found], 60)
         assert n_moved == 0  # every cluster keeps points here (relocation: its own test)
         np.testing.assert_array_equal(labels, expected)
         assert q == pytest.approx(np.sum(w * d2[rows, found]), rel=1e-10)
-        np.testing.assert_allclose(loop.means, _weighted_means(X, w, labels, before),
+        np.testing.assert_allclose(loop.means, hard_step.weighted_means(X, w, labels, before),
                                    rtol=1e-10, atol=1e-10)
         # no full scan: at most G^2 (+1) distances per point
     assert loop.n_distance_evals > 0
@@ -225,7 +205,7 @@ def test_exact_search_step_is_a_lloyd_step_on_the_coreset(dtype, make_blobs):
     assert restricted.refine_objective[0] > one.refine_objective[0]
 
 
-def test_approx_search_labels_are_near_nearest_and_never_worse_than_before(make_blobs):
+def test_approx_search_labels_are_near_nearest_and_never_worse_than_before(make_blobs, hard_step):
     X, _, _ = make_blobs(6000, 200, 8, seed=23, std=2.0)
     w = np.random.default_rng(24).uniform(0.5, 2.0, X.shape[0])
     loop = _loop_after_em(X, 200, 3, w, seed=6, refine_search="approx")
@@ -248,7 +228,7 @@ def test_approx_search_labels_are_near_nearest_and_never_worse_than_before(make_
         # K(n) holds distinct clusters, the label first, then the old K(n)
         K = loop.truncation_sets
         assert all(len(set(k)) == K.shape[1] for k in K)
-        np.testing.assert_allclose(loop.means, _weighted_means(X, w, labels, before),
+        np.testing.assert_allclose(loop.means, hard_step.weighted_means(X, w, labels, before),
                                    rtol=1e-10, atol=1e-10)
     assert n_exact >= 0.95 * 3 * X.shape[0]
     # fewer evaluations than a full scan of the 200 means (index build included)
