@@ -477,6 +477,7 @@ VariationalGmmResult VariationalLoop<T>::fit(const DataView<T>* all, int data_st
   }
   result.timings.iterations = clock.seconds();
   Stopwatch refine_clock;
+  bool refine_stopped = false;  // by the progress callback: no data steps either (same phase)
   for (int k = 0; k < params_.refine; ++k) {
     check_interrupt();
     result.refine_objective.push_back(refine_step());
@@ -490,10 +491,11 @@ VariationalGmmResult VariationalLoop<T>::fit(const DataView<T>* all, int data_st
     for (std::int64_t e : refine_evals_) refine_evals += e;
     if (report_progress(run_, "vc-gmm", "refinement", k + 1, result.refine_objective.back(),
                         refine_clock.seconds(), refine_evals)) {
+      refine_stopped = true;
       break;
     }
   }
-  for (int k = 0; all != nullptr && k < data_steps; ++k) {
+  for (int k = 0; all != nullptr && !refine_stopped && k < data_steps; ++k) {
     check_interrupt();
     const double objective = data_step(*all);
     log_line(run_.log,
@@ -503,7 +505,8 @@ VariationalGmmResult VariationalLoop<T>::fit(const DataView<T>* all, int data_st
              static_cast<long long>(data_relocated_.back()), refine_clock.seconds());
     std::int64_t evals = data_evals_;
     for (std::int64_t e : refine_evals_) evals += e;
-    if (report_progress(run_, "vc-gmm", "refinement", params_.refine + k + 1, objective,
+    const int step = static_cast<int>(result.refine_objective.size()) + k + 1;
+    if (report_progress(run_, "vc-gmm", "refinement", step, objective,
                         refine_clock.seconds(), evals)) {
       break;
     }

@@ -75,6 +75,11 @@ def test_vcgmm_refinement_records(X):
     assert [x.iteration for x in ref] == [1, 2, 3, 4]
     np.testing.assert_array_equal([x.objective for x in ref],
                                   np.r_[r.refine_objective, r.data_step_objective])
+    # a stop during the refinement ends the phase: no data step follows
+    records, cb = _collect(stop_at=2, phase="refinement")
+    stopped = vcgmm.fit_vcgmm(X, 8, 3, 1024, refine=3, random_state=0, n_threads=1,
+                              callback=cb)
+    assert stopped.refine_objective.size == 2 and stopped.data_step_objective.size == 0
 
 
 @pytest.mark.parametrize("make, algorithm", [
