@@ -63,5 +63,17 @@ void for_each_cluster_sum(const DataView<T>& data, const ClusterPartition& part,
   }, 2.0 * kLloydClustersPerTask * d * static_cast<double>(n) / static_cast<double>(C));
 }
 
+/// Every non-empty cluster's center to the weighted mean of its points (in
+/// double, points in index order, cast to T); an empty cluster keeps its
+/// center. Lloyd's update and vc-GMM's data steps.
+template <typename T>
+void cluster_means(const DataView<T>& data, const ClusterPartition& part, index_t C,
+                   int n_threads, T* centers) {
+  const index_t d = data.d;
+  for_each_cluster_sum(data, part, C, n_threads, [&](index_t c, const double* acc, double wsum) {
+    VectorMap<T>(centers + c * d, d) = (ConstVectorMap<double>(acc, d) / wsum).template cast<T>();
+  });
+}
+
 }  // namespace detail
 }  // namespace vcgmm

@@ -23,17 +23,6 @@ namespace detail {
 
 namespace {
 
-/// Weighted means, cluster by cluster, points in index order, in double;
-/// an empty cluster keeps its center.
-template <typename T>
-void update_centers(const DataView<T>& data, const ClusterPartition& part, index_t C,
-                    int n_threads, T* centers) {
-  const index_t d = data.d;
-  for_each_cluster_sum(data, part, C, n_threads, [&](index_t c, const double* acc, double wsum) {
-    VectorMap<T>(centers + c * d, d) = (ConstVectorMap<double>(acc, d) / wsum).template cast<T>();
-  });
-}
-
 /// Spherical k-means: every center rescaled to unit length (in double); a
 /// center of norm zero (its points cancel out) keeps its previous direction.
 template <typename T>
@@ -82,7 +71,7 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
       result.n_relocated += moved;
     }
     if (params.spherical) before_update.assign(centers, centers + C * data.d);
-    update_centers(data, part, C, run.n_threads, centers);
+    cluster_means(data, part, C, run.n_threads, centers);
     if (params.spherical) normalise_centers(C, data.d, before_update.data(), centers);
     result.n_iter = it;
     const double q_floor = d2_floor * w_total;  // d2_floor of the centers Q was measured with

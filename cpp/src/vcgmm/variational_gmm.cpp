@@ -244,10 +244,7 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
   }
   data_relocated_.push_back(moved);
   data_left_empty_.push_back(empty - moved);
-  for_each_cluster_sum(all, part, C, run_.n_threads,
-                       [&](index_t c, const double* acc, double wsum) {
-    VectorMap<T>(&means_[c * D], D) = (ConstVectorMap<double>(acc, D) / wsum).template cast<T>();
-  });
+  cluster_means(all, part, C, run_.n_threads, means_.data());
   data_objective_.push_back(found.objective);
   return found.objective;
 }

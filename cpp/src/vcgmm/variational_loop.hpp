@@ -25,7 +25,7 @@ struct EStepSums;  // estep_search.hpp
 /// Cells of the cell index a data step probes per point. Its labels only feed
 /// a mean update: 2 cells move the means nearly as far as the index's default
 /// 12, for a fraction of the search where many means share a cell
-/// (docs/user_guide/choosing.rst).
+/// (docs/user_guide/parameters.rst).
 constexpr int kDataStepProbes = 2;
 
 template <typename T>

@@ -288,14 +288,15 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
 
     def _fit_run(self, X, sample_weight, *, return_labels):
         """The fit (best of n_init runs): (values, run, w, n_distance_evals, timings)."""
-        steps = self._checked_params()["data_steps"]
+        checked = self._checked_params()
+        steps = checked["data_steps"]
         if steps != "auto" and steps > 0:
             if not isinstance(X, np.ndarray):
                 raise ValueError(
                     f"data_steps={steps} needs the training data as one array in memory (a "
                     "NumPy array or memmap); chunked and Dask data are fitted on their "
                     "coreset only: pass data_steps=0 or 'auto'.")
-            if self.coreset_size is None:
+            if checked["coreset_size"] is None:
                 raise ValueError(
                     f"data_steps={steps} runs after a fit on a coreset; with "
                     "coreset_size=None (var-GMM-S) the loop and its refine steps already run "
