@@ -31,11 +31,16 @@ vcgmm-centers      ``VCGMM(compute_labels=False)``
 vcgmm-4C           ``VCGMM(coreset_size=4*C)`` (the default is 64*C; all at most N)
 vcgmm-16C          ``VCGMM(coreset_size=16*C)``
 vcgmm-256C         ``VCGMM(coreset_size=256*C)``
+vcgmm-8steps       ``VCGMM(data_steps=8)``: the defaults with eight steps on all rows
 vcgmm-4C-step      ``VCGMM(coreset_size=4*C, data_steps=1, refine=0, tol=5e-3)``: EM on
                    a small coreset, then one hard step on all rows
 vcgmm-1C-steps     ``VCGMM(coreset_size=C, init="random", max_iter=3, data_steps=2,
                    refine=0)``: random seeds, a few EM iterations, two steps on all rows
 vcgmm-1C-4steps    the same with ``data_steps=4``
+vcgmm-1C-32steps   the same with ``data_steps=32`` (approximate Lloyd on all rows)
+vcgmm-16C-nearest  ``VCGMM(coreset_size=16*C, initial_sets="nearest", data_steps=4,
+                   refine=0, tol=5e-3)``: EM from the seeding's partition (for
+                   well-separated clusters), then four steps on all rows
 kmeans             ``KMeans()`` (k-means++ and Lloyd on all rows)
 kmeans-it10        ``KMeans(max_iter=10)``
 kmeans-it5         ``KMeans(max_iter=5)``
@@ -147,6 +152,7 @@ VCGMM_POINTS = {
     "vcgmm-4C": ("VCGMM", {"coreset_size": PerCluster(4), **_ONLY_CENTERS}, 0),
     "vcgmm-16C": ("VCGMM", {"coreset_size": PerCluster(16), **_ONLY_CENTERS}, 0),
     "vcgmm-256C": ("VCGMM", {"coreset_size": PerCluster(256), **_ONLY_CENTERS}, 0),
+    "vcgmm-8steps": ("VCGMM", {"data_steps": 8, **_ONLY_CENTERS}, 0),
     "vcgmm-4C-step": ("VCGMM", {"coreset_size": PerCluster(4), "data_steps": 1, "refine": 0,
                                 "tol": 5e-3, **_ONLY_CENTERS}, 0),
     "vcgmm-1C-steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
@@ -155,6 +161,12 @@ VCGMM_POINTS = {
     "vcgmm-1C-4steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
                                   "max_iter": 3, "data_steps": 4, "refine": 0,
                                   **_ONLY_CENTERS}, 0),
+    "vcgmm-1C-32steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
+                                   "max_iter": 3, "data_steps": 32, "refine": 0,
+                                   **_ONLY_CENTERS}, 0),
+    "vcgmm-16C-nearest": ("VCGMM", {"coreset_size": PerCluster(16), "initial_sets": "nearest",
+                                    "data_steps": 4, "refine": 0, "tol": 5e-3,
+                                    **_ONLY_CENTERS}, 0),
     "kmeans": ("KMeans", {}, 1),
     "kmeans-it10": ("KMeans", {"max_iter": 10, **_ONLY_CENTERS}, 1),
     "kmeans-it5": ("KMeans", {"max_iter": 5, **_ONLY_CENTERS}, 1),
