@@ -143,6 +143,12 @@ class PerCluster:
 
 _ONLY_CENTERS = {"compute_labels": False}
 
+def _random_seeds_then_steps(k):
+    """Random seeds, three EM iterations on C coreset points, then k data steps."""
+    return ("VCGMM", {"coreset_size": PerCluster(1), "init": "random", "max_iter": 3,
+                      "data_steps": k, "refine": 0, **_ONLY_CENTERS}, 0)
+
+
 #: vcgmm's points: key -> (estimator, keyword arguments, grows). A callable
 #: value (PerCluster) is resolved per fit from (C, n_samples); ``grows`` is a
 #: lower bound of the exponent of C in the fit's cost (0: none known).
@@ -155,15 +161,9 @@ VCGMM_POINTS = {
     "vcgmm-8steps": ("VCGMM", {"data_steps": 8, **_ONLY_CENTERS}, 0),
     "vcgmm-4C-step": ("VCGMM", {"coreset_size": PerCluster(4), "data_steps": 1, "refine": 0,
                                 "tol": 5e-3, **_ONLY_CENTERS}, 0),
-    "vcgmm-1C-steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
-                                 "max_iter": 3, "data_steps": 2, "refine": 0,
-                                 **_ONLY_CENTERS}, 0),
-    "vcgmm-1C-4steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
-                                  "max_iter": 3, "data_steps": 4, "refine": 0,
-                                  **_ONLY_CENTERS}, 0),
-    "vcgmm-1C-32steps": ("VCGMM", {"coreset_size": PerCluster(1), "init": "random",
-                                   "max_iter": 3, "data_steps": 32, "refine": 0,
-                                   **_ONLY_CENTERS}, 0),
+    "vcgmm-1C-steps": _random_seeds_then_steps(2),
+    "vcgmm-1C-4steps": _random_seeds_then_steps(4),
+    "vcgmm-1C-32steps": _random_seeds_then_steps(32),
     "vcgmm-16C-nearest": ("VCGMM", {"coreset_size": PerCluster(16), "initial_sets": "nearest",
                                     "data_steps": 4, "refine": 0, "tol": 5e-3,
                                     **_ONLY_CENTERS}, 0),
