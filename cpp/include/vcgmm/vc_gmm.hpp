@@ -41,11 +41,12 @@ struct VcgmmParams : PipelineParams {
   VariationalGmmParams em;
   /// Hard (Lloyd) steps on ALL n points after the loop on the coreset and its
   /// refinement (>= 0; 0: the papers' vc-GMM): every point's nearest mean by
-  /// the cell index (approximate_assignment.hpp, probing 2 cells), empty
-  /// clusters onto the farthest points, every mean to the weighted mean of
-  /// its points; then the variances are refitted on the coreset (see
-  /// RefineSearch). About O(n sqrt(C) d) per step (the coarse centers plus
-  /// two cells of about sqrt(C) means each), the refinement phase's time and
+  /// the cell index (approximate_assignment.hpp, probing 4 cells in the
+  /// first step and 2 in later ones), empty clusters onto the farthest
+  /// points, every mean to the weighted mean of its points; then the
+  /// variances are refitted on the coreset (see RefineSearch). About
+  /// O(n sqrt(C) d) per step (the coarse centers plus the probed cells of
+  /// about sqrt(C) means each), the refinement phase's time and
   /// evaluations. Ignored without a coreset (coreset_size = 0: the refinement
   /// already runs on all points). Why: a coreset of a few points per cluster
   /// places the means for the coreset, not for the data; one step on all

@@ -227,7 +227,7 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
   std::vector<std::int32_t> labels(N);
   std::vector<double> d2(N);
   ApproximateAssignmentParams probes;
-  probes.n_probe = kDataStepProbes;
+  probes.n_probe = data_objective_.empty() ? kFirstDataStepProbes : kDataStepProbes;
   const CenterCellIndex<T> index(means_.data(), C, D, probes, run_.n_threads);
   const ApproximateAssignmentStats found = index.assign(all, labels.data(), d2.data(),
                                                        run_.n_threads);

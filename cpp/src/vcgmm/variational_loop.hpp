@@ -27,6 +27,11 @@ struct EStepSums;  // estep_search.hpp
 /// 12, for a fraction of the search where many means share a cell
 /// (docs/user_guide/parameters.rst).
 constexpr int kDataStepProbes = 2;
+/// The first data step probes more: it moves the means from the coreset's
+/// fit to all points, the largest move, and where the cells mix unrelated
+/// means (well-separated blobs, about one mean each) a label from 2 cells is
+/// often a mean of another blob, enough to raise the error.
+constexpr int kFirstDataStepProbes = 4;
 
 template <typename T>
 class VariationalLoop {

@@ -137,7 +137,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Hard (Lloyd) steps on all the training data after the fit on the
         coreset and its ``refine`` steps (not in the papers; 0 is the papers'
         vc-GMM): each labels every sample by the cell index of
-        :func:`assign_approximate` (probing 2 cells), moves the means no
+        :func:`assign_approximate` (probing 4 cells in the first step, 2 in
+        later ones), moves the means no
         sample chose onto the samples farthest from theirs, then moves every
         mean to the weighted mean of its samples; ``sigma2_`` is then refitted
         on the coreset as after ``refine``. A step costs less than one
