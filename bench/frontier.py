@@ -36,6 +36,7 @@ vcgmm-4C-step      ``VCGMM(coreset_size=4*C, data_steps=1, refine=0, tol=5e-3)``
                    a small coreset, then one hard step on all rows
 vcgmm-1C-steps     ``VCGMM(coreset_size=C, init="random", max_iter=3, data_steps=2,
                    refine=0)``: random seeds, a few EM iterations, two steps on all rows
+vcgmm-1C-1step     the same with ``data_steps=1``
 vcgmm-1C-4steps    the same with ``data_steps=4``
 vcgmm-1C-32steps   the same with ``data_steps=32`` (approximate Lloyd on all rows)
 vcgmm-16C-nearest  ``VCGMM(coreset_size=16*C, initial_sets="nearest", data_steps=4,
@@ -161,6 +162,7 @@ VCGMM_POINTS = {
     "vcgmm-8steps": ("VCGMM", {"data_steps": 8, **_ONLY_CENTERS}, 0),
     "vcgmm-4C-step": ("VCGMM", {"coreset_size": PerCluster(4), "data_steps": 1, "refine": 0,
                                 "tol": 5e-3, **_ONLY_CENTERS}, 0),
+    "vcgmm-1C-1step": _random_seeds_then_steps(1),
     "vcgmm-1C-steps": _random_seeds_then_steps(2),
     "vcgmm-1C-4steps": _random_seeds_then_steps(4),
     "vcgmm-1C-32steps": _random_seeds_then_steps(32),
