@@ -138,16 +138,16 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         coreset and its ``refine`` steps (not in the papers; 0 is the papers'
         vc-GMM): each labels every sample by the cell index of
         :func:`assign_approximate` (probing 4 cells in the first step, 2 in
-        later ones), moves the means no
-        sample chose onto the samples farthest from theirs, then moves every
-        mean to the weighted mean of its samples; ``sigma2_`` is then refitted
-        on the coreset as after ``refine``. A step costs less than one
+        later ones), moves the means no sample chose onto the samples
+        farthest from theirs, then moves every mean to the weighted mean of
+        its samples; ``sigma2_`` is then refitted on the coreset as after
+        ``refine``. A step costs less than one
         :func:`assign_approximate` pass over X. "auto": 1 when X is one array
         in memory, 0 for chunked and Dask data (which are fitted on their
         coreset only; an integer > 0 is refused there) and without a coreset
         (``coreset_size=None``: the refinement already runs on all points).
-        One step lowered the error on every kind of data measured for a few
-        percent more time, and at very many clusters it is the fast way to a
+        One step lowered the error on every kind of data measured for about
+        a tenth more time, and at very many clusters it is the fast way to a
         low error (see the parameters and choosing pages).
     covariance_type : {"shared", "spherical"}, default="shared"
         "shared": the papers' model, one variance ``sigma2_`` and equal
