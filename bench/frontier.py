@@ -144,6 +144,7 @@ class PerCluster:
 
 _ONLY_CENTERS = {"compute_labels": False}
 
+
 def _random_seeds_then_steps(k):
     """Random seeds, three EM iterations on C coreset points, then k data steps."""
     return ("VCGMM", {"coreset_size": PerCluster(1), "init": "random", "max_iter": 3,

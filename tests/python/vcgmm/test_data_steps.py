@@ -60,8 +60,8 @@ def test_data_steps_are_lloyd_steps_on_all_points_from_the_fitted_means(dtype, m
 
 def test_first_data_step_lowers_the_error_on_blobs_with_one_mean_each():
     # 400 blobs in 128 dimensions, C = 400: about 20 cells of 20 means that
-    # belong to unrelated blobs. Labels from 2 cells raised this fit's error by
-    # 2%; the first step's 4 cells lower it.
+    # belong to unrelated blobs. Labels from 2 cells raised this fit's error;
+    # the first step's 4 cells lower it.
     from sklearn.datasets import make_blobs as sklearn_blobs
 
     X, _ = sklearn_blobs(40000, 128, centers=400, random_state=0)
