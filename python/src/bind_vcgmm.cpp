@@ -143,8 +143,8 @@ class VariationalLoop {
   void m_step() {
     without_gil([&] { loop_->m_step(); });
   }
-  double refine_step() {
-    return without_gil([&] { return loop_->refine_step(); });
+  double refine_step(bool split_merge) {
+    return without_gil([&] { return loop_->refine_step(split_merge); });
   }
   double free_energy() const {
     return without_gil([&] { return loop_->free_energy(); });
@@ -202,7 +202,7 @@ void bind_typed(py::module_& m, const char* loop_name) {
            py::arg("means").noconvert(), py::arg("params"), py::arg("run"))
       .def("e_step", &Loop::e_step, py::arg("estimate_sigma") = false)
       .def("m_step", &Loop::m_step)
-      .def("refine_step", &Loop::refine_step)
+      .def("refine_step", &Loop::refine_step, py::arg("split_merge") = false)
       .def("free_energy", &Loop::free_energy)
       .def("fit", &Loop::fit)
       .def_property_readonly("means", &Loop::means)
@@ -234,6 +234,7 @@ void bind_params(py::module_& m) {
       .def_readwrite("tol", &P::tol)
       .def_readwrite("max_iter", &P::max_iter)
       .def_readwrite("refine", &P::refine)
+      .def_readwrite("split_merge", &P::split_merge)
       .def_readwrite("variance_floor", &P::variance_floor);
   enum_property(em, "stop_rule", &P::stop_rule, kStopRules);
   enum_property(em, "covariance_type", &P::covariance_type, kCovarianceTypes);
@@ -254,6 +255,7 @@ void bind_results(py::module_& m) {
   vector_property(r, "estep_distance_evals", &R::estep_distance_evals);
   vector_property(r, "refine_objective", &R::refine_objective);
   vector_property(r, "refine_relocated", &R::refine_relocated);
+  vector_property(r, "refine_split_merges", &R::refine_split_merges);
   vector_property(r, "variances", &R::variances);
   vector_property(r, "mixing_weights", &R::mixing_weights);
   auto vr = result_class<vcgmm::VcgmmResult, R>(m, "VcgmmResult");

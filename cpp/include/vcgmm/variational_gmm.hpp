@@ -157,6 +157,17 @@ struct VariationalGmmParams {
   /// by measurement (docs/user_guide/performance.rst).
   int refine = 3;
   RefineSearch refine_search = RefineSearch::approximate;  ///< the refinement's assignment
+  /// Split-merge moves after every refinement step but the last (not in the
+  /// papers; approximate and exact refine_search only): clusters whose merge
+  /// into a neighbouring cluster costs least (Ward's cost) are paired with the
+  /// clusters whose 2-means split lowers the error most, while the gain is
+  /// more than 4 times the cost; the merged mean, and the split's two halves,
+  /// replace the three means. Exact for the partition, so the error falls by
+  /// gain - cost per pair. Why: EM and Lloyd only move means locally, and on
+  /// well-separated clusters (make_blobs with C = its number of centers) a
+  /// seeding that put two means in one cluster and one between two never
+  /// recovers. O(N D) per round; counted in refine_split_merges.
+  bool split_merge = true;
   CovarianceType covariance_type = CovarianceType::shared;  ///< shared: the papers' model
   /// spherical: floor of sigma_c^2 relative to the data's variance per feature (>= 0, finite)
   double variance_floor = kComponentVarianceFloor;
@@ -191,6 +202,8 @@ struct VariationalGmmResult : IterationResult {
   std::vector<double> refine_objective;
   /// Empty clusters moved onto far points in every refinement step.
   std::vector<index_t> refine_relocated;
+  /// Split-merge pairs moved after every refinement step (0 after the last).
+  std::vector<index_t> refine_split_merges;
 };
 
 /// The var-GMM-S loop as an object, for step-by-step use and inspection
@@ -243,7 +256,10 @@ class VariationalGmm {
   /// after its last refinement step). Returns the weighted quantization
   /// error of the assignment with the means before the update. Needs sigma^2 (an e_step
   /// first); afterwards the responsibilities are the hard assignments.
-  double refine_step();
+  /// split_merge: then one round of split-merge moves on the new partition
+  /// (see VariationalGmmParams::split_merge; with refine_search restricted
+  /// the next steps cannot find the moved means).
+  double refine_step(bool split_merge = false);
 
   /// Runs the loop: 1 + n_init_estep E-steps, then iterations until the
   /// stopping rule (params.stop_rule) is met or max_iter iterations, then

@@ -163,6 +163,35 @@ inline double squared_distance_exact(const T* a, const T* b, index_t d) {
 #endif
 }
 
+/// ||a - b||^2 for a row of T and a point in double, accumulated in double in
+/// the lanes and order of squared_distance_exact (vc-GMM's split-merge moves).
+template <typename T>
+inline double squared_distance_to_double(const T* a, const double* b, index_t d) {
+#if defined(__GNUC__) || defined(__clang__)
+  typedef double V8 __attribute__((vector_size(64)));
+  typedef T In8 __attribute__((vector_size(8 * sizeof(T))));
+  V8 acc = {};
+  index_t k = 0;
+  for (; k + 8 <= d; k += 8) {
+    In8 va;
+    V8 vb;
+    __builtin_memcpy(&va, a + k, sizeof(In8));
+    __builtin_memcpy(&vb, b + k, sizeof(V8));
+    const V8 t = __builtin_convertvector(va, V8) - vb;
+    acc += t * t;
+  }
+  double tail = 0.0;
+  for (; k < d; ++k) {
+    const double t = static_cast<double>(a[k]) - b[k];
+    tail += t * t;
+  }
+  return sum_lanes8(acc) + tail;
+#else
+  return (ConstVectorMap<T>(a, d).template cast<double>() - ConstVectorMap<double>(b, d))
+      .squaredNorm();
+#endif
+}
+
 /// acc[j] += a * x[j] for j < d, in double (a plain loop: the compiler
 /// vectorizes the conversion and the FMA; the order per element is fixed).
 template <typename T>

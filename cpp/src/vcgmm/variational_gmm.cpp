@@ -17,6 +17,7 @@
 #include "vcgmm/checks.hpp"
 #include "vcgmm/estep_search.hpp"
 #include "vcgmm/mstep.hpp"
+#include "vcgmm/split_merge.hpp"
 #include "vcgmm/variational_loop.hpp"
 
 namespace vcgmm {
@@ -166,7 +167,7 @@ inline void move_to_front(std::int32_t* kn, int G, std::int32_t label) {
 }  // namespace
 
 template <typename T>
-double VariationalLoop<T>::refine_step() {
+double VariationalLoop<T>::refine_step(bool split_merge) {
   require(has_sigma_, "VariationalGmm: refine_step needs a preceding e_step");
   const index_t N = data_.n, C = sets_.C, D = data_.d;
   const int G = sets_.G;
@@ -200,8 +201,17 @@ double VariationalLoop<T>::refine_step() {
         }
       }, 3.0 * kEStepPointsPerTask * D);
     }
+    std::vector<std::int32_t> before;
+    if (split_merge) before = labels;
     moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
                                     labels.data());
+    if (moved > 0 && split_merge) {
+      part.build(labels.data(), N, C);
+      // A relocated cluster's neighbours: those of the cluster its point left.
+      for (index_t n = 0; n < N; ++n) {
+        if (labels[n] != before[n]) place_next_to(sets_, labels[n], before[n]);
+      }
+    }
   }
   refine_relocated_.push_back(moved);
   // Hard responsibilities: all weight on K(n)'s first (the label).
@@ -218,6 +228,11 @@ double VariationalLoop<T>::refine_step() {
   has_resp_ = true;
   // sigma^2 stays EM's
   detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_);
+  // The means are now those of the partition `part`, as split_merge needs.
+  SplitMergeStats moves;
+  if (split_merge) moves = detail::split_merge(data_, part, sets_, means_.data(), run_.n_threads);
+  refine_split_merges_.push_back(moves.moves);
+  split_merge_gain_.push_back(moves.net_gain);
   return sums.min_sum;
 }
 
@@ -475,15 +490,25 @@ VariationalGmmResult VariationalLoop<T>::fit(const DataView<T>* all, int data_st
   result.timings.iterations = clock.seconds();
   Stopwatch refine_clock;
   bool refine_stopped = false;  // by the progress callback: no data steps either (same phase)
-  for (int k = 0; k < params_.refine; ++k) {
+  // Split-merge needs a search over all means to find the moved means.
+  const bool split_merge =
+      params_.split_merge && params_.refine_search != RefineSearch::restricted;
+  for (int k = 0; k < params_.refine + kSplitMergeMaxExtraSteps; ++k) {
     check_interrupt();
-    result.refine_objective.push_back(refine_step());
+    if (k >= params_.refine) {  // past the steps asked for: only after a round that gained
+      if (params_.refine == 0) break;
+      const double gained = split_merge_gain_.back();
+      if (!(gained > 0.0 && gained >= kSplitMergeGoOn * result.refine_objective.back())) break;
+    }
+    result.refine_objective.push_back(refine_step(split_merge));
     result.refine_relocated.push_back(refine_relocated_.back());
+    result.refine_split_merges.push_back(refine_split_merges_.back());
     log_line(run_.log,
              "vc-gmm refine %2d  quantization error %.10g  distances %lld  relocated %lld  "
-             "(%.2f s)",
+             "split-merge pairs %lld  (%.2f s)",
              k + 1, result.refine_objective.back(), static_cast<long long>(refine_evals_.back()),
-             static_cast<long long>(refine_relocated_.back()), refine_clock.seconds());
+             static_cast<long long>(refine_relocated_.back()),
+             static_cast<long long>(refine_split_merges_.back()), refine_clock.seconds());
     std::int64_t refine_evals = 0;
     for (std::int64_t e : refine_evals_) refine_evals += e;
     if (report_progress(run_, "vc-gmm", "refinement", k + 1, result.refine_objective.back(),
@@ -564,8 +589,8 @@ double VariationalGmm<T>::free_energy() const {
   return impl_->free_energy();
 }
 template <typename T>
-double VariationalGmm<T>::refine_step() {
-  return impl_->refine_step();
+double VariationalGmm<T>::refine_step(bool split_merge) {
+  return impl_->refine_step(split_merge);
 }
 template <typename T>
 VariationalGmmResult VariationalGmm<T>::fit() {

@@ -32,6 +32,13 @@ constexpr int kDataStepProbes = 2;
 /// means (well-separated blobs, about one mean each) a label from 2 cells is
 /// often a mean of another blob, enough to raise the error.
 constexpr int kFirstDataStepProbes = 4;
+/// With split-merge, the refinement goes on past its `refine` steps while the
+/// last round of moves lowered the weighted error by at least this fraction
+/// (of the last step's): a round splits a cluster only in two, so a mean
+/// between several well-separated clusters needs a round for each; at most
+/// kSplitMergeMaxExtraSteps more steps.
+constexpr double kSplitMergeGoOn = 1e-3;
+constexpr int kSplitMergeMaxExtraSteps = 16;
 
 template <typename T>
 class VariationalLoop {
@@ -42,7 +49,7 @@ class VariationalLoop {
 
   double e_step(bool estimate_sigma);
   void m_step();
-  double refine_step();
+  double refine_step(bool split_merge = false);
   // One hard step on `all`, the data the coreset was drawn from (fit_vcgmm's
   // data_steps): every point's nearest mean by the cell index, empty clusters
   // onto far points, every mean to the weighted mean of its points. Returns
@@ -109,6 +116,8 @@ class VariationalLoop {
   std::vector<std::int64_t> estep_evals_;  // one entry per E-step (also keys the "+1" streams)
   std::vector<std::int64_t> refine_evals_;  // one entry per refinement step
   std::vector<index_t> refine_relocated_;   // empty clusters moved, per refinement step
+  std::vector<index_t> refine_split_merges_;  // split-merge pairs moved, per refinement step
+  std::vector<double> split_merge_gain_;      // their fall of the weighted error, per step
   std::int64_t refit_evals_ = 0;            // refit_variances' search
   std::vector<double> data_objective_;      // per data step: the labels' weighted error
   std::vector<index_t> data_relocated_;     // per data step: empty clusters moved

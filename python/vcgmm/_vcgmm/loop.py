@@ -84,11 +84,13 @@ class VariationalLoop:
         the last E-step."""
         self._loop.m_step()
 
-    def refine_step(self):
+    def refine_step(self, split_merge=False):
         """One hard refinement step (the assignment of ``refine_search``,
         empty clusters onto far points, then weighted means); returns the weighted quantization error of the assignment with
-        the means before the update. The labels are ``truncation_sets[:, 0]``."""
-        return self._loop.refine_step()
+        the means before the update. The labels are ``truncation_sets[:, 0]``.
+        ``split_merge=True``: then one round of split-merge moves on the new
+        partition (see :class:`VCGMM`'s ``split_merge``)."""
+        return self._loop.refine_step(bool(split_merge))
 
     def free_energy(self):
         """Free energy of the current K(n) and parameters (changes nothing)."""
@@ -98,13 +100,15 @@ class VariationalLoop:
         """Run the loop to convergence; returns a dict (``free_energy`` trace,
         ``n_iter``, ``converged``, ``sigma2``, ``variances``, ``mixing_weights``,
         ``G``, ``estep_distance_evals``,
-        ``n_distance_evals``, ``timings``, ``refine_objective``, ``refine_relocated``)."""
+        ``n_distance_evals``, ``timings``, ``refine_objective``, ``refine_relocated``,
+        ``refine_split_merges``)."""
         r = self._loop.fit()
         return {
             "free_energy": r.free_energy, "n_iter": int(r.n_iter), "converged": bool(r.converged),
             "sigma2": float(r.sigma2), "G": int(r.G), "estep_distance_evals": r.estep_distance_evals,
             "n_distance_evals": r.n_distance_evals, "timings": r.timings,
             "refine_objective": r.refine_objective, "refine_relocated": r.refine_relocated,
+            "refine_split_merges": r.refine_split_merges,
             "variances": r.variances,
             "mixing_weights": r.mixing_weights,
         }

@@ -54,6 +54,11 @@ VCGMM_PARAMS: ParamTable = ParamTable(
               "the refinement's assignment: 'restricted' (the truncated search spaces), "
               "'approx' (all means, approximate cell index) or 'exact' (all means, exact scan)",
               target="em.refine_search", cli="--refine-search"),
+        Param("split_merge", Boolean(), CORE,
+              "split-merge moves after every refinement step but the last: a cluster "
+              "merged into a neighbour where splitting another gains more than 4 times "
+              "the merge's cost (refine_search 'approx' or 'exact')",
+              target="em.split_merge"),
         Param("data_steps", AnyOf(Options(("auto",)), Integer(0, INT32_MAX)), "auto",
               "hard (Lloyd) steps on all the training data after the fit on the coreset, "
               "labels by the approximate cell index (0: none, the papers' vc-GMM; 'auto': "

@@ -58,6 +58,9 @@ class VCGMMResult:
     refine_relocated : ndarray of shape (refine,)
         Clusters that no point chose in each refinement step, moved onto the
         points farthest from their means.
+    refine_split_merges : ndarray of shape (refine,)
+        Split-merge pairs moved after each refinement step (``split_merge``;
+        0 after the last).
     data_step_objective : ndarray of shape (data_steps,)
         Weighted quantization error on all the data of every data step's
         labels (with the means before that step).
@@ -91,6 +94,7 @@ class VCGMMResult:
     timings: dict = field(default_factory=dict)
     refine_objective: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     refine_relocated: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    refine_split_merges: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     data_step_objective: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     data_step_relocated: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     variances: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))

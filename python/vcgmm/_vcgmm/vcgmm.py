@@ -332,7 +332,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             labels=labels, inertia=inertia,
             n_distance_evals=n_distance_evals, estep_distance_evals=r.estep_distance_evals,
             timings=timings, refine_objective=r.refine_objective,
-            refine_relocated=r.refine_relocated,
+            refine_relocated=r.refine_relocated, refine_split_merges=r.refine_split_merges,
             data_step_objective=r.data_step_objective,
             data_step_relocated=r.data_step_relocated,
             variances=r.variances, mixing_weights=r.mixing_weights)

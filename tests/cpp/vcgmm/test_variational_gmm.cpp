@@ -425,6 +425,7 @@ TEST_CASE_TEMPLATE("refinement over all means: exact is one Lloyd step, approx n
 
   p.refine = 1;
   p.refine_search = vcgmm::RefineSearch::exact;
+  p.split_merge = false;  // one plain step
   vcgmm::VariationalGmm<T> ex(data, C, mu0.data(), p, run_options(1, 0));
   const vcgmm::VariationalGmmResult r = ex.fit();
   vcgmm::LloydParams lp;
@@ -466,6 +467,60 @@ TEST_CASE_TEMPLATE("refinement over all means: exact is one Lloyd step, approx n
   p.refine_search = static_cast<vcgmm::RefineSearch>(7);
   CHECK_THROWS_AS(vcgmm::VariationalGmm<T>(data, C, mu0.data(), p, run_options(1, 0)),
                   InvalidArgument);
+}
+
+TEST_CASE_TEMPLATE("split-merge: one mean per well-separated blob from random seeds", T, float,
+                   double) {
+  // 30 blobs far apart, C = 30 random rows as seeds: about a third of the
+  // blobs start without a mean, and EM and Lloyd steps keep them so.
+  const index_t n = 3000, d = 6, C = 30;
+  std::vector<T> truth;
+  std::vector<index_t> blob;
+  const std::vector<T> x = blobs<T>(n, d, C, 200.0, 1.0, 43, &truth, &blob);
+  const std::vector<T> mu0 = initial_means(x, d, C, 5);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  auto blobs_with_a_mean = [&](const T* means) {
+    std::set<index_t> nearest;  // the nearest mean of every true center
+    for (index_t b = 0; b < C; ++b) {
+      index_t best = 0;
+      double best_d2 = std::numeric_limits<double>::infinity();
+      for (index_t c = 0; c < C; ++c) {
+        double d2 = 0.0;
+        for (index_t j = 0; j < d; ++j) {
+          const double t = static_cast<double>(truth[b * d + j]) - static_cast<double>(means[c * d + j]);
+          d2 += t * t;
+        }
+        if (d2 < best_d2) {
+          best_d2 = d2;
+          best = c;
+        }
+      }
+      nearest.insert(best);
+    }
+    return static_cast<index_t>(nearest.size());
+  };
+  vcgmm::VariationalGmmParams p;
+  p.G = 5;
+  p.split_merge = false;
+  vcgmm::VariationalGmm<T> plain(data, C, mu0.data(), p, run_options(2, 1));
+  const vcgmm::VariationalGmmResult rp = plain.fit();
+  CHECK(blobs_with_a_mean(plain.means()) < C);
+  for (index_t moves : rp.refine_split_merges) CHECK(moves == 0);
+
+  p.split_merge = true;
+  vcgmm::VariationalGmm<T> sm(data, C, mu0.data(), p, run_options(2, 1));
+  const vcgmm::VariationalGmmResult r = sm.fit();
+  CHECK(blobs_with_a_mean(sm.means()) == C);
+  REQUIRE(r.refine_split_merges.size() == r.refine_objective.size());
+  CHECK(r.refine_split_merges[0] > 0);
+  for (size_t k = 1; k < r.refine_objective.size(); ++k) {
+    CHECK(r.refine_objective[k] <= r.refine_objective[k - 1]);
+  }
+  // same steps and bits on 3 threads
+  vcgmm::VariationalGmm<T> sm3(data, C, mu0.data(), p, run_options(2, 3));
+  const vcgmm::VariationalGmmResult r3 = sm3.fit();
+  CHECK(r3.refine_split_merges == r.refine_split_merges);
+  CHECK(std::equal(sm.means(), sm.means() + C * d, sm3.means()));
 }
 
 TEST_CASE_TEMPLATE("K(n) is sorted by distance, G_c starts with c, counts are |S(n)|", T, float,

@@ -1,0 +1,261 @@
+// Internal (variational loop): split-merge moves between the hard refinement
+// steps after EM (VariationalGmmParams::split_merge).
+//
+// On a hard partition whose means sit at the weighted means of their points
+// (after a refinement step's M-step), merging cluster r into cluster q raises
+// the weighted squared error by exactly m_r m_q / (m_r + m_q) ||mu_r - mu_q||^2
+// (Ward's cost; m = the clusters' weights), and splitting cluster s by a few
+// 2-means iterations lowers it by gain_s. The cheapest merges are paired with
+// the largest gains, every cluster in at most one pair, while gain_s exceeds
+// kSplitMergeMargin x cost_r: mu_q moves to the merged mean, mu_s and mu_r to
+// the two halves of s. The pairs are disjoint, so the error at the new means
+// (with r's points given to q and s's to the nearer half) is the old error
+// minus the sum of (gain - cost): the next refinement step starts lower.
+// Why: EM and Lloyd move means only locally; where a seeding put two means in
+// one well-separated cluster and one mean between two clusters, they never
+// recover (make_blobs with C = its number of centers).
+//
+// Cost: O(n d) per move round (a few passes over every cluster's points) plus
+// O(C G d) for the merge costs (candidates: the neighbourhoods G_c; all
+// clusters with G == C). Deterministic: clusters are visited in fixed tasks,
+// each cluster's points in index order, and the pairing is serial.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "detail/distance_kernels.hpp"
+#include "detail/parallel.hpp"
+#include "detail/partition.hpp"
+#include "vcgmm/truncation_sets.hpp"
+
+namespace vcgmm {
+namespace detail {
+
+/// A pair moves only when the split gains this many times the merge's cost:
+/// both are exact for the partition, but the next steps relabel the points
+/// around the three moved means, and on data without separated clusters
+/// marginal pairs end no lower than Lloyd's steps alone.
+constexpr double kSplitMergeMargin = 4.0;
+/// 2-means iterations of a split (from the mean and the farthest point).
+constexpr int kSplitIterations = 3;
+
+namespace split_merge_parts {
+
+/// Scratch of one task: the two centers of a split and their sums.
+struct SplitScratch {
+  std::vector<double> a, b, sa, sb;
+  explicit SplitScratch(index_t d) : a(d), b(d), sa(d), sb(d) {}
+};
+
+/// 2-means on cluster c's points (positive weights only), from its mean and
+/// its point farthest from it (ties: the first): the fall of the weighted
+/// squared error when every point goes to the nearer of the two centers
+/// (left in s.a, s.b), or 0 when the cluster cannot split.
+template <typename T>
+double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t c, const T* mean,
+                  SplitScratch& s) {
+  const index_t d = data.d, k0 = part.offsets[c], k1 = part.offsets[c + 1];
+  for (index_t j = 0; j < d; ++j) s.a[j] = static_cast<double>(mean[j]);
+  double sse = 0.0, far_d2 = 0.0;
+  index_t far = -1, positive = 0;
+  for (index_t k = k0; k < k1; ++k) {
+    const index_t i = part.order[k];
+    const double w = data.weight(i);
+    if (!(w > 0.0)) continue;
+    ++positive;
+    const double d2 = squared_distance_to_double(data.row(i), s.a.data(), d);
+    sse += w * d2;
+    if (d2 > far_d2) {
+      far_d2 = d2;
+      far = i;
+    }
+  }
+  if (positive < 2 || far < 0) return 0.0;
+  for (index_t j = 0; j < d; ++j) s.b[j] = static_cast<double>(data.row(far)[j]);
+  for (int it = 0; it < kSplitIterations; ++it) {
+    std::fill(s.sa.begin(), s.sa.end(), 0.0);
+    std::fill(s.sb.begin(), s.sb.end(), 0.0);
+    double wa = 0.0, wb = 0.0;
+    for (index_t k = k0; k < k1; ++k) {
+      const index_t i = part.order[k];
+      const double w = data.weight(i);
+      if (!(w > 0.0)) continue;
+      const T* x = data.row(i);
+      if (squared_distance_to_double(x, s.b.data(), d) < squared_distance_to_double(x, s.a.data(), d)) {
+        add_scaled_to_double(s.sb.data(), w, x, d);
+        wb += w;
+      } else {
+        add_scaled_to_double(s.sa.data(), w, x, d);
+        wa += w;
+      }
+    }
+    if (!(wa > 0.0) || !(wb > 0.0)) return 0.0;
+    for (index_t j = 0; j < d; ++j) {
+      s.a[j] = s.sa[j] / wa;
+      s.b[j] = s.sb[j] / wb;
+    }
+  }
+  double split = 0.0;
+  for (index_t k = k0; k < k1; ++k) {
+    const index_t i = part.order[k];
+    const double w = data.weight(i);
+    if (!(w > 0.0)) continue;
+    const T* x = data.row(i);
+    split += w * std::min(squared_distance_to_double(x, s.a.data(), d),
+                          squared_distance_to_double(x, s.b.data(), d));
+  }
+  return std::max(0.0, sse - split);
+}
+
+}  // namespace split_merge_parts
+
+/// Makes cluster `c`, just moved next to cluster `l` (a split's second half,
+/// or an empty cluster relocated onto a point of l), l's first neighbour and
+/// gives it l's neighbourhood: G_c = (c, l, G_l without c), G_l = (l, c, the
+/// same). Its old G_c lies where c no longer is. No-op with G == C or G < 2.
+inline void place_next_to(TruncationSets& sets, index_t c, index_t l) {
+  if (sets.full || sets.G < 2 || c == l) return;
+  const int G = sets.G;
+  std::int32_t* gl = &sets.Gc[l * G];
+  std::int32_t* gc = &sets.Gc[c * G];
+  int k = 2;
+  for (int g = 1; g < G && k < G; ++g) {
+    if (gl[g] != c) gc[k++] = gl[g];
+  }
+  for (int g = 2; g < k; ++g) gl[g] = gc[g];
+  gl[1] = gc[0] = static_cast<std::int32_t>(c);
+  gc[1] = static_cast<std::int32_t>(l);
+}
+
+/// What one split-merge round did.
+struct SplitMergeStats {
+  index_t moves = 0;       ///< pairs (merge r into q, split s) applied
+  double net_gain = 0.0;   ///< sum of (gain_s - cost_r): the fall of the weighted error
+};
+
+/// One round of split-merge moves on the hard partition `part` of `data`
+/// (every cluster's mean in `means` at the weighted mean of its points);
+/// merge candidates of c: G_c and every cluster whose G holds c (all
+/// clusters when sets.full). Moves the means of the paired clusters in
+/// place, and the two halves of a split next to each other (place_next_to:
+/// the next round and the E-step's search then see them side by side).
+template <typename T>
+SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& part,
+                            TruncationSets& sets, T* means, int n_threads) {
+  using split_merge_parts::SplitScratch;
+  using split_merge_parts::split_gain;
+  const index_t C = sets.C, d = data.d;
+  const double points_per_cluster = static_cast<double>(data.n) / static_cast<double>(C);
+  std::vector<double> mass(C, 0.0), gain(C, 0.0), cost(C, 0.0);
+  std::vector<std::int32_t> partner(C, -1);
+  const index_t n_tasks = n_chunks(C, kLloydClustersPerTask);
+  parallel_for(n_tasks, n_threads, [&](index_t task) {
+    const index_t c0 = task * kLloydClustersPerTask, c1 = std::min(C, c0 + kLloydClustersPerTask);
+    SplitScratch s(d);
+    for (index_t c = c0; c < c1; ++c) {
+      double m = 0.0;
+      for (index_t k = part.offsets[c]; k < part.offsets[c + 1]; ++k) {
+        m += data.weight(part.order[k]);
+      }
+      mass[c] = m;
+      gain[c] = split_gain(data, part, c, means + c * d, s);
+    }
+  }, 6.0 * (kSplitIterations + 2) * kLloydClustersPerTask * points_per_cluster * d);
+
+  // Merge costs of the candidate pairs (c, q in G_c), both ways; every
+  // cluster's cheapest (ties: the lower index).
+  const index_t n_candidates = sets.full ? C : sets.G;
+  std::vector<double> pair_cost(C * n_candidates);
+  auto candidate = [&](index_t c, index_t g) {
+    return sets.full ? static_cast<std::int32_t>(g) : sets.g_of(c)[g];
+  };
+  parallel_for(n_tasks, n_threads, [&](index_t task) {
+    const index_t c0 = task * kLloydClustersPerTask, c1 = std::min(C, c0 + kLloydClustersPerTask);
+    for (index_t c = c0; c < c1; ++c) {
+      for (index_t g = 0; g < n_candidates; ++g) {
+        const std::int32_t q = candidate(c, g);
+        const double m = mass[c] + mass[q];
+        pair_cost[c * n_candidates + g] =
+            q == c || !(m > 0.0)
+                ? 0.0
+                : mass[c] * mass[q] / m * squared_distance_exact(means + c * d, means + q * d, d);
+      }
+    }
+  }, 3.0 * kLloydClustersPerTask * n_candidates * d);
+  std::fill(cost.begin(), cost.end(), std::numeric_limits<double>::infinity());
+  auto offer = [&](index_t c, std::int32_t q, double cq) {
+    if (cq < cost[c] || (cq == cost[c] && q < partner[c])) {
+      cost[c] = cq;
+      partner[c] = q;
+    }
+  };
+  for (index_t c = 0; c < C; ++c) {
+    for (index_t g = 0; g < n_candidates; ++g) {
+      const std::int32_t q = candidate(c, g);
+      if (q == c) continue;
+      offer(c, q, pair_cost[c * n_candidates + g]);
+      offer(q, static_cast<std::int32_t>(c), pair_cost[c * n_candidates + g]);
+    }
+  }
+
+  // Pairs: the cheapest merges with the largest gains, each cluster once.
+  std::vector<index_t> by_cost(C), by_gain(C);
+  std::iota(by_cost.begin(), by_cost.end(), 0);
+  std::iota(by_gain.begin(), by_gain.end(), 0);
+  std::sort(by_cost.begin(), by_cost.end(), [&](index_t x, index_t y) {
+    return cost[x] < cost[y] || (cost[x] == cost[y] && x < y);
+  });
+  std::sort(by_gain.begin(), by_gain.end(), [&](index_t x, index_t y) {
+    return gain[x] > gain[y] || (gain[x] == gain[y] && x < y);
+  });
+  std::vector<std::uint8_t> used(C, 0);
+  struct Pair {
+    index_t r, q, s;
+  };
+  std::vector<Pair> pairs;
+  SplitMergeStats stats;
+  index_t next = 0;  // by_gain before it: used
+  for (const index_t r : by_cost) {
+    const std::int32_t q = partner[r];
+    if (q < 0 || used[r] || used[q]) continue;
+    while (next < C && used[by_gain[next]]) ++next;
+    index_t j = next;
+    while (j < C && (used[by_gain[j]] || by_gain[j] == r || by_gain[j] == q)) ++j;
+    if (j >= C) break;
+    const index_t s = by_gain[j];
+    if (!(gain[s] > kSplitMergeMargin * cost[r])) break;
+    used[r] = used[q] = used[s] = 1;
+    pairs.push_back({r, static_cast<index_t>(q), s});
+    stats.net_gain += gain[s] - cost[r];
+  }
+  stats.moves = static_cast<index_t>(pairs.size());
+
+  // The moves (disjoint clusters): q to the merged mean, s and r to the halves of s.
+  parallel_for(static_cast<index_t>(pairs.size()), n_threads, [&](index_t p) {
+    const Pair& pr = pairs[p];
+    const double m = mass[pr.r] + mass[pr.q];
+    T* mq = means + pr.q * d;
+    const T* mr = means + pr.r * d;
+    if (m > 0.0) {
+      for (index_t j = 0; j < d; ++j) {
+        mq[j] = static_cast<T>((mass[pr.r] * static_cast<double>(mr[j]) +
+                                mass[pr.q] * static_cast<double>(mq[j])) / m);
+      }
+    }
+    SplitScratch s(d);
+    split_gain(data, part, pr.s, means + pr.s * d, s);
+    for (index_t j = 0; j < d; ++j) {
+      means[pr.s * d + j] = static_cast<T>(s.a[j]);
+      means[pr.r * d + j] = static_cast<T>(s.b[j]);
+    }
+    place_next_to(sets, pr.r, pr.s);
+  }, 6.0 * (kSplitIterations + 2) * points_per_cluster * d);
+  return stats;
+}
+
+}  // namespace detail
+}  // namespace vcgmm
