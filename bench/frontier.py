@@ -30,6 +30,7 @@ vcgmm              ``VCGMM()``
 vcgmm-centers      ``VCGMM(compute_labels=False)``
 vcgmm-4C           ``VCGMM(coreset_size=4*C)`` (the default is 64*C; all at most N)
 vcgmm-16C          ``VCGMM(coreset_size=16*C)``
+vcgmm-16C-coreset  ``VCGMM(coreset_size=16*C, data_steps=0)``: the fit on the coreset only
 vcgmm-256C         ``VCGMM(coreset_size=256*C)``
 vcgmm-8steps       ``VCGMM(data_steps=8)``: the defaults with eight steps on all rows
 vcgmm-4C-step      ``VCGMM(coreset_size=4*C, data_steps=1, refine=0, tol=5e-3)``: EM on
@@ -159,6 +160,8 @@ VCGMM_POINTS = {
     "vcgmm-centers": ("VCGMM", {**_ONLY_CENTERS}, 0),
     "vcgmm-4C": ("VCGMM", {"coreset_size": PerCluster(4), **_ONLY_CENTERS}, 0),
     "vcgmm-16C": ("VCGMM", {"coreset_size": PerCluster(16), **_ONLY_CENTERS}, 0),
+    "vcgmm-16C-coreset": ("VCGMM", {"coreset_size": PerCluster(16), "data_steps": 0,
+                                    **_ONLY_CENTERS}, 0),
     "vcgmm-256C": ("VCGMM", {"coreset_size": PerCluster(256), **_ONLY_CENTERS}, 0),
     "vcgmm-8steps": ("VCGMM", {"data_steps": 8, **_ONLY_CENTERS}, 0),
     "vcgmm-4C-step": ("VCGMM", {"coreset_size": PerCluster(4), "data_steps": 1, "refine": 0,

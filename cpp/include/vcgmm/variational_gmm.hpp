@@ -153,20 +153,24 @@ struct VariationalGmmParams {
   StopRule stop_rule = StopRule::gain;  ///< how tol is applied
   int max_iter = 1000;     ///< maximum number of iterations (E-step + M-step), >= 1
   /// Hard refinement steps after EM (>= 0; 0: the papers' algorithm; see
-  /// RefineSearch). The default 3 with refine_search = approximate was chosen
-  /// by measurement (docs/user_guide/performance.rst).
+  /// RefineSearch; split_merge may add steps). The default 3 with
+  /// refine_search = approximate was chosen by measurement
+  /// (docs/user_guide/performance.rst).
   int refine = 3;
   RefineSearch refine_search = RefineSearch::approximate;  ///< the refinement's assignment
-  /// Split-merge moves after every refinement step but the last (not in the
-  /// papers; approximate and exact refine_search only): clusters whose merge
-  /// into a neighbouring cluster costs least (Ward's cost) are paired with the
-  /// clusters whose 2-means split lowers the error most, while the gain is
-  /// more than 4 times the cost; the merged mean, and the split's two halves,
-  /// replace the three means. Exact for the partition, so the error falls by
-  /// gain - cost per pair. Why: EM and Lloyd only move means locally, and on
-  /// well-separated clusters (make_blobs with C = its number of centers) a
-  /// seeding that put two means in one cluster and one between two never
-  /// recovers. O(N D) per round; counted in refine_split_merges.
+  /// A round of split-merge moves after every refinement step (not in the
+  /// papers; approximate and exact refine_search only): the clusters whose
+  /// merge into a neighbour (G_c, or a cluster whose G holds c) costs least
+  /// (Ward's cost) are paired with the clusters whose 2-means split lowers the
+  /// error most, while the gain is more than 4 times the cost; the merged mean
+  /// and the split's two halves replace the three means. Exact for the
+  /// partition: the error falls by gain - cost per pair. While a round lowers
+  /// the error by at least 0.1%, another refinement step follows, at most 16
+  /// more than `refine` (a round halves a cluster only once). Why: EM and
+  /// Lloyd move means only locally; on well-separated clusters (make_blobs
+  /// with C = its number of centers) a seeding that put two means in one
+  /// cluster and one between two never recovers (docs/user_guide/
+  /// parameters.rst). O(N D) per round; the pairs in refine_split_merges.
   bool split_merge = true;
   CovarianceType covariance_type = CovarianceType::shared;  ///< shared: the papers' model
   /// spherical: floor of sigma_c^2 relative to the data's variance per feature (>= 0, finite)
@@ -202,7 +206,7 @@ struct VariationalGmmResult : IterationResult {
   std::vector<double> refine_objective;
   /// Empty clusters moved onto far points in every refinement step.
   std::vector<index_t> refine_relocated;
-  /// Split-merge pairs moved after every refinement step (0 after the last).
+  /// Split-merge pairs moved after every refinement step (split_merge).
   std::vector<index_t> refine_split_merges;
 };
 

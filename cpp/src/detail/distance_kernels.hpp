@@ -133,20 +133,22 @@ inline double float_distance_lower_factor(index_t d) {
                    static_cast<double>(std::numeric_limits<float>::epsilon());
 }
 
-/// ||a - b||^2 accumulated in double: the exact value used for quality
-/// measurements (quantization error, inertia), immune to the cancellation of
-/// the GEMM expansion. Fixed summation order, like squared_distance.
-template <typename T>
-inline double squared_distance_exact(const T* a, const T* b, index_t d) {
+/// ||a - b||^2 for rows of A and B (float or double), accumulated in double
+/// in 8 lanes and a fixed order (so the sum never depends on alignment or on
+/// the instruction set's width).
+template <typename A, typename B>
+inline double squared_distance_in_double(const A* a, const B* b, index_t d) {
 #if defined(__GNUC__) || defined(__clang__)
   typedef double V8 __attribute__((vector_size(64)));
-  typedef T In8 __attribute__((vector_size(8 * sizeof(T))));
+  typedef A InA __attribute__((vector_size(8 * sizeof(A))));
+  typedef B InB __attribute__((vector_size(8 * sizeof(B))));
   V8 acc = {};
   index_t k = 0;
   for (; k + 8 <= d; k += 8) {
-    In8 va, vb;
-    __builtin_memcpy(&va, a + k, sizeof(In8));
-    __builtin_memcpy(&vb, b + k, sizeof(In8));
+    InA va;
+    InB vb;
+    __builtin_memcpy(&va, a + k, sizeof(InA));
+    __builtin_memcpy(&vb, b + k, sizeof(InB));
     const V8 t = __builtin_convertvector(va, V8) - __builtin_convertvector(vb, V8);
     acc += t * t;
   }
@@ -157,39 +159,18 @@ inline double squared_distance_exact(const T* a, const T* b, index_t d) {
   }
   return sum_lanes8(acc) + tail;
 #else
-  return (ConstVectorMap<T>(a, d).template cast<double>() -
-          ConstVectorMap<T>(b, d).template cast<double>())
+  return (ConstVectorMap<A>(a, d).template cast<double>() -
+          ConstVectorMap<B>(b, d).template cast<double>())
       .squaredNorm();
 #endif
 }
 
-/// ||a - b||^2 for a row of T and a point in double, accumulated in double in
-/// the lanes and order of squared_distance_exact (vc-GMM's split-merge moves).
+/// ||a - b||^2 accumulated in double: the exact value used for quality
+/// measurements (quantization error, inertia), immune to the cancellation of
+/// the GEMM expansion. Fixed summation order, like squared_distance.
 template <typename T>
-inline double squared_distance_to_double(const T* a, const double* b, index_t d) {
-#if defined(__GNUC__) || defined(__clang__)
-  typedef double V8 __attribute__((vector_size(64)));
-  typedef T In8 __attribute__((vector_size(8 * sizeof(T))));
-  V8 acc = {};
-  index_t k = 0;
-  for (; k + 8 <= d; k += 8) {
-    In8 va;
-    V8 vb;
-    __builtin_memcpy(&va, a + k, sizeof(In8));
-    __builtin_memcpy(&vb, b + k, sizeof(V8));
-    const V8 t = __builtin_convertvector(va, V8) - vb;
-    acc += t * t;
-  }
-  double tail = 0.0;
-  for (; k < d; ++k) {
-    const double t = static_cast<double>(a[k]) - b[k];
-    tail += t * t;
-  }
-  return sum_lanes8(acc) + tail;
-#else
-  return (ConstVectorMap<T>(a, d).template cast<double>() - ConstVectorMap<double>(b, d))
-      .squaredNorm();
-#endif
+inline double squared_distance_exact(const T* a, const T* b, index_t d) {
+  return squared_distance_in_double(a, b, d);
 }
 
 /// acc[j] += a * x[j] for j < d, in double (a plain loop: the compiler

@@ -67,7 +67,7 @@ double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t
     const double w = data.weight(i);
     if (!(w > 0.0)) continue;
     ++positive;
-    const double d2 = squared_distance_to_double(data.row(i), s.a.data(), d);
+    const double d2 = squared_distance_in_double(data.row(i), s.a.data(), d);
     sse += w * d2;
     if (d2 > far_d2) {
       far_d2 = d2;
@@ -85,7 +85,8 @@ double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t
       const double w = data.weight(i);
       if (!(w > 0.0)) continue;
       const T* x = data.row(i);
-      if (squared_distance_to_double(x, s.b.data(), d) < squared_distance_to_double(x, s.a.data(), d)) {
+      const double da = squared_distance_in_double(x, s.a.data(), d);
+      if (squared_distance_in_double(x, s.b.data(), d) < da) {
         add_scaled_to_double(s.sb.data(), w, x, d);
         wb += w;
       } else {
@@ -105,8 +106,8 @@ double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t
     const double w = data.weight(i);
     if (!(w > 0.0)) continue;
     const T* x = data.row(i);
-    split += w * std::min(squared_distance_to_double(x, s.a.data(), d),
-                          squared_distance_to_double(x, s.b.data(), d));
+    split += w * std::min(squared_distance_in_double(x, s.a.data(), d),
+                          squared_distance_in_double(x, s.b.data(), d));
   }
   return std::max(0.0, sse - split);
 }

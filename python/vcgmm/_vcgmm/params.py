@@ -55,9 +55,10 @@ VCGMM_PARAMS: ParamTable = ParamTable(
               "'approx' (all means, approximate cell index) or 'exact' (all means, exact scan)",
               target="em.refine_search", cli="--refine-search"),
         Param("split_merge", Boolean(), CORE,
-              "split-merge moves after every refinement step but the last: a cluster "
-              "merged into a neighbour where splitting another gains more than 4 times "
-              "the merge's cost (refine_search 'approx' or 'exact')",
+              "split-merge moves after every refinement step: a cluster merged into a "
+              "neighbour where splitting another gains more than 4 times the merge's "
+              "cost; more steps follow while a round gains (refine_search 'approx' or "
+              "'exact')",
               target="em.split_merge"),
         Param("data_steps", AnyOf(Options(("auto",)), Integer(0, INT32_MAX)), "auto",
               "hard (Lloyd) steps on all the training data after the fit on the coreset, "

@@ -51,16 +51,15 @@ class VCGMMResult:
         and ``evaluation`` (labels on the full data).
     estep_distance_evals : ndarray
         ``sum_n |S(n)|`` of every E-step.
-    refine_objective : ndarray of shape (refine,)
+    refine_objective : ndarray of shape (n_refine_steps,)
         Weighted quantization error, on the coreset (or the data), of every
         refinement step's assignment (with the means before that step);
-        non-increasing.
-    refine_relocated : ndarray of shape (refine,)
+        non-increasing. ``refine`` steps, or more with ``split_merge``.
+    refine_relocated : ndarray of shape (n_refine_steps,)
         Clusters that no point chose in each refinement step, moved onto the
         points farthest from their means.
-    refine_split_merges : ndarray of shape (refine,)
-        Split-merge pairs moved after each refinement step (``split_merge``;
-        0 after the last).
+    refine_split_merges : ndarray of shape (n_refine_steps,)
+        Split-merge pairs moved after each refinement step (``split_merge``).
     data_step_objective : ndarray of shape (data_steps,)
         Weighted quantization error on all the data of every data step's
         labels (with the means before that step).

@@ -487,7 +487,8 @@ TEST_CASE_TEMPLATE("split-merge: one mean per well-separated blob from random se
       for (index_t c = 0; c < C; ++c) {
         double d2 = 0.0;
         for (index_t j = 0; j < d; ++j) {
-          const double t = static_cast<double>(truth[b * d + j]) - static_cast<double>(means[c * d + j]);
+          const double t =
+              static_cast<double>(truth[b * d + j]) - static_cast<double>(means[c * d + j]);
           d2 += t * t;
         }
         if (d2 < best_d2) {
