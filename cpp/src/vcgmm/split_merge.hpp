@@ -140,13 +140,17 @@ struct SplitMergeStats {
 
 /// One round of split-merge moves on the hard partition `part` of `data`
 /// (every cluster's mean in `means` at the weighted mean of its points);
-/// merge candidates of c: G_c and every cluster whose G holds c (all
-/// clusters when sets.full). Moves the means of the paired clusters in
+/// merge candidates of c: G_c, every cluster whose G holds c (all clusters
+/// when sets.full), and, with cell_of ((C,) a cell per mean, -1 for none:
+/// the cells of the refinement's index), the other means of c's cell. The
+/// neighbourhoods alone miss a mean's nearest other mean where no search
+/// space held both (well-separated clusters). Moves the means of the paired clusters in
 /// place, and the two halves of a split next to each other (place_next_to:
 /// the next round and the E-step's search then see them side by side).
 template <typename T>
 SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& part,
-                            TruncationSets& sets, T* means, int n_threads) {
+                            TruncationSets& sets, T* means, int n_threads,
+                            const std::int32_t* cell_of = nullptr) {
   using split_merge_parts::SplitScratch;
   using split_merge_parts::split_gain;
   const index_t C = sets.C, d = data.d;
@@ -200,6 +204,48 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
       if (q == c) continue;
       offer(c, q, pair_cost[c * n_candidates + g]);
       offer(q, static_cast<std::int32_t>(c), pair_cost[c * n_candidates + g]);
+    }
+  }
+  if (cell_of != nullptr && !sets.full) {
+    // The means of every cell (ascending), then every pair of a cell, both
+    // ways, in one task per cell (a mean is in one cell: no shared writes).
+    std::int32_t n_cells = 0;
+    for (index_t c = 0; c < C; ++c) n_cells = std::max(n_cells, cell_of[c] + 1);
+    std::vector<index_t> offsets(static_cast<size_t>(n_cells) + 1, 0), members(C);
+    for (index_t c = 0; c < C; ++c) {
+      if (cell_of[c] >= 0) ++offsets[cell_of[c] + 1];
+    }
+    for (std::int32_t a = 0; a < n_cells; ++a) offsets[a + 1] += offsets[a];
+    std::vector<index_t> next(offsets.begin(), offsets.end() - 1);
+    for (index_t c = 0; c < C; ++c) {
+      if (cell_of[c] >= 0) members[next[cell_of[c]]++] = c;
+    }
+    std::vector<double> cell_cost(C, std::numeric_limits<double>::infinity());
+    std::vector<std::int32_t> cell_partner(C, -1);
+    parallel_for(n_cells, n_threads, [&](index_t a) {
+      for (index_t i = offsets[a]; i < offsets[a + 1]; ++i) {
+        const index_t c = members[i];
+        for (index_t j = i + 1; j < offsets[a + 1]; ++j) {
+          const index_t q = members[j];
+          const double m = mass[c] + mass[q];
+          const double cq =
+              m > 0.0 ? mass[c] * mass[q] / m *
+                            squared_distance_exact(means + c * d, means + q * d, d)
+                      : 0.0;
+          if (cq < cell_cost[c]) {  // q ascending: ties keep the lower index
+            cell_cost[c] = cq;
+            cell_partner[c] = static_cast<std::int32_t>(q);
+          }
+          if (cq < cell_cost[q] || (cq == cell_cost[q] && c < cell_partner[q])) {
+            cell_cost[q] = cq;
+            cell_partner[q] = static_cast<std::int32_t>(c);
+          }
+        }
+      }
+    }, 3.0 * d * static_cast<double>(C) / std::max<std::int32_t>(n_cells, 1) *
+           static_cast<double>(C) / std::max<std::int32_t>(n_cells, 1));
+    for (index_t c = 0; c < C; ++c) {
+      if (cell_partner[c] >= 0) offer(c, cell_partner[c], cell_cost[c]);
     }
   }
 

@@ -178,13 +178,15 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   std::vector<std::int32_t> labels(N);
   std::vector<double> d2;
   EStepSums sums;
+  std::vector<std::int32_t> cell_of;  // (C,) each mean's cell of the index (approximate)
   if (params_.refine_search == RefineSearch::restricted) {
     sums = search_pass(true, refine_stream());  // K(n) sorted by distance, no responsibilities
     for (index_t n = 0; n < N; ++n) labels[n] = sets_.k_of(n)[0];
   } else {
     d2.resize(N);
     sums = assign_over_all_means(labels.data(), d2.data(),
-                                 params_.refine_search == RefineSearch::approximate);
+                                 params_.refine_search == RefineSearch::approximate,
+                                 split_merge ? &cell_of : nullptr);
   }
   refine_evals_.push_back(sums.evals);
   // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp).
@@ -230,7 +232,10 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   detail::m_step(data_, sets_, moments_, run_.n_threads, means_.data(), mstep_acc_);
   // The means are now those of the partition `part`, as split_merge needs.
   SplitMergeStats moves;
-  if (split_merge) moves = detail::split_merge(data_, part, sets_, means_.data(), run_.n_threads);
+  if (split_merge) {
+    moves = detail::split_merge(data_, part, sets_, means_.data(), run_.n_threads,
+                                cell_of.empty() ? nullptr : cell_of.data());
+  }
   refine_split_merges_.push_back(moves.moves);
   split_merge_gain_.push_back(moves.net_gain);
   return sums.min_sum;
@@ -273,7 +278,8 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
 // error (min_sum) and the distance evaluations.
 template <typename T>
 EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double* d2,
-                                                    bool approximate) {
+                                                    bool approximate,
+                                                    std::vector<std::int32_t>* cell_of) {
   const index_t N = data_.n, C = sets_.C, D = data_.d;
   const int G = sets_.G;
   EStepSums sums;
@@ -282,6 +288,12 @@ EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double
                                    run_.n_threads);
     const ApproximateAssignmentStats found = index.assign(data_, labels, d2, run_.n_threads);
     sums.evals = index.build_stats().index_distance_evals + found.search_distance_evals;
+    if (cell_of != nullptr) {  // of the distinct means; a duplicate keeps -1
+      cell_of->assign(C, -1);
+      for (size_t u = 0; u < index.distinct_ids().size(); ++u) {
+        (*cell_of)[index.distinct_ids()[u]] = index.cell_of()[u];
+      }
+    }
   } else {
     vcgmm::assign_nearest(data_, means_.data(), C, labels, d2, run_.n_threads);
     sums.evals = N * C;

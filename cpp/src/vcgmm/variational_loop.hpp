@@ -80,7 +80,9 @@ class VariationalLoop {
   EStepSums search_pass(bool defer_resp, std::uint64_t stream_index);
   // The refinement's assignment over all C means (refine_search approximate
   // or exact): labels to the front of K(n); returns their weighted error.
-  EStepSums assign_over_all_means(std::int32_t* labels, double* d2, bool approximate);
+  // cell_of (approximate): each mean's cell of the index (-1: a duplicate).
+  EStepSums assign_over_all_means(std::int32_t* labels, double* d2, bool approximate,
+                                  std::vector<std::int32_t>* cell_of = nullptr);
   double log_normaliser() const;
   double deferred_responsibilities();
   // Every component back to the shared sigma^2 and weight 1/C.
