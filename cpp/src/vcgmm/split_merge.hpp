@@ -16,9 +16,10 @@
 // recover (make_blobs with C = its number of centers).
 //
 // Cost: O(n d) per move round (a few passes over every cluster's points) plus
-// O(C G d) for the merge costs (candidates: the neighbourhoods G_c; all
-// clusters with G == C). Deterministic: clusters are visited in fixed tasks,
-// each cluster's points in index order, and the pairing is serial.
+// the merge costs: O(C G d) over the neighbourhoods G_c (all clusters with
+// G == C) and O(C (C / cells) d) over the other means of each mean's cell.
+// Deterministic: clusters and cells are visited in fixed tasks, each
+// cluster's points in index order, and the pairing is serial.
 #pragma once
 
 #include <algorithm>
