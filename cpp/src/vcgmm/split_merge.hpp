@@ -172,6 +172,12 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
     }
   }, 6.0 * (kSplitIterations + 2) * kLloydClustersPerTask * points_per_cluster * d);
 
+  // Ward's cost of merging c and q (either way round).
+  auto merge_cost = [&](index_t c, index_t q) {
+    const double m = mass[c] + mass[q];
+    return m > 0.0 ? mass[c] * mass[q] / m * squared_distance_exact(means + c * d, means + q * d, d)
+                   : 0.0;
+  };
   // Merge costs of the candidate pairs (c, q in G_c), both ways; every
   // cluster's cheapest (ties: the lower index).
   const index_t n_candidates = sets.full ? C : sets.G;
@@ -184,11 +190,7 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
     for (index_t c = c0; c < c1; ++c) {
       for (index_t g = 0; g < n_candidates; ++g) {
         const std::int32_t q = candidate(c, g);
-        const double m = mass[c] + mass[q];
-        pair_cost[c * n_candidates + g] =
-            q == c || !(m > 0.0)
-                ? 0.0
-                : mass[c] * mass[q] / m * squared_distance_exact(means + c * d, means + q * d, d);
+        pair_cost[c * n_candidates + g] = q == c ? 0.0 : merge_cost(c, q);
       }
     }
   }, 3.0 * kLloydClustersPerTask * n_candidates * d);
@@ -208,31 +210,27 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
     }
   }
   if (cell_of != nullptr && !sets.full) {
-    // The means of every cell (ascending), then every pair of a cell, both
-    // ways, in one task per cell (a mean is in one cell: no shared writes).
-    std::int32_t n_cells = 0;
-    for (index_t c = 0; c < C; ++c) n_cells = std::max(n_cells, cell_of[c] + 1);
-    std::vector<index_t> offsets(static_cast<size_t>(n_cells) + 1, 0), members(C);
+    // The means of every cell (ascending; group 0: means without a cell),
+    // then every pair of a cell, both ways, in one task per cell (a mean is
+    // in one cell: no shared writes).
+    std::vector<std::int32_t> group(C);
+    std::int32_t n_groups = 1;
     for (index_t c = 0; c < C; ++c) {
-      if (cell_of[c] >= 0) ++offsets[cell_of[c] + 1];
+      group[c] = cell_of[c] + 1;
+      n_groups = std::max(n_groups, group[c] + 1);
     }
-    for (std::int32_t a = 0; a < n_cells; ++a) offsets[a + 1] += offsets[a];
-    std::vector<index_t> next(offsets.begin(), offsets.end() - 1);
-    for (index_t c = 0; c < C; ++c) {
-      if (cell_of[c] >= 0) members[next[cell_of[c]]++] = c;
-    }
+    ClusterPartition cells;
+    cells.build(group.data(), C, n_groups);
     std::vector<double> cell_cost(C, std::numeric_limits<double>::infinity());
     std::vector<std::int32_t> cell_partner(C, -1);
+    const index_t n_cells = n_groups - 1;
     parallel_for(n_cells, n_threads, [&](index_t a) {
-      for (index_t i = offsets[a]; i < offsets[a + 1]; ++i) {
-        const index_t c = members[i];
-        for (index_t j = i + 1; j < offsets[a + 1]; ++j) {
-          const index_t q = members[j];
-          const double m = mass[c] + mass[q];
-          const double cq =
-              m > 0.0 ? mass[c] * mass[q] / m *
-                            squared_distance_exact(means + c * d, means + q * d, d)
-                      : 0.0;
+      const index_t k0 = cells.offsets[a + 1], k1 = cells.offsets[a + 2];
+      for (index_t i = k0; i < k1; ++i) {
+        const index_t c = cells.order[i];
+        for (index_t j = i + 1; j < k1; ++j) {
+          const index_t q = cells.order[j];
+          const double cq = merge_cost(c, q);
           if (cq < cell_cost[c]) {  // q ascending: ties keep the lower index
             cell_cost[c] = cq;
             cell_partner[c] = static_cast<std::int32_t>(q);
@@ -243,8 +241,8 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
           }
         }
       }
-    }, 3.0 * d * static_cast<double>(C) / std::max<std::int32_t>(n_cells, 1) *
-           static_cast<double>(C) / std::max<std::int32_t>(n_cells, 1));
+    }, 3.0 * d * static_cast<double>(C) / std::max<index_t>(n_cells, 1) *
+           static_cast<double>(C) / std::max<index_t>(n_cells, 1));
     for (index_t c = 0; c < C; ++c) {
       if (cell_partner[c] >= 0) offer(c, cell_partner[c], cell_cost[c]);
     }
@@ -294,6 +292,7 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
                                 mass[pr.q] * static_cast<double>(mq[j])) / m);
       }
     }
+    // The halves again (deterministic): keeping every cluster's would take 2 C d doubles.
     SplitScratch s(d);
     split_gain(data, part, pr.s, means + pr.s * d, s);
     for (index_t j = 0; j < d; ++j) {

@@ -237,7 +237,7 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
                                 cell_of.empty() ? nullptr : cell_of.data());
   }
   refine_split_merges_.push_back(moves.moves);
-  split_merge_gain_.push_back(moves.net_gain);
+  last_split_merge_gain_ = moves.net_gain;
   return sums.min_sum;
 }
 
@@ -505,12 +505,15 @@ VariationalGmmResult VariationalLoop<T>::fit(const DataView<T>* all, int data_st
   // Split-merge needs a search over all means to find the moved means.
   const bool split_merge =
       params_.split_merge && params_.refine_search != RefineSearch::restricted;
-  for (int k = 0; k < params_.refine + kSplitMergeMaxExtraSteps; ++k) {
+  const int max_steps =
+      params_.refine + (split_merge && params_.refine > 0 ? kSplitMergeMaxExtraSteps : 0);
+  for (int k = 0; k < max_steps; ++k) {
     check_interrupt();
-    if (k >= params_.refine) {  // past the steps asked for: only after a round that gained
-      if (params_.refine == 0) break;
-      const double gained = split_merge_gain_.back();
-      if (!(gained > 0.0 && gained >= kSplitMergeGoOn * result.refine_objective.back())) break;
+    // Past the steps asked for: only after a round that gained.
+    if (k >= params_.refine && !(last_split_merge_gain_ > 0.0 &&
+                                 last_split_merge_gain_ >=
+                                     kSplitMergeGoOn * result.refine_objective.back())) {
+      break;
     }
     result.refine_objective.push_back(refine_step(split_merge));
     result.refine_relocated.push_back(refine_relocated_.back());

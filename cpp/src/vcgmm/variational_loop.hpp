@@ -119,7 +119,7 @@ class VariationalLoop {
   std::vector<std::int64_t> refine_evals_;  // one entry per refinement step
   std::vector<index_t> refine_relocated_;   // empty clusters moved, per refinement step
   std::vector<index_t> refine_split_merges_;  // split-merge pairs moved, per refinement step
-  std::vector<double> split_merge_gain_;      // their fall of the weighted error, per step
+  double last_split_merge_gain_ = 0.0;        // the last round's fall of the weighted error
   std::int64_t refit_evals_ = 0;            // refit_variances' search
   std::vector<double> data_objective_;      // per data step: the labels' weighted error
   std::vector<index_t> data_relocated_;     // per data step: empty clusters moved
