@@ -52,21 +52,27 @@ struct Lanes<double> {
   static constexpr int n = 8;
 };
 
-/// Sum of the lanes by halving, in registers (a fixed tree, not a serial chain).
-inline float sum_lanes16(Lanes<float>::V v) {
-  typedef float V8 __attribute__((vector_size(32)));
+/// Sum of the lanes by halving, in registers (a fixed tree, not a serial
+/// chain); the *_halves forms take the low and high 32 bytes apart.
+inline float sum_halves16(const Lanes<float>::H& lo, const Lanes<float>::H& hi) {
   typedef float V4 __attribute__((vector_size(16)));
-  const V8 a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
-               __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+  const Lanes<float>::H a = lo + hi;
   const V4 b = __builtin_shufflevector(a, a, 0, 1, 2, 3) + __builtin_shufflevector(a, a, 4, 5, 6, 7);
   return (b[0] + b[2]) + (b[1] + b[3]);
 }
-inline double sum_lanes8(Lanes<double>::V v) {
-  typedef double V4 __attribute__((vector_size(32)));
+inline double sum_halves8(const Lanes<double>::H& lo, const Lanes<double>::H& hi) {
   typedef double V2 __attribute__((vector_size(16)));
-  const V4 a = __builtin_shufflevector(v, v, 0, 1, 2, 3) + __builtin_shufflevector(v, v, 4, 5, 6, 7);
+  const Lanes<double>::H a = lo + hi;
   const V2 b = __builtin_shufflevector(a, a, 0, 1) + __builtin_shufflevector(a, a, 2, 3);
   return b[0] + b[1];
+}
+inline float sum_lanes16(Lanes<float>::V v) {
+  return sum_halves16(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7),
+                      __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+inline double sum_lanes8(Lanes<double>::V v) {
+  return sum_halves8(__builtin_shufflevector(v, v, 0, 1, 2, 3),
+                     __builtin_shufflevector(v, v, 4, 5, 6, 7));
 }
 template <typename T>
 inline T sum_lanes(const typename Lanes<T>::V& v);
@@ -78,17 +84,31 @@ template <>
 inline double sum_lanes<double>(const Lanes<double>::V& v) {
   return sum_lanes8(v);
 }
+template <typename T>
+inline T sum_halves(const typename Lanes<T>::H& lo, const typename Lanes<T>::H& hi);
+template <>
+inline float sum_halves<float>(const Lanes<float>::H& lo, const Lanes<float>::H& hi) {
+  return sum_halves16(lo, hi);
+}
+template <>
+inline double sum_halves<double>(const Lanes<double>::H& lo, const Lanes<double>::H& hi) {
+  return sum_halves8(lo, hi);
+}
 
 /// ||a - b||^2 for two rows of length d, computed in T: 64-byte lanes over
 /// the leading multiple of the lane count, then the tail; summed in a fixed
 /// order (independent of alignment and of the instruction set's width).
+/// Without AVX-512 the 64 bytes are two 32-byte halves (GCC kept one 64-byte
+/// accumulator on the stack there, a store and load every step); each lane's
+/// sum and the final order are the same.
 template <typename T>
 inline T squared_distance(const T* a, const T* b, index_t d) {
-  using V = typename Lanes<T>::V;
   using H = typename Lanes<T>::H;
   constexpr index_t L = Lanes<T>::n;
-  V acc = {};
   index_t k = 0;
+#if defined(__AVX512F__)
+  using V = typename Lanes<T>::V;
+  V acc = {};
   for (; k + L <= d; k += L) {
     V va, vb;
     __builtin_memcpy(&va, a + k, sizeof(V));
@@ -97,6 +117,20 @@ inline T squared_distance(const T* a, const T* b, index_t d) {
     acc += t * t;
   }
   T sum = sum_lanes<T>(acc);
+#else
+  H lo = {}, hi = {};
+  for (; k + L <= d; k += L) {
+    H a0, a1, b0, b1;
+    __builtin_memcpy(&a0, a + k, sizeof(H));
+    __builtin_memcpy(&a1, a + k + L / 2, sizeof(H));
+    __builtin_memcpy(&b0, b + k, sizeof(H));
+    __builtin_memcpy(&b1, b + k + L / 2, sizeof(H));
+    const H t0 = a0 - b0, t1 = a1 - b1;
+    lo += t0 * t0;
+    hi += t1 * t1;
+  }
+  T sum = sum_halves<T>(lo, hi);
+#endif
   if (k + L / 2 <= d) {  // one half-width step of the tail
     H ha, hb;
     __builtin_memcpy(&ha, a + k, sizeof(H));
@@ -138,7 +172,7 @@ inline double float_distance_lower_factor(index_t d) {
 /// the instruction set's width).
 template <typename A, typename B>
 inline double squared_distance_in_double(const A* a, const B* b, index_t d) {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__AVX512F__)
   typedef double V8 __attribute__((vector_size(64)));
   typedef A InA __attribute__((vector_size(8 * sizeof(A))));
   typedef B InB __attribute__((vector_size(8 * sizeof(B))));
@@ -158,6 +192,31 @@ inline double squared_distance_in_double(const A* a, const B* b, index_t d) {
     tail += t * t;
   }
   return sum_lanes8(acc) + tail;
+#elif defined(__GNUC__) || defined(__clang__)
+  // The same 8 lanes as two halves in registers (as squared_distance).
+  typedef double V4 __attribute__((vector_size(32)));
+  typedef A InA __attribute__((vector_size(4 * sizeof(A))));
+  typedef B InB __attribute__((vector_size(4 * sizeof(B))));
+  V4 lo = {}, hi = {};
+  index_t k = 0;
+  for (; k + 8 <= d; k += 8) {
+    InA a0, a1;
+    InB b0, b1;
+    __builtin_memcpy(&a0, a + k, sizeof(InA));
+    __builtin_memcpy(&a1, a + k + 4, sizeof(InA));
+    __builtin_memcpy(&b0, b + k, sizeof(InB));
+    __builtin_memcpy(&b1, b + k + 4, sizeof(InB));
+    const V4 t0 = __builtin_convertvector(a0, V4) - __builtin_convertvector(b0, V4);
+    const V4 t1 = __builtin_convertvector(a1, V4) - __builtin_convertvector(b1, V4);
+    lo += t0 * t0;
+    hi += t1 * t1;
+  }
+  double tail = 0.0;
+  for (; k < d; ++k) {
+    const double t = static_cast<double>(a[k]) - static_cast<double>(b[k]);
+    tail += t * t;
+  }
+  return sum_halves8(lo, hi) + tail;
 #else
   return (ConstVectorMap<A>(a, d).template cast<double>() -
           ConstVectorMap<B>(b, d).template cast<double>())

@@ -232,7 +232,7 @@ class SubspaceScreen : public SubspaceScreenConstants {
   void bounds_until(const T* packed, index_t w, const T* px, T limit, index_t step,
                     T* bound) const {
     for (index_t t0 = 0; t0 < w; t0 += kLanes) {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__AVX512F__)
       using V = typename Lanes<T>::V;
       V acc = {};
       for (index_t j0 = 0; j0 < k_; j0 += step) {
@@ -246,6 +246,25 @@ class SubspaceScreen : public SubspaceScreenConstants {
         if (min_lanes(acc) > limit) break;
       }
       __builtin_memcpy(bound + t0, &acc, sizeof(V));
+#elif defined(__GNUC__) || defined(__clang__)
+      // The same lanes as two halves in registers (see squared_distance).
+      using H = typename Lanes<T>::H;
+      constexpr index_t h = kLanes / 2;
+      H lo = {}, hi = {};
+      for (index_t j0 = 0; j0 < k_; j0 += step) {
+        const index_t j1 = std::min(k_, j0 + step);
+        for (index_t j = j0; j < j1; ++j) {
+          H c0, c1;
+          __builtin_memcpy(&c0, packed + j * w + t0, sizeof(H));
+          __builtin_memcpy(&c1, packed + j * w + t0 + h, sizeof(H));
+          const H d0 = c0 - px[j], d1 = c1 - px[j];
+          lo += d0 * d0;
+          hi += d1 * d1;
+        }
+        if (std::min(min_half(lo), min_half(hi)) > limit) break;
+      }
+      __builtin_memcpy(bound + t0, &lo, sizeof(H));
+      __builtin_memcpy(bound + t0 + h, &hi, sizeof(H));
 #else
       for (index_t t = t0; t < t0 + kLanes; ++t) {
         T sum = T(0);
@@ -264,15 +283,20 @@ class SubspaceScreen : public SubspaceScreenConstants {
   /// The smallest of bound[0..w) (w a multiple of kLanes).
   static T smallest(const T* bound, index_t w) {
 #if defined(__GNUC__) || defined(__clang__)
-    using V = typename Lanes<T>::V;
-    V lo;
-    __builtin_memcpy(&lo, bound, sizeof(V));
+    // Two 32-byte halves (in registers on every build; the minimum is exact).
+    using H = typename Lanes<T>::H;
+    constexpr index_t h = kLanes / 2;
+    H lo, hi;
+    __builtin_memcpy(&lo, bound, sizeof(H));
+    __builtin_memcpy(&hi, bound + h, sizeof(H));
     for (index_t t = kLanes; t < w; t += kLanes) {
-      V c;
-      __builtin_memcpy(&c, bound + t, sizeof(V));
-      lo = c < lo ? c : lo;
+      H c0, c1;
+      __builtin_memcpy(&c0, bound + t, sizeof(H));
+      __builtin_memcpy(&c1, bound + t + h, sizeof(H));
+      lo = c0 < lo ? c0 : lo;
+      hi = c1 < hi ? c1 : hi;
     }
-    return min_lanes(lo);
+    return std::min(min_half(lo), min_half(hi));
 #else
     return *std::min_element(bound, bound + w);
 #endif
@@ -440,22 +464,39 @@ class SubspaceScreen : public SubspaceScreenConstants {
     const double x = std::min(m4[0], m4[1]), y = std::min(m4[2], m4[3]);
     return std::min(x, y);
   }
+  /// The smallest lane of a 32-byte half.
+  static float min_half(const Lanes<float>::H& v) {
+    typedef float V4 __attribute__((vector_size(16)));
+    const V4 c = __builtin_shufflevector(v, v, 0, 1, 2, 3);
+    const V4 e = __builtin_shufflevector(v, v, 4, 5, 6, 7);
+    const V4 m4 = c < e ? c : e;
+    return std::min(std::min(m4[0], m4[1]), std::min(m4[2], m4[3]));
+  }
+  static double min_half(const Lanes<double>::H& v) {
+    return std::min(std::min(v[0], v[1]), std::min(v[2], v[3]));
+  }
   /// Panels t0 .. t0 + P kLanes of the bounds.
   template <int P>
   void panels(const T* packed, index_t w, index_t t0, const T* px, T* bound) const {
+#if defined(__AVX512F__)
     using V = typename Lanes<T>::V;
-    V acc[P] = {};
+#else
+    using V = typename Lanes<T>::H;  // 2 P halves in registers (see squared_distance)
+#endif
+    constexpr int n = static_cast<int>(kLanes * sizeof(T) / sizeof(V)) * P;
+    constexpr index_t step = static_cast<index_t>(sizeof(V) / sizeof(T));
+    V acc[n] = {};
     for (index_t j = 0; j < k_; ++j) {
       const T* row = packed + j * w + t0;
       const V v = V{} + px[j];
-      for (int q = 0; q < P; ++q) {
+      for (int q = 0; q < n; ++q) {
         V c;
-        __builtin_memcpy(&c, row + q * kLanes, sizeof(V));
+        __builtin_memcpy(&c, row + q * step, sizeof(V));
         const V diff = c - v;
         acc[q] += diff * diff;
       }
     }
-    for (int q = 0; q < P; ++q) __builtin_memcpy(bound + t0 + q * kLanes, &acc[q], sizeof(V));
+    for (int q = 0; q < n; ++q) __builtin_memcpy(bound + t0 + q * step, &acc[q], sizeof(V));
   }
 #else
   template <int P>

@@ -250,20 +250,24 @@ struct CenterColumns {
 template <typename T>
 inline double dot_to_double(const T* x, const double* c, index_t n) {
 #if defined(__GNUC__) || defined(__clang__)
-  typedef double V8 __attribute__((vector_size(64)));
-  typedef T In8 __attribute__((vector_size(8 * sizeof(T))));
-  V8 acc = {};
+  // The 8 lanes as two halves in registers (see squared_distance).
+  typedef double V4 __attribute__((vector_size(32)));
+  typedef T In4 __attribute__((vector_size(4 * sizeof(T))));
+  V4 lo = {}, hi = {};
   index_t p = 0;
   for (; p + 8 <= n; p += 8) {
-    In8 xv;
-    V8 cv;
-    __builtin_memcpy(&xv, x + p, sizeof(In8));
-    __builtin_memcpy(&cv, c + p, sizeof(V8));
-    acc += __builtin_convertvector(xv, V8) * cv;
+    In4 x0, x1;
+    V4 c0, c1;
+    __builtin_memcpy(&x0, x + p, sizeof(In4));
+    __builtin_memcpy(&x1, x + p + 4, sizeof(In4));
+    __builtin_memcpy(&c0, c + p, sizeof(V4));
+    __builtin_memcpy(&c1, c + p + 4, sizeof(V4));
+    lo += __builtin_convertvector(x0, V4) * c0;
+    hi += __builtin_convertvector(x1, V4) * c1;
   }
   double tail = 0.0;
   for (; p < n; ++p) tail += static_cast<double>(x[p]) * c[p];
-  return sum_lanes8(acc) + tail;
+  return sum_halves8(lo, hi) + tail;
 #else
   double s = 0.0;
   for (index_t p = 0; p < n; ++p) s += static_cast<double>(x[p]) * c[p];
