@@ -37,6 +37,7 @@ using VectorMap = Eigen::Map<Vector<T>>;
 #if defined(__GNUC__) || defined(__clang__)
 /// 64-byte vectors (GCC/Clang vector extensions): compiled to AVX-512, AVX2
 /// or SSE2 instructions by each build, with the same lane layout everywhere.
+/// Below AVX-512 the hot loops hold V as two H halves (see squared_distance).
 template <typename T>
 struct Lanes;
 template <>
