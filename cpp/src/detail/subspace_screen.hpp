@@ -443,28 +443,7 @@ class SubspaceScreen : public SubspaceScreenConstants {
   }
 
 #if defined(__GNUC__) || defined(__clang__)
-  /// The smallest lane, by halving in registers.
-  static float min_lanes(Lanes<float>::V v) {
-    typedef float V8 __attribute__((vector_size(32)));
-    typedef float V4 __attribute__((vector_size(16)));
-    const V8 a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
-    const V8 b = __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
-    const V8 m8 = a < b ? a : b;
-    const V4 c = __builtin_shufflevector(m8, m8, 0, 1, 2, 3);
-    const V4 e = __builtin_shufflevector(m8, m8, 4, 5, 6, 7);
-    const V4 m4 = c < e ? c : e;
-    const float x = std::min(m4[0], m4[1]), y = std::min(m4[2], m4[3]);
-    return std::min(x, y);
-  }
-  static double min_lanes(Lanes<double>::V v) {
-    typedef double V4 __attribute__((vector_size(32)));
-    const V4 a = __builtin_shufflevector(v, v, 0, 1, 2, 3);
-    const V4 b = __builtin_shufflevector(v, v, 4, 5, 6, 7);
-    const V4 m4 = a < b ? a : b;
-    const double x = std::min(m4[0], m4[1]), y = std::min(m4[2], m4[3]);
-    return std::min(x, y);
-  }
-  /// The smallest lane of a 32-byte half.
+  /// The smallest lane of a 32-byte half, by halving in registers.
   static float min_half(const Lanes<float>::H& v) {
     typedef float V4 __attribute__((vector_size(16)));
     const V4 c = __builtin_shufflevector(v, v, 0, 1, 2, 3);
@@ -474,6 +453,15 @@ class SubspaceScreen : public SubspaceScreenConstants {
   }
   static double min_half(const Lanes<double>::H& v) {
     return std::min(std::min(v[0], v[1]), std::min(v[2], v[3]));
+  }
+  /// The smallest lane of a 64-byte vector: of its two halves.
+  static float min_lanes(const Lanes<float>::V& v) {
+    return std::min(min_half(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7)),
+                    min_half(__builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15)));
+  }
+  static double min_lanes(const Lanes<double>::V& v) {
+    return std::min(min_half(__builtin_shufflevector(v, v, 0, 1, 2, 3)),
+                    min_half(__builtin_shufflevector(v, v, 4, 5, 6, 7)));
   }
   /// Panels t0 .. t0 + P kLanes of the bounds.
   template <int P>

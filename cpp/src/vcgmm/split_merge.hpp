@@ -31,7 +31,6 @@
 #include "detail/distance_kernels.hpp"
 #include "detail/parallel.hpp"
 #include "detail/partition.hpp"
-#include "vcgmm/mstep.hpp"
 #include "vcgmm/truncation_sets.hpp"
 
 namespace vcgmm {
@@ -65,8 +64,6 @@ double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t
   double sse = 0.0, far_d2 = 0.0;
   index_t far = -1, positive = 0;
   for (index_t k = k0; k < k1; ++k) {
-    // The rows come in no memory order: fetch ahead (later passes hit the cache).
-    if (k + kPrefetchPairs < k1) prefetch_row(data, part.order[k + kPrefetchPairs]);
     const index_t i = part.order[k];
     const double w = data.weight(i);
     if (!(w > 0.0)) continue;
