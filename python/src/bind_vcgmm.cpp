@@ -263,6 +263,7 @@ void bind_results(py::module_& m) {
   vector_property(vr, "data_step_objective", &vcgmm::VcgmmResult::data_step_objective);
   vector_property(vr, "data_step_relocated", &vcgmm::VcgmmResult::data_step_relocated);
   vector_property(vr, "data_step_left_empty", &vcgmm::VcgmmResult::data_step_left_empty);
+  vector_property(vr, "data_step_split_merges", &vcgmm::VcgmmResult::data_step_split_merges);
 }
 
 }  // namespace

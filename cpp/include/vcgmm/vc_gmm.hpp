@@ -64,8 +64,11 @@ struct VcgmmResult : VariationalGmmResult, EvaluationResult {
   /// Weighted quantization error on all n points of every data step's
   /// labels, with the means before that step's update.
   std::vector<double> data_step_objective;
-  /// Empty clusters moved onto far points in every data step.
+  /// Empty clusters moved in every data step: given a half of a split
+  /// (split_merge), or onto far points.
   std::vector<index_t> data_step_relocated;
+  /// Split-merge pairs moved after every data step (split_merge).
+  std::vector<index_t> data_step_split_merges;
   /// Empty clusters left empty (their means stay) in every data step: every
   /// other point sits on its mean, so the data have fewer distinct points
   /// than clusters.

@@ -25,11 +25,27 @@ inline bool has_empty_cluster(const ClusterPartition& part, index_t C) {
   return false;
 }
 
+/// Up to k of the n points farthest from their centers (largest min_d2
+/// first, ties: lower index), none within rounding distance (d2_floor) of its
+/// center: such a point already has a center, and moving one onto it gains
+/// nothing.
+inline std::vector<index_t> farthest_points(const double* min_d2, index_t n, index_t k,
+                                            double d2_floor) {
+  k = std::min(k, n);
+  std::vector<index_t> far(n);
+  std::iota(far.begin(), far.end(), index_t(0));
+  std::partial_sort(far.begin(), far.begin() + k, far.end(), [&](index_t a, index_t b) {
+    return min_d2[a] > min_d2[b] || (min_d2[a] == min_d2[b] && a < b);
+  });
+  index_t kept = 0;
+  while (kept < k && min_d2[far[kept]] > d2_floor) ++kept;  // the rest sit on their centers
+  far.resize(kept);
+  return far;
+}
+
 /// Moves every empty cluster of `part` onto one of the points farthest from
-/// their centers (largest min_d2 first, ties: lower index) by setting that
-/// point's label; never onto a point within rounding distance (d2_floor) of
-/// its center: that point already has a center, and moving one onto it gains
-/// nothing. Returns the number of clusters moved (the caller rebuilds `part`).
+/// their centers (farthest_points) by setting that point's label. Returns the
+/// number of clusters moved (the caller rebuilds `part`).
 inline index_t relocate_empty_clusters(const ClusterPartition& part, const double* min_d2,
                                        index_t n, index_t C, double d2_floor,
                                        std::int32_t* labels) {
@@ -38,20 +54,10 @@ inline index_t relocate_empty_clusters(const ClusterPartition& part, const doubl
     if (part.size(c) == 0) empty.push_back(c);
   }
   if (empty.empty()) return 0;
-  const index_t k = std::min<index_t>(static_cast<index_t>(empty.size()), n);
-  std::vector<index_t> far(n);
-  std::iota(far.begin(), far.end(), index_t(0));
-  std::partial_sort(far.begin(), far.begin() + k, far.end(), [&](index_t a, index_t b) {
-    return min_d2[a] > min_d2[b] || (min_d2[a] == min_d2[b] && a < b);
-  });
-  index_t moved = 0;
-  for (index_t e = 0; e < k; ++e) {
-    const index_t p = far[e];
-    if (!(min_d2[p] > d2_floor)) break;  // remaining points sit on their centers
-    labels[p] = static_cast<std::int32_t>(empty[e]);
-    ++moved;
-  }
-  return moved;
+  const std::vector<index_t> far =
+      farthest_points(min_d2, n, static_cast<index_t>(empty.size()), d2_floor);
+  for (std::size_t e = 0; e < far.size(); ++e) labels[far[e]] = static_cast<std::int32_t>(empty[e]);
+  return static_cast<index_t>(far.size());
 }
 
 /// Rounding size of a squared distance to centers that are means rounded to

@@ -15,6 +15,12 @@
 // one well-separated cluster and one mean between two clusters, they never
 // recover (make_blobs with C = its number of centers).
 //
+// Empty clusters (no point chose them) are merges that cost nothing: each
+// takes a half of one of the largest splits, one per cluster and round. Why
+// not the farthest points, as Lloyd's loop relocates: the farthest points
+// crowd where one mean serves a whole well-separated cluster far away from
+// it, and every empty cluster would land in that one cluster.
+//
 // Cost: O(n d) per move round (a few passes over every cluster's points) plus
 // the merge costs: O(C G d) over the neighbourhoods G_c (all clusters with
 // G == C) and O(C (C / cells) d) over the other means of each mean's cell.
@@ -41,7 +47,7 @@ namespace detail {
 /// around the three moved means, and on data without separated clusters
 /// marginal pairs end no lower than Lloyd's steps alone.
 constexpr double kSplitMergeMargin = 4.0;
-/// 2-means iterations of a split (from the mean and the farthest point).
+/// 2-means iterations of a split (from the farthest point and its mirror image).
 constexpr int kSplitIterations = 3;
 
 namespace split_merge_parts {
@@ -52,8 +58,9 @@ struct SplitScratch {
   explicit SplitScratch(index_t d) : a(d), b(d), sa(d), sb(d) {}
 };
 
-/// 2-means on cluster c's points (positive weights only), from its mean and
-/// its point farthest from it (ties: the first): the fall of the weighted
+/// 2-means on cluster c's points (positive weights only), from its point
+/// farthest from its mean (ties: the first) and that point's mirror image
+/// through the mean: the fall of the weighted
 /// squared error when every point goes to the nearer of the two centers
 /// (left in s.a, s.b), or 0 when the cluster cannot split.
 template <typename T>
@@ -76,7 +83,14 @@ double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t
     }
   }
   if (positive < 2 || far < 0) return 0.0;
-  for (index_t j = 0; j < d; ++j) s.b[j] = static_cast<double>(data.row(far)[j]);
+  // From the farthest point and its mirror image through the mean: the first
+  // split is the hyperplane through the mean across that direction. From the
+  // mean and the farthest point instead, in many dimensions a cluster
+  // without separated parts lost little more than that one point.
+  for (index_t j = 0; j < d; ++j) {
+    s.b[j] = static_cast<double>(data.row(far)[j]);
+    s.a[j] = 2.0 * s.a[j] - s.b[j];
+  }
   for (int it = 0; it < kSplitIterations; ++it) {
     std::fill(s.sa.begin(), s.sa.end(), 0.0);
     std::fill(s.sb.begin(), s.sb.end(), 0.0);
@@ -136,12 +150,14 @@ inline void place_next_to(TruncationSets& sets, index_t c, index_t l) {
 /// What one split-merge round did.
 struct SplitMergeStats {
   index_t moves = 0;       ///< pairs (merge r into q, split s) applied
+  index_t relocated = 0;   ///< empty clusters given a half of a split
   double net_gain = 0.0;   ///< sum of (gain_s - cost_r): the fall of the weighted error
+  std::vector<index_t> empty_left;  ///< empty clusters no split was left for
 };
 
 /// One round of split-merge moves on the hard partition `part` of `data`
-/// (every cluster's mean in `means` at the weighted mean of its points);
-/// merge candidates of c: G_c, every cluster whose G holds c (all clusters
+/// (every cluster's mean in `means` at the weighted mean of its points, an
+/// empty cluster's anywhere); merge candidates of c: G_c, every cluster whose G holds c (all clusters
 /// when sets.full), and, with cell_of ((C,) a cell per mean, -1 for none:
 /// the cells of the refinement's index), the other means of c's cell. The
 /// neighbourhoods alone miss a mean's nearest other mean where no search
@@ -172,8 +188,10 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
     }
   }, 6.0 * (kSplitIterations + 2) * kLloydClustersPerTask * points_per_cluster * d);
 
-  // Ward's cost of merging c and q (either way round).
+  // Ward's cost of merging c and q (either way round); none with an empty
+  // cluster (it is no merge: the empty ones are paired first, below).
   auto merge_cost = [&](index_t c, index_t q) {
+    if (part.size(c) == 0 || part.size(q) == 0) return std::numeric_limits<double>::infinity();
     const double m = mass[c] + mass[q];
     return m > 0.0 ? mass[c] * mass[q] / m * squared_distance_exact(means + c * d, means + q * d, d)
                    : 0.0;
@@ -260,33 +278,52 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
   });
   std::vector<std::uint8_t> used(C, 0);
   struct Pair {
-    index_t r, q, s;
+    index_t r, s;
+    std::int32_t q;  // -1: r was empty
   };
   std::vector<Pair> pairs;
   SplitMergeStats stats;
   index_t next = 0;  // by_gain before it: used
-  for (const index_t r : by_cost) {
-    const std::int32_t q = partner[r];
-    if (q < 0 || used[r] || used[q]) continue;
+  // The largest gain of a cluster not used, not r and not q (C: none left).
+  auto largest_gain = [&](index_t r, std::int32_t q) {
     while (next < C && used[by_gain[next]]) ++next;
     index_t j = next;
     while (j < C && (used[by_gain[j]] || by_gain[j] == r || by_gain[j] == q)) ++j;
+    return j;
+  };
+  for (index_t r = 0; r < C; ++r) {
+    if (part.size(r) != 0) continue;
+    used[r] = 1;
+    const index_t j = largest_gain(r, -1);
+    if (j >= C || !(gain[by_gain[j]] > 0.0)) {
+      stats.empty_left.push_back(r);
+      continue;
+    }
+    used[by_gain[j]] = 1;
+    pairs.push_back({r, by_gain[j], -1});
+    stats.net_gain += gain[by_gain[j]];
+    ++stats.relocated;
+  }
+  for (const index_t r : by_cost) {
+    const std::int32_t q = partner[r];
+    if (q < 0 || used[r] || used[q]) continue;
+    const index_t j = largest_gain(r, q);
     if (j >= C) break;
     const index_t s = by_gain[j];
     if (!(gain[s] > kSplitMergeMargin * cost[r])) break;
     used[r] = used[q] = used[s] = 1;
-    pairs.push_back({r, static_cast<index_t>(q), s});
+    pairs.push_back({r, s, q});
     stats.net_gain += gain[s] - cost[r];
+    ++stats.moves;
   }
-  stats.moves = static_cast<index_t>(pairs.size());
 
   // The moves (disjoint clusters): q to the merged mean, s and r to the halves of s.
   parallel_for(static_cast<index_t>(pairs.size()), n_threads, [&](index_t p) {
     const Pair& pr = pairs[p];
-    const double m = mass[pr.r] + mass[pr.q];
-    T* mq = means + pr.q * d;
-    const T* mr = means + pr.r * d;
+    const double m = pr.q < 0 ? 0.0 : mass[pr.r] + mass[pr.q];
     if (m > 0.0) {
+      T* mq = means + static_cast<index_t>(pr.q) * d;
+      const T* mr = means + pr.r * d;
       for (index_t j = 0; j < d; ++j) {
         mq[j] = static_cast<T>((mass[pr.r] * static_cast<double>(mr[j]) +
                                 mass[pr.q] * static_cast<double>(mq[j])) / m);

@@ -189,11 +189,12 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
                                  split_merge ? &cell_of : nullptr);
   }
   refine_evals_.push_back(sums.evals);
-  // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp).
+  // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp);
+  // with split-merge moves they take halves of splits instead (split_merge.hpp).
   ClusterPartition part;
   part.build(labels.data(), N, C);
   index_t moved = 0;
-  if (has_empty_cluster(part, C)) {
+  if (!split_merge && has_empty_cluster(part, C)) {
     if (d2.empty()) {
       d2.resize(N);
       parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
@@ -203,19 +204,10 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
         }
       }, 3.0 * kEStepPointsPerTask * D);
     }
-    std::vector<std::int32_t> before;
-    if (split_merge) before = labels;
     moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
                                     labels.data());
-    if (moved > 0 && split_merge) {
-      part.build(labels.data(), N, C);
-      // A relocated cluster's neighbours: those of the cluster its point left.
-      for (index_t n = 0; n < N; ++n) {
-        if (labels[n] != before[n]) place_next_to(sets_, labels[n], before[n]);
-      }
-    }
+    if (moved > 0) part.build(labels.data(), N, C);
   }
-  refine_relocated_.push_back(moved);
   // Hard responsibilities: all weight on K(n)'s first (the label).
   parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
     const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
@@ -233,12 +225,48 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   // The means are now those of the partition `part`, as split_merge needs.
   SplitMergeStats moves;
   if (split_merge) {
-    moves = detail::split_merge(data_, part, sets_, means_.data(), run_.n_threads,
-                                cell_of.empty() ? nullptr : cell_of.data());
+    moves = split_merge_round(data_, part, labels.data(), d2.data(),
+                              cell_of.empty() ? nullptr : cell_of.data());
+    moved = moves.relocated;
   }
+  refine_relocated_.push_back(moved);
   refine_split_merges_.push_back(moves.moves);
   last_split_merge_gain_ = moves.net_gain;
   return sums.min_sum;
+}
+
+/// The cell of every mean in `index` (-1 for a duplicate: only the distinct
+/// means enter it), split-merge's merge candidates.
+template <typename T>
+std::vector<std::int32_t> cells_of_means(const CenterCellIndex<T>& index, index_t C) {
+  std::vector<std::int32_t> cell_of(C, -1);
+  for (std::size_t u = 0; u < index.distinct_ids().size(); ++u) {
+    cell_of[index.distinct_ids()[u]] = index.cell_of()[u];
+  }
+  return cell_of;
+}
+
+template <typename T>
+SplitMergeStats VariationalLoop<T>::split_merge_round(const DataView<T>& data,
+                                                      const ClusterPartition& part,
+                                                      const std::int32_t* labels,
+                                                      const double* d2,
+                                                      const std::int32_t* cell_of) {
+  const index_t C = sets_.C, D = data.d;
+  SplitMergeStats moves =
+      detail::split_merge(data, part, sets_, means_.data(), run_.n_threads, cell_of);
+  // Empty clusters no split was left for (C near the number of distinct
+  // points): onto the farthest points, as Lloyd's loop relocates.
+  const std::vector<index_t> far =
+      farthest_points(d2, data.n, static_cast<index_t>(moves.empty_left.size()),
+                      rounding_floor(means_.data(), C, D));
+  for (std::size_t e = 0; e < far.size(); ++e) {
+    const index_t c = moves.empty_left[e];
+    std::copy_n(data.row(far[e]), D, &means_[c * D]);
+    place_next_to(sets_, c, labels[far[e]]);
+  }
+  moves.relocated += static_cast<index_t>(far.size());
+  return moves;
 }
 
 template <typename T>
@@ -252,21 +280,61 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
   const ApproximateAssignmentStats found = index.assign(all, labels.data(), d2.data(),
                                                        run_.n_threads);
   data_evals_ += index.build_stats().index_distance_evals + found.search_distance_evals;
-  // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp).
+  // The previous step's label where it is nearer than the one found (a
+  // point's nearest mean may lie in a cell it did not probe), so that no step
+  // raises the error, as in the refinement (assign_over_all_means).
+  const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);
+  std::vector<double> part_sum(tasks_total, 0.0);
+  std::vector<std::int64_t> previous_evals(tasks_total, 0);
+  const bool have_previous = static_cast<index_t>(data_labels_.size()) == N;
+  parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
+    const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
+    double sum = 0.0;
+    for (index_t n = p0; n < p1; ++n) {
+      const std::int32_t previous = have_previous ? data_labels_[n] : labels[n];
+      if (previous != labels[n]) {
+        const double dp = squared_distance_exact(all.row(n), &means_[previous * D], D);
+        ++previous_evals[t];
+        if (dp < d2[n] || (dp == d2[n] && previous < labels[n])) {
+          labels[n] = previous;
+          d2[n] = dp;
+        }
+      }
+      sum += all.weight(n) * d2[n];
+    }
+    part_sum[t] = sum;
+  }, kEStepPointsPerTask * (have_previous ? 3.0 * D : 1.0));
+  double objective = 0.0;
+  for (index_t t = 0; t < tasks_total; ++t) {
+    objective += part_sum[t];
+    data_evals_ += previous_evals[t];
+  }
+  // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp);
+  // with split-merge moves they take halves of splits instead (split_merge.hpp).
   ClusterPartition part;
   part.build(labels.data(), N, C);
   index_t moved = 0, empty = 0;
   for (index_t c = 0; c < C; ++c) empty += part.size(c) == 0;
-  if (empty > 0) {
+  if (empty > 0 && !params_.split_merge) {
     moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
                                     labels.data());
     if (moved > 0) part.build(labels.data(), N, C);
   }
+  cluster_means(all, part, C, run_.n_threads, means_.data());
+  index_t pairs = 0;
+  if (params_.split_merge) {
+    const std::vector<std::int32_t> cell_of = cells_of_means(index, C);
+    const SplitMergeStats moves =
+        split_merge_round(all, part, labels.data(), d2.data(), cell_of.data());
+    moved = moves.relocated;
+    pairs = moves.moves;
+  }
   data_relocated_.push_back(moved);
   data_left_empty_.push_back(empty - moved);
-  cluster_means(all, part, C, run_.n_threads, means_.data());
-  data_objective_.push_back(found.objective);
-  return found.objective;
+  data_split_merges_.push_back(pairs);
+  data_labels_ = std::move(labels);
+  data_objective_.push_back(objective);
+  return objective;
 }
 
 // The assignment over all C means, by the cell index (approximate) or the
@@ -288,11 +356,8 @@ EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double
                                    run_.n_threads);
     const ApproximateAssignmentStats found = index.assign(data_, labels, d2, run_.n_threads);
     sums.evals = index.build_stats().index_distance_evals + found.search_distance_evals;
-    if (cell_of != nullptr) {  // of the distinct means; a duplicate keeps -1
-      cell_of->assign(C, -1);
-      for (size_t u = 0; u < index.distinct_ids().size(); ++u) {
-        (*cell_of)[index.distinct_ids()[u]] = index.cell_of()[u];
-      }
+    if (cell_of != nullptr) {
+      *cell_of = cells_of_means(index, C);
     }
   } else {
     vcgmm::assign_nearest(data_, means_.data(), C, labels, d2, run_.n_threads);
@@ -537,9 +602,10 @@ VariationalGmmResult VariationalLoop<T>::fit(const DataView<T>* all, int data_st
     const double objective = data_step(*all);
     log_line(run_.log,
              "vc-gmm data step %2d  quantization error %.10g (all %lld points)  relocated %lld  "
-             "(%.2f s)",
+             "split-merge pairs %lld  (%.2f s)",
              k + 1, objective, static_cast<long long>(all->n),
-             static_cast<long long>(data_relocated_.back()), refine_clock.seconds());
+             static_cast<long long>(data_relocated_.back()),
+             static_cast<long long>(data_split_merges_.back()), refine_clock.seconds());
     std::int64_t evals = data_evals_;
     for (std::int64_t e : refine_evals_) evals += e;
     const int step = static_cast<int>(result.refine_objective.size()) + k + 1;

@@ -14,6 +14,7 @@
 #include "vcgmm/data_moments.hpp"
 #include "vcgmm/mstep.hpp"
 #include "vcgmm/neighbourhood_statistics.hpp"
+#include "vcgmm/split_merge.hpp"
 #include "vcgmm/truncation_sets.hpp"
 #include "vcgmm/variational_gmm.hpp"
 
@@ -51,9 +52,11 @@ class VariationalLoop {
   void m_step();
   double refine_step(bool split_merge = false);
   // One hard step on `all`, the data the coreset was drawn from (fit_vcgmm's
-  // data_steps): every point's nearest mean by the cell index, empty clusters
-  // onto far points, every mean to the weighted mean of its points. Returns
-  // the labels' weighted error with the means before the update.
+  // data_steps): every point's nearest mean by the cell index (or its previous
+  // step's label, when nearer), every mean to the weighted mean of its points,
+  // then a round of split-merge moves on all points (params.split_merge; else
+  // empty clusters onto far points first). Returns the labels' weighted error
+  // with the means before the update.
   double data_step(const DataView<T>& all);
   void refit_variances();
   double free_energy() const;
@@ -63,6 +66,7 @@ class VariationalLoop {
   const std::vector<double>& data_step_objective() const { return data_objective_; }
   const std::vector<index_t>& data_step_relocated() const { return data_relocated_; }
   const std::vector<index_t>& data_step_left_empty() const { return data_left_empty_; }
+  const std::vector<index_t>& data_step_split_merges() const { return data_split_merges_; }
 
   index_t n_components() const { return sets_.C; }
   int G() const { return sets_.G; }
@@ -96,6 +100,13 @@ class VariationalLoop {
   bool spherical() const { return params_.covariance_type == CovarianceType::spherical; }
   double convergence_scale(double F) const;
   void log_iteration(int it, double F, double change, double seconds) const;
+  // Split-merge moves on the partition `part` of `data` (labels, d2: its
+  // labels and their distances to the means before the M-step); the empty
+  // clusters no split was left for onto the farthest points. Returns the
+  // moves; `relocated` counts both kinds of moved empty clusters.
+  SplitMergeStats split_merge_round(const DataView<T>& data, const ClusterPartition& part,
+                                            const std::int32_t* labels, const double* d2,
+                                            const std::int32_t* cell_of);
 
   DataView<T> data_;
   VariationalGmmParams params_;
@@ -122,6 +133,8 @@ class VariationalLoop {
   double last_split_merge_gain_ = 0.0;        // the last round's fall of the weighted error
   std::int64_t refit_evals_ = 0;            // refit_variances' search
   std::vector<double> data_objective_;      // per data step: the labels' weighted error
+  std::vector<std::int32_t> data_labels_;   // the last data step's label of every point
+  std::vector<index_t> data_split_merges_;  // per data step: split-merge pairs moved
   std::vector<index_t> data_relocated_;     // per data step: empty clusters moved
   std::vector<index_t> data_left_empty_;    // per data step: empty clusters not moved
   std::int64_t data_evals_ = 0;             // all data steps' distance evaluations

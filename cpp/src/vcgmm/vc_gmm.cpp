@@ -29,6 +29,7 @@ VcgmmResult fit_vcgmm(const DataView<T>& data, const VcgmmParams& params,
         result->data_step_objective = em.data_step_objective();
         result->data_step_relocated = em.data_step_relocated();
         result->data_step_left_empty = em.data_step_left_empty();
+        result->data_step_split_merges = em.data_step_split_merges();
         std::memcpy(buffers.centers, em.means(), sizeof(T) * params.n_clusters * data.d);
         // Set-up + EM (the refinement phase is timed by the loop itself).
         result->timings.iterations = clock.seconds() - result->timings.refinement;

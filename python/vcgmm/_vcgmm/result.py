@@ -56,16 +56,20 @@ class VCGMMResult:
         refinement step's assignment (with the means before that step);
         non-increasing. ``refine`` steps, or more with ``split_merge``.
     refine_relocated : ndarray of shape (n_refine_steps,)
-        Clusters that no point chose in each refinement step, moved onto the
-        points farthest from their means.
+        Clusters that no point chose in each refinement step, given a half
+        of a split (``split_merge``) or moved onto the points farthest from
+        their means.
     refine_split_merges : ndarray of shape (n_refine_steps,)
         Split-merge pairs moved after each refinement step (``split_merge``).
     data_step_objective : ndarray of shape (data_steps,)
         Weighted quantization error on all the data of every data step's
         labels (with the means before that step).
     data_step_relocated : ndarray of shape (data_steps,)
-        Clusters that no point chose in each data step, moved onto the
-        points farthest from their means.
+        Clusters that no point chose in each data step, given a half of a
+        split (``split_merge``) or moved onto the points farthest from their
+        means.
+    data_step_split_merges : ndarray of shape (data_steps,)
+        Split-merge pairs moved after each data step (``split_merge``).
     timings : dict
         Wall time in seconds per phase (same keys).
 
@@ -96,6 +100,7 @@ class VCGMMResult:
     refine_split_merges: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     data_step_objective: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     data_step_relocated: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    data_step_split_merges: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     variances: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     mixing_weights: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
 

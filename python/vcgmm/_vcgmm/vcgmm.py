@@ -351,6 +351,7 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
             refine_relocated=r.refine_relocated, refine_split_merges=r.refine_split_merges,
             data_step_objective=r.data_step_objective,
             data_step_relocated=r.data_step_relocated,
+            data_step_split_merges=r.data_step_split_merges,
             variances=r.variances, mixing_weights=r.mixing_weights)
 
     # The exact likelihood of a fitted model, shared or spherical: the one

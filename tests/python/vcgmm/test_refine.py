@@ -360,7 +360,7 @@ def test_nearest_initial_sets_keep_well_separated_clusters(make_blobs, assert_th
     # of other clusters and EM ends well above exact EM (G = C); from the
     # nearest means it ends where exact EM does.
     X, _, _ = make_blobs(20000, 150, 16, seed=41, std=0.3)
-    kw = dict(coreset_size=6000, init="k-means++", refine=0)
+    kw = dict(coreset_size=6000, init="k-means++", refine=0, data_steps=0)
 
     def fit(n_threads, **more):
         return vcgmm.fit_vcgmm(X, 150, 4, random_state=3, n_threads=n_threads, **kw, **more)

@@ -4,13 +4,15 @@ What is checked, against a numpy reference of one round written here from
 the specification (cpp/src/vcgmm/split_merge.hpp):
 
 - after a refinement step's M-step (``refine_step(split_merge=True)``),
-  every cluster's weight, its 2-means split gain (from its mean and its
-  farthest point, 3 iterations), its cheapest merge (Ward's cost) into a
-  candidate (G_c and the clusters whose neighbourhood holds c), the greedy
-  pairing of the cheapest merges with the largest gains while gain > 4 x
-  cost, the moved means (merged mean; the split's two halves) and the
-  neighbourhoods (the halves each other's first neighbour) are those of the
-  reference, for G < C and G = C (all clusters candidates);
+  every cluster's weight, its 2-means split gain (from its farthest point
+  and that point's mirror image through its mean, 3 iterations), its
+  cheapest merge (Ward's cost) into a candidate (G_c and the clusters whose
+  neighbourhood holds c), the empty clusters (ascending) paired with the
+  largest gains, then the greedy pairing of the cheapest merges with the
+  largest gains while gain > 4 x cost, the moved means (merged mean; the
+  split's two halves) and the neighbourhoods (the halves each other's first
+  neighbour) are those of the reference, for G < C and G = C (all clusters
+  candidates), with and without empty clusters;
 - on blobs seeded with two means in one blob and one mean between two, one
   round leaves one mean per blob;
 - the refinement's objective stays non-increasing with the moves, and on
@@ -43,6 +45,7 @@ def _split(Xc, wc, mean):
         return 0.0, None, None
     sse = np.sum(wc * d2)
     b = Xc[np.argmax(d2)].copy()
+    a = 2.0 * a - b
     for _ in range(SPLIT_ITERATIONS):
         side = ((Xc - b) ** 2).sum(1) < ((Xc - a) ** 2).sum(1)
         if side.all() or not side.any():
@@ -58,15 +61,16 @@ def _split_merge_reference(X, w, labels, means, Gc, margin=MARGIN):
     (new means, number of pairs, new neighbourhoods)."""
     C = means.shape[0]
     mass = np.bincount(labels, weights=w, minlength=C)
+    empty = np.bincount(labels, minlength=C) == 0
     splits = [_split(X[labels == c], w[labels == c], means[c]) for c in range(C)]
     gain = np.array([s[0] for s in splits])
     cost = np.full(C, np.inf)
     partner = np.full(C, -1)
     for c in range(C):
-        # G_c, and every cluster whose neighbourhood holds c
+        # G_c, and every cluster whose neighbourhood holds c; no empty cluster
         candidates = range(C) if Gc is None else set(Gc[c]) | set(np.nonzero(Gc == c)[0])
         for q in sorted(candidates):
-            if q == c:
+            if q == c or empty[c] or empty[q]:
                 continue
             m = mass[c] + mass[q]
             cq = mass[c] * mass[q] / m * np.sum((means[c] - means[q]) ** 2) if m > 0 else 0.0
@@ -78,6 +82,20 @@ def _split_merge_reference(X, w, labels, means, Gc, margin=MARGIN):
     out = means.astype(np.float64).copy()
     new_Gc = None if Gc is None else Gc.copy()
     pairs = 0
+
+    def move(r, s):
+        out[s], out[r] = splits[s][1], splits[s][2]
+        if new_Gc is not None and Gc.shape[1] >= 2:  # the halves side by side
+            rest = [g for g in Gc[s][1:] if g != r][:Gc.shape[1] - 2]
+            new_Gc[s] = [s, r] + rest
+            new_Gc[r] = [r, s] + rest
+
+    for r in np.nonzero(empty)[0]:  # merges that cost nothing
+        used[r] = True
+        free = [s for s in by_gain if not used[s]]
+        if free and gain[free[0]] > 0:
+            used[free[0]] = True
+            move(r, free[0])
     for r in by_cost:
         q = partner[r]
         if q < 0 or used[r] or used[q]:
@@ -91,11 +109,7 @@ def _split_merge_reference(X, w, labels, means, Gc, margin=MARGIN):
         used[[r, q, s]] = True
         if mass[r] + mass[q] > 0:
             out[q] = (mass[r] * means[r] + mass[q] * means[q]) / (mass[r] + mass[q])
-        out[s], out[r] = splits[s][1], splits[s][2]
-        if new_Gc is not None and Gc.shape[1] >= 2:  # the halves side by side
-            rest = [g for g in Gc[s][1:] if g != r][:Gc.shape[1] - 2]
-            new_Gc[s] = [s, r] + rest
-            new_Gc[r] = [r, s] + rest
+        move(r, s)
         pairs += 1
     return out, pairs, new_Gc
 
@@ -140,6 +154,32 @@ def test_one_round_is_the_reference(G, hard_step):
     # one mean per blob: the duplicate merged, the mean between two blobs split
     nearest = np.argmin(cdist(centers, loop.means), axis=1)
     assert np.unique(nearest).size == C
+
+
+def test_an_empty_cluster_takes_a_half_of_the_largest_split(hard_step):
+    # One more mean far from every point: no point chooses it. It takes a half
+    # of the largest split (the mean between the last two blobs) at no cost,
+    # not the farthest point; the duplicate in blob 0 pairs with the next one.
+    X, _, centers, mu0 = _bad_seeding(4)
+    mu0 = np.vstack([mu0[:3], [np.full(X.shape[1], 500.0)], mu0[3:]])
+    w = np.random.default_rng(2).uniform(0.5, 2.0, X.shape[0])
+    C = mu0.shape[0]
+    loop = vcgmm.VariationalLoop(X, mu0, G=4, sample_weight=w, random_state=3, n_threads=1,
+                                 refine=0, refine_search="exact")
+    loop.e_step()
+    Gc = loop.neighbourhoods.copy()
+    before = loop.means.astype(np.float64)
+    loop.refine_step(split_merge=True)
+    labels = np.argmin(cdist(X, before, "sqeuclidean"), axis=1)
+    assert 3 not in labels
+    np.testing.assert_array_equal(loop.truncation_sets[:, 0], labels)
+    stepped = hard_step.weighted_means(X, w, labels, before)
+    expected, pairs, new_Gc = _split_merge_reference(X, w, labels, stepped, Gc)
+    np.testing.assert_allclose(loop.means, expected, rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(loop.neighbourhoods, new_Gc)
+    # the far mean now sits in one of the two blobs the middle mean served
+    assert np.min(cdist(loop.means[3:4], centers[-2:])) < 3.0
+    assert np.unique(np.argmin(cdist(centers, loop.means), axis=1)).size == centers.shape[0]
 
 
 def test_one_round_is_the_reference_where_the_margin_decides(hard_step):
