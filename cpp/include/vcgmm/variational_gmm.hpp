@@ -88,8 +88,9 @@ enum class CovarianceType {
 /// How a hard refinement step assigns each point. `refine` = k > 0 (not in the
 /// papers) runs k hard (Lloyd) steps after EM has stopped: every point gets a
 /// label, every cluster that no point chose moves onto one of the points
-/// farthest from their means (as in lloyd.hpp; counted in refine_relocated),
-/// then every mean to the weighted mean of its points. With approximate /
+/// farthest from their means (as in lloyd.hpp; with split_merge it takes a
+/// half of a split instead; counted in refine_relocated), then every mean to
+/// the weighted mean of its points. With approximate /
 /// exact, K(n) becomes the label followed by the rest of the previous K(n)
 /// (its last entry dropped when the label is new) and the neighbourhoods
 /// stay. The previous label is always a candidate and a relocated cluster's
@@ -159,11 +160,13 @@ struct VariationalGmmParams {
   int refine = 3;
   RefineSearch refine_search = RefineSearch::approximate;  ///< the refinement's assignment
   /// A round of split-merge moves after every refinement step (not in the
-  /// papers; approximate and exact refine_search only): the clusters whose
+  /// papers; approximate and exact refine_search only), and after every data
+  /// step (fit_vcgmm): the clusters whose
   /// merge into a neighbour (G_c, or a cluster whose G holds c) costs least
   /// (Ward's cost) are paired with the clusters whose 2-means split lowers the
   /// error most, while the gain is more than 4 times the cost; the merged mean
-  /// and the split's two halves replace the three means. Exact for the
+  /// and the split's two halves replace the three means. Empty clusters
+  /// take a half of the largest splits first (no merge to pay for). Exact for the
   /// partition: the error falls by gain - cost per pair. While a round lowers
   /// the error by at least 0.1%, another refinement step follows, at most 16
   /// more than `refine` (a round halves a cluster only once). Why: EM and

@@ -136,13 +136,16 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         "restricted" gains less.
     split_merge : bool, default=True
         Split-merge moves after every refinement step (not in the papers;
-        ``refine_search="approx"`` or ``"exact"``): the clusters whose merge
+        ``refine_search="approx"`` or ``"exact"``) and after every data
+        step (on all samples): the clusters whose merge
         into a neighbouring cluster costs least (Ward's cost) are paired with
         the clusters whose split in two (a few 2-means iterations) lowers the
         error most, while the gain is more than 4 times the cost; the merged
         mean and the two halves replace the three means, so the error falls
-        by the difference. While a round lowers the error by at least 0.1%,
-        one more refinement step follows (at most 16 more than ``refine``).
+        by the difference; means that no sample chose take a half of the
+        largest splits first. While a round on the coreset lowers the error
+        by at least 0.1%, one more refinement step follows (at most 16 more
+        than ``refine``).
         EM and Lloyd steps move means only locally: on well-separated
         clusters, where the seeding put two means in one cluster and one
         between two, they never recover (``make_blobs`` with
@@ -154,10 +157,12 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         coreset and its ``refine`` steps (not in the papers; 0 is the papers'
         vc-GMM): each labels every sample by the cell index of
         :func:`assign_approximate` (probing 4 cells in the first step, 2 in
-        later ones), moves the means no sample chose onto the samples
-        farthest from theirs, then moves every mean to the weighted mean of
-        its samples; ``sigma2_`` is then refitted on the coreset as after
-        ``refine``. A step costs less than one
+        later ones; a sample keeps its previous step's label where that is
+        nearer), moves every mean to the weighted mean of its samples, then
+        makes a round of ``split_merge`` moves on all samples (without
+        ``split_merge``, the means no sample chose move onto the samples
+        farthest from theirs first); ``sigma2_`` is then refitted on the
+        coreset as after ``refine``. A step costs less than one
         :func:`assign_approximate` pass over X. "auto": 1 when X is one array
         in memory, 0 for chunked and Dask data (which are fitted on their
         coreset only; an integer > 0 is refused there) and without a coreset
