@@ -167,7 +167,8 @@ struct VariationalGmmParams {
   /// error most, while the gain is more than 4 times the cost; the merged mean
   /// and the split's two halves replace the three means. Empty clusters
   /// take a half of the largest splits first (no merge to pay for). Exact for the
-  /// partition: the error falls by gain - cost per pair. While a round lowers
+  /// partition: the error falls by gain - cost per pair (a split of more than
+  /// 1024 points is estimated on a sample of about 1024). While a round lowers
   /// the error by at least 0.1%, another refinement step follows, at most 16
   /// more than `refine` (a round halves a cluster only once). Why: EM and
   /// Lloyd move means only locally; on well-separated clusters (make_blobs

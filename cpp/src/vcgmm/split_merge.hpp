@@ -1,16 +1,18 @@
-// Internal (variational loop): split-merge moves between the hard refinement
-// steps after EM (VariationalGmmParams::split_merge).
+// Internal (variational loop): split-merge moves after the hard refinement
+// steps after EM and after the data steps (VariationalGmmParams::split_merge).
 //
 // On a hard partition whose means sit at the weighted means of their points
 // (after a refinement step's M-step), merging cluster r into cluster q raises
 // the weighted squared error by exactly m_r m_q / (m_r + m_q) ||mu_r - mu_q||^2
 // (Ward's cost; m = the clusters' weights), and splitting cluster s by a few
-// 2-means iterations lowers it by gain_s. The cheapest merges are paired with
+// 2-means iterations lowers it by gain_s (for a cluster of more than
+// kSplitSamplePoints points, a sample's gain scaled to its weight). The cheapest merges are paired with
 // the largest gains, every cluster in at most one pair, while gain_s exceeds
 // kSplitMergeMargin x cost_r: mu_q moves to the merged mean, mu_s and mu_r to
 // the two halves of s. The pairs are disjoint, so the error at the new means
 // (with r's points given to q and s's to the nearer half) is the old error
-// minus the sum of (gain - cost): the next refinement step starts lower.
+// minus the sum of (gain - cost) (an estimate where a split was sampled): the
+// next step starts lower.
 // Why: EM and Lloyd move means only locally; where a seeding put two means in
 // one well-separated cluster and one mean between two clusters, they never
 // recover (make_blobs with C = its number of centers).
@@ -170,8 +172,8 @@ struct SplitMergeStats {
 
 /// One round of split-merge moves on the hard partition `part` of `data`
 /// (every cluster's mean in `means` at the weighted mean of its points, an
-/// empty cluster's anywhere); merge candidates of c: G_c, every cluster whose G holds c (all clusters
-/// when sets.full), and, with cell_of ((C,) a cell per mean, -1 for none:
+/// empty cluster's anywhere); merge candidates of c: G_c, every cluster whose
+/// G holds c (all clusters when sets.full), and, with cell_of ((C,) a cell per mean, -1 for none:
 /// the cells of the refinement's index), the other means of c's cell. The
 /// neighbourhoods alone miss a mean's nearest other mean where no search
 /// space held both (well-separated clusters). Moves the means of the paired clusters in
