@@ -32,6 +32,7 @@ inline bool has_empty_cluster(const ClusterPartition& part, index_t C) {
 inline std::vector<index_t> farthest_points(const double* min_d2, index_t n, index_t k,
                                             double d2_floor) {
   k = std::min(k, n);
+  if (k <= 0) return {};
   std::vector<index_t> far(n);
   std::iota(far.begin(), far.end(), index_t(0));
   std::partial_sort(far.begin(), far.begin() + k, far.end(), [&](index_t a, index_t b) {

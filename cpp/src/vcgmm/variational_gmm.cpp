@@ -194,7 +194,7 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   ClusterPartition part;
   part.build(labels.data(), N, C);
   index_t moved = 0;
-  if (!split_merge && has_empty_cluster(part, C)) {
+  if (has_empty_cluster(part, C)) {
     if (d2.empty()) {
       d2.resize(N);
       parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
@@ -204,9 +204,11 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
         }
       }, 3.0 * kEStepPointsPerTask * D);
     }
-    moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
-                                    labels.data());
-    if (moved > 0) part.build(labels.data(), N, C);
+    if (!split_merge) {
+      moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
+                                      labels.data());
+      if (moved > 0) part.build(labels.data(), N, C);
+    }
   }
   // Hard responsibilities: all weight on K(n)'s first (the label).
   parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
@@ -233,6 +235,21 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   refine_split_merges_.push_back(moves.moves);
   last_split_merge_gain_ = moves.net_gain;
   return sums.min_sum;
+}
+
+/// A point's previous label instead of the one found where it is nearer
+/// (ties: the lower index), so that an approximate search never raises the
+/// labels' error. Returns whether it computed a distance.
+template <typename T>
+bool keep_nearer_previous(const T* x, const T* means, index_t D, std::int32_t previous,
+                          std::int32_t& label, double& d2) {
+  if (previous == label) return false;
+  const double dp = squared_distance_exact(x, means + previous * D, D);
+  if (dp < d2 || (dp == d2 && previous < label)) {
+    label = previous;
+    d2 = dp;
+  }
+  return true;
 }
 
 /// The cell of every mean in `index` (-1 for a duplicate: only the distinct
@@ -291,14 +308,9 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
     const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
     double sum = 0.0;
     for (index_t n = p0; n < p1; ++n) {
-      const std::int32_t previous = have_previous ? data_labels_[n] : labels[n];
-      if (previous != labels[n]) {
-        const double dp = squared_distance_exact(all.row(n), &means_[previous * D], D);
-        ++previous_evals[t];
-        if (dp < d2[n] || (dp == d2[n] && previous < labels[n])) {
-          labels[n] = previous;
-          d2[n] = dp;
-        }
+      if (have_previous) {
+        previous_evals[t] += keep_nearer_previous(all.row(n), means_.data(), D, data_labels_[n],
+                                                  labels[n], d2[n]);
       }
       sum += all.weight(n) * d2[n];
     }
@@ -371,13 +383,9 @@ EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double
     double s = 0.0;
     for (index_t n = p0; n < p1; ++n) {
       std::int32_t* kn = sets_.k_of(n);
-      if (approximate && kn[0] != labels[n]) {
-        const double previous = squared_distance_exact(data_.row(n), &means_[kn[0] * D], D);
-        ++previous_evals[t];
-        if (previous < d2[n] || (previous == d2[n] && kn[0] < labels[n])) {
-          labels[n] = kn[0];
-          d2[n] = previous;
-        }
+      if (approximate) {
+        previous_evals[t] +=
+            keep_nearer_previous(data_.row(n), means_.data(), D, kn[0], labels[n], d2[n]);
       }
       move_to_front(kn, G, labels[n]);
       s += data_.weight(n) * d2[n];

@@ -127,30 +127,34 @@ def _bad_seeding(seed, n_blobs=12, per_blob=60, d=8):
     return X, truth, centers, mu0
 
 
+def _one_round(X, w, mu0, G, hard_step):
+    """One refinement step with split-merge moves from `mu0` (exact search),
+    checked against the reference: its labels (the exact nearest of the
+    means after EM), the step's means, G_c (None with G = C) and the pairs."""
+    loop = vcgmm.VariationalLoop(X, mu0, G=G, sample_weight=w, random_state=3, n_threads=1,
+                                 refine=0, refine_search="exact")
+    loop.e_step()
+    Gc = None if G == mu0.shape[0] else loop.neighbourhoods.copy()
+    before = loop.means.astype(np.float64)
+    loop.refine_step(split_merge=True)
+    labels = np.argmin(cdist(X, before, "sqeuclidean"), axis=1)
+    np.testing.assert_array_equal(loop.truncation_sets[:, 0], labels)
+    stepped = hard_step.weighted_means(X, w, labels, before)
+    expected, pairs, new_Gc = _split_merge_reference(X, w, labels, stepped, Gc)
+    np.testing.assert_allclose(loop.means, expected, rtol=1e-9, atol=1e-9)
+    if Gc is not None:
+        np.testing.assert_array_equal(loop.neighbourhoods, new_Gc)
+    return loop, labels, stepped, Gc, pairs
+
+
 @pytest.mark.parametrize("G", [4, None])
 def test_one_round_is_the_reference(G, hard_step):
     X, _, centers, mu0 = _bad_seeding(1)
     w = np.random.default_rng(2).uniform(0.5, 2.0, X.shape[0])
     C = mu0.shape[0]
-    G = C if G is None else G
-    loop = vcgmm.VariationalLoop(X, mu0, G=G, sample_weight=w, random_state=3, n_threads=1,
-                                 refine=0, refine_search="exact")
-    loop.e_step()
-    Gc = None if G == C else loop.neighbourhoods.copy()
-    before = loop.means.astype(np.float64)
-    loop.refine_step(split_merge=True)
-
-    d2 = cdist(X, before, "sqeuclidean")
-    labels, moved = hard_step.relocated(np.argmin(d2, axis=1),
-                                        d2.min(axis=1), C)
-    assert moved == 0
-    np.testing.assert_array_equal(loop.truncation_sets[:, 0], labels)
-    stepped = hard_step.weighted_means(X, w, labels, before)
-    expected, pairs, new_Gc = _split_merge_reference(X, w, labels, stepped, Gc)
+    loop, labels, _, _, pairs = _one_round(X, w, mu0, C if G is None else G, hard_step)
+    assert np.unique(labels).size == C  # no empty cluster
     assert pairs >= 1
-    np.testing.assert_allclose(loop.means, expected, rtol=1e-9, atol=1e-9)
-    if Gc is not None:
-        np.testing.assert_array_equal(loop.neighbourhoods, new_Gc)
     # one mean per blob: the duplicate merged, the mean between two blobs split
     nearest = np.argmin(cdist(centers, loop.means), axis=1)
     assert np.unique(nearest).size == C
@@ -163,20 +167,8 @@ def test_an_empty_cluster_takes_a_half_of_the_largest_split(hard_step):
     X, _, centers, mu0 = _bad_seeding(4)
     mu0 = np.vstack([mu0[:3], [np.full(X.shape[1], 500.0)], mu0[3:]])
     w = np.random.default_rng(2).uniform(0.5, 2.0, X.shape[0])
-    C = mu0.shape[0]
-    loop = vcgmm.VariationalLoop(X, mu0, G=4, sample_weight=w, random_state=3, n_threads=1,
-                                 refine=0, refine_search="exact")
-    loop.e_step()
-    Gc = loop.neighbourhoods.copy()
-    before = loop.means.astype(np.float64)
-    loop.refine_step(split_merge=True)
-    labels = np.argmin(cdist(X, before, "sqeuclidean"), axis=1)
+    loop, labels, _, _, _ = _one_round(X, w, mu0, 4, hard_step)
     assert 3 not in labels
-    np.testing.assert_array_equal(loop.truncation_sets[:, 0], labels)
-    stepped = hard_step.weighted_means(X, w, labels, before)
-    expected, pairs, new_Gc = _split_merge_reference(X, w, labels, stepped, Gc)
-    np.testing.assert_allclose(loop.means, expected, rtol=1e-9, atol=1e-9)
-    np.testing.assert_array_equal(loop.neighbourhoods, new_Gc)
     # the far mean now sits in one of the two blobs the middle mean served
     assert np.min(cdist(loop.means[3:4], centers[-2:])) < 3.0
     assert np.unique(np.argmin(cdist(centers, loop.means), axis=1)).size == centers.shape[0]
@@ -188,19 +180,21 @@ def test_one_round_is_the_reference_where_the_margin_decides(hard_step):
     w = np.random.default_rng(6).uniform(0.5, 2.0, X.shape[0])
     C = 60
     mu0 = X[np.random.default_rng(7).choice(X.shape[0], C, replace=False)]
-    loop = vcgmm.VariationalLoop(X, mu0, G=5, sample_weight=w, random_state=3, n_threads=1,
-                                 refine=0, refine_search="exact")
-    loop.e_step()
-    Gc = loop.neighbourhoods.copy()
-    before = loop.means.astype(np.float64)
-    loop.refine_step(split_merge=True)
-    labels = loop.truncation_sets[:, 0]
-    np.testing.assert_array_equal(labels, np.argmin(cdist(X, before, "sqeuclidean"), axis=1))
-    stepped = hard_step.weighted_means(X, w, labels, before)
-    expected, pairs, new_Gc = _split_merge_reference(X, w, labels, stepped, Gc)
+    _, labels, stepped, Gc, pairs = _one_round(X, w, mu0, 5, hard_step)
     assert pairs != _split_merge_reference(X, w, labels, stepped, Gc, margin=MARGIN / 2)[1]
-    np.testing.assert_allclose(loop.means, expected, rtol=1e-9, atol=1e-9)
-    np.testing.assert_array_equal(loop.neighbourhoods, new_Gc)
+
+
+def test_empty_cluster_with_the_restricted_search():
+    # refine_step(split_merge=True) called directly with refine_search="restricted"
+    # (the fit never pairs them): the mean no point chose still takes a half
+    # of a split, and the step's error is finite.
+    X = np.random.default_rng(0).standard_normal((2000, 5))
+    mu0 = np.vstack([X[:30], np.full((1, 5), 50.0)])
+    loop = vcgmm.VariationalLoop(X, mu0, G=4, random_state=3, n_threads=1, refine=0,
+                                 refine_search="restricted")
+    loop.e_step()
+    assert np.isfinite(loop.refine_step(split_merge=True))
+    assert np.abs(loop.means[30]).max() < 10.0
 
 
 def test_without_split_merge_the_step_is_plain(hard_step):
