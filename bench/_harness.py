@@ -441,6 +441,26 @@ def _vcgmm_core_fingerprint():
             "sha256": hashlib.sha256(data).hexdigest()}
 
 
+def _package_dir(info):
+    """The directory of the vcgmm package whose compiled module was loaded."""
+    path = info.get("vcgmm_core_file", {}).get("path")
+    return str(Path(path).parent) if path else None
+
+
+def _outside_checkout_note(info):
+    """A warning when the run imported vcgmm from somewhere other than the
+    checkout it ran in (an installed copy may predate the checkout's code)."""
+    package = _package_dir(info)
+    checkout = Path(info["cwd"]) / "python" / "vcgmm"
+    if package is None or not checkout.is_dir():
+        return None
+    if Path(package).resolve() == checkout.resolve():
+        return None
+    return (f"vcgmm was imported from `{package}`, not from this checkout's `python/vcgmm`: "
+            "an installed copy measures the code it was installed from (run with "
+            "PYTHONPATH=python after building in place to measure the checkout).")
+
+
 def machine_info():
     """What the numbers depend on: CPU, cores, memory, build, versions, load, command."""
     info = {
@@ -616,6 +636,9 @@ def write_results(name, columns, rows, *, title, params=None, notes=(), info=Non
     narrow = _narrow_build_note(build)
     if narrow:
         notes.insert(0, narrow)
+    outside = _outside_checkout_note(info)
+    if outside:
+        notes.insert(0, outside)
     versions = info.get("versions", {})
     header = [
         f"# {title}",
@@ -624,7 +647,8 @@ def write_results(name, columns, rows, *, title, params=None, notes=(), info=Non
         "",
         f"Date {info['date']}; {info['cpu_model']}, {info['cpus_available']} CPUs available; "
         f"vcgmm {versions.get('vcgmm')} ({build.get('opt_level', '?')} build, module sha256 "
-        f"{(info.get('vcgmm_core_file', {}).get('sha256') or '?')[:12]}, git "
+        f"{(info.get('vcgmm_core_file', {}).get('sha256') or '?')[:12]} from "
+        f"`{_package_dir(info) or '?'}`, git "
         f"{(info['git'].get('commit') or '?')[:10]}{' dirty' if info['git'].get('dirty') else ''}), "
         f"numpy {versions.get('numpy')}, scikit-learn {versions.get('scikit-learn')}, "
         f"faiss-cpu {versions.get('faiss-cpu')}; load average at start "
