@@ -164,10 +164,17 @@ inline void place_next_to(TruncationSets& sets, index_t c, index_t l) {
 
 /// What one split-merge round did.
 struct SplitMergeStats {
+  /// One applied move: r merged into q (q = -1: r was empty), then s split
+  /// into s and r.
+  struct Pair {
+    index_t r, s;
+    std::int32_t q;
+  };
   index_t moves = 0;       ///< pairs (merge r into q, split s) applied
   index_t relocated = 0;   ///< empty clusters given a half of a split
   double net_gain = 0.0;   ///< sum of (gain_s - cost_r): the fall of the weighted error
   std::vector<index_t> empty_left;  ///< empty clusters no split was left for
+  std::vector<Pair> pairs;          ///< the moves, empty clusters' first
 };
 
 /// One round of split-merge moves on the hard partition `part` of `data`
@@ -292,12 +299,8 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
     return gain[x] > gain[y] || (gain[x] == gain[y] && x < y);
   });
   std::vector<std::uint8_t> used(C, 0);
-  struct Pair {
-    index_t r, s;
-    std::int32_t q;  // -1: r was empty
-  };
-  std::vector<Pair> pairs;
   SplitMergeStats stats;
+  std::vector<SplitMergeStats::Pair>& pairs = stats.pairs;
   index_t next = 0;  // by_gain before it: used
   // The largest gain of a cluster not used, not r and not q (C: none left).
   auto largest_gain = [&](index_t r, std::int32_t q) {
@@ -334,7 +337,7 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
 
   // The moves (disjoint clusters): q to the merged mean, s and r to the halves of s.
   parallel_for(static_cast<index_t>(pairs.size()), n_threads, [&](index_t p) {
-    const Pair& pr = pairs[p];
+    const SplitMergeStats::Pair& pr = pairs[p];
     const double m = pr.q < 0 ? 0.0 : mass[pr.r] + mass[pr.q];
     if (m > 0.0) {
       T* mq = means + static_cast<index_t>(pr.q) * d;

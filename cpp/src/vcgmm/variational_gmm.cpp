@@ -174,7 +174,8 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);
   // Every point's label (K(n)'s first after the assignment) and the exact
   // squared distance to it: the searches over all means give it; the
-  // restricted search's is computed only when a cluster is empty, its one use.
+  // restricted search's only for its one use, the far-point relocation of
+  // empty clusters (without split-merge moves).
   std::vector<std::int32_t> labels(N);
   std::vector<double> d2;
   EStepSums sums;
@@ -194,7 +195,7 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   ClusterPartition part;
   part.build(labels.data(), N, C);
   index_t moved = 0;
-  if (has_empty_cluster(part, C)) {
+  if (has_empty_cluster(part, C) && !split_merge) {
     if (d2.empty()) {
       d2.resize(N);
       parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
@@ -204,11 +205,9 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
         }
       }, 3.0 * kEStepPointsPerTask * D);
     }
-    if (!split_merge) {
-      moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
-                                      labels.data());
-      if (moved > 0) part.build(labels.data(), N, C);
-    }
+    moved = relocate_empty_clusters(part, d2.data(), N, C, rounding_floor(means_.data(), C, D),
+                                    labels.data());
+    if (moved > 0) part.build(labels.data(), N, C);
   }
   // Hard responsibilities: all weight on K(n)'s first (the label).
   parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
@@ -227,7 +226,7 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   // The means are now those of the partition `part`, as split_merge needs.
   SplitMergeStats moves;
   if (split_merge) {
-    moves = split_merge_round(data_, part, labels.data(), d2.data(),
+    moves = split_merge_round(data_, part, labels.data(),
                               cell_of.empty() ? nullptr : cell_of.data());
     moved = moves.relocated;
   }
@@ -267,15 +266,34 @@ template <typename T>
 SplitMergeStats VariationalLoop<T>::split_merge_round(const DataView<T>& data,
                                                       const ClusterPartition& part,
                                                       const std::int32_t* labels,
-                                                      const double* d2,
                                                       const std::int32_t* cell_of) {
-  const index_t C = sets_.C, D = data.d;
+  const index_t N = data.n, C = sets_.C, D = data.d;
   SplitMergeStats moves =
       detail::split_merge(data, part, sets_, means_.data(), run_.n_threads, cell_of);
+  if (moves.empty_left.empty()) return moves;
   // Empty clusters no split was left for (C near the number of distinct
-  // points): onto the farthest points, as Lloyd's loop relocates.
+  // points): onto the points farthest from the means that now serve them (a
+  // merged cluster's points: the merged mean; a split one's: the nearer
+  // half). The distances before the moves would pick points that now are a
+  // mean, often the half of a split of two points: a duplicate mean.
+  std::vector<std::int32_t> merged_into(C, -1), other_half(C, -1);
+  for (const SplitMergeStats::Pair& pr : moves.pairs) {
+    if (pr.q >= 0) merged_into[pr.r] = pr.q;
+    other_half[pr.s] = static_cast<std::int32_t>(pr.r);
+  }
+  std::vector<double> d2(N);
+  parallel_for(n_chunks(N, kEStepPointsPerTask), run_.n_threads, [&](index_t t) {
+    const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
+    for (index_t n = p0; n < p1; ++n) {
+      const std::int32_t c = merged_into[labels[n]] >= 0 ? merged_into[labels[n]] : labels[n];
+      d2[n] = squared_distance_exact(data.row(n), &means_[c * D], D);
+      if (other_half[c] >= 0) {
+        d2[n] = std::min(d2[n], squared_distance_exact(data.row(n), &means_[other_half[c] * D], D));
+      }
+    }
+  }, 3.0 * kEStepPointsPerTask * D);
   const std::vector<index_t> far =
-      farthest_points(d2, data.n, static_cast<index_t>(moves.empty_left.size()),
+      farthest_points(d2.data(), N, static_cast<index_t>(moves.empty_left.size()),
                       rounding_floor(means_.data(), C, D));
   for (std::size_t e = 0; e < far.size(); ++e) {
     const index_t c = moves.empty_left[e];
@@ -337,7 +355,7 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
   if (params_.split_merge) {
     const std::vector<std::int32_t> cell_of = cells_of_means(index, C);
     const SplitMergeStats moves =
-        split_merge_round(all, part, labels.data(), d2.data(), cell_of.data());
+        split_merge_round(all, part, labels.data(), cell_of.data());
     moved = moves.relocated;
     pairs = moves.moves;
   }

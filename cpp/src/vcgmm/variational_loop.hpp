@@ -100,13 +100,12 @@ class VariationalLoop {
   bool spherical() const { return params_.covariance_type == CovarianceType::spherical; }
   double convergence_scale(double F) const;
   void log_iteration(int it, double F, double change, double seconds) const;
-  // Split-merge moves on the partition `part` of `data` (labels, d2: its
-  // labels and their distances to the means before the M-step); the empty
-  // clusters no split was left for onto the farthest points. Returns the
+  // Split-merge moves on the partition `part` of `data` (labels: its
+  // labels; the means those of the partition); the empty clusters no split
+  // was left for onto the points farthest from their means. Returns the
   // moves; `relocated` counts both kinds of moved empty clusters.
   SplitMergeStats split_merge_round(const DataView<T>& data, const ClusterPartition& part,
-                                            const std::int32_t* labels, const double* d2,
-                                            const std::int32_t* cell_of);
+                                    const std::int32_t* labels, const std::int32_t* cell_of);
 
   DataView<T> data_;
   VariationalGmmParams params_;

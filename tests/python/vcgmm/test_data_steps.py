@@ -14,6 +14,9 @@ What is checked, against numpy references computed here:
 - with split-merge moves (the default) on blobs in many dimensions, where
   the seeding leaves some blobs with one or two means and others with six,
   the moves after each step end lower than the plain steps;
+- with nearly as many clusters as points, the empty clusters no split was
+  left for go onto points no mean sits on: every mean distinct, and an error
+  near that of the plain steps' far-point relocation;
 - on well-separated blobs with one mean per blob, where 2 cells mix means of
   unrelated blobs, the first step does not raise the error of the fit's means;
 - the steps are part of the refinement phase's costs; sigma2 is refitted
@@ -111,6 +114,23 @@ def test_split_merge_moves_after_data_steps_even_out_the_means_per_blob(make_blo
         return counts.max() - counts.min()
 
     assert spread(on) < spread(off)
+
+
+def test_empty_clusters_left_after_the_splits_go_to_points_no_mean_sits_on():
+    # C = 1000 of 1200 points, from 3 EM iterations on a random start: about a
+    # third of the clusters empty after the first step, more than there are
+    # splits. The farthest points by their distances before the moves are,
+    # mostly, one point of a two-point cluster whose split now puts a mean on
+    # it: moving an empty cluster there duplicated a mean (84 duplicates,
+    # error 1.5x that of the far-point relocation).
+    X = np.random.default_rng(0).normal(size=(1200, 32))
+    kw = dict(coreset_size=1000, init="random", max_iter=3, data_steps=1, refine=0,
+              random_state=1, n_threads=2)
+    on = vcgmm.fit_vcgmm(X, 1000, **kw)
+    off = vcgmm.fit_vcgmm(X, 1000, split_merge=False, **kw)
+    assert on.data_step_relocated[0] > 0
+    assert np.unique(on.centers, axis=0).shape[0] == 1000
+    assert vcgmm.quantization_error(X, on.centers) < 1.1 * vcgmm.quantization_error(X, off.centers)
 
 
 def test_data_steps_costs_variance_and_zero_weight_rows(make_blobs):
