@@ -24,7 +24,7 @@
 // Cost per point: gemm about sqrt(C) (1 + probes) evaluations at matrix-
 // product speed (most of them screened, see CenterCellIndex); graph about
 // m + (visited centers), O((sqrt(C) + beam_width graph_degree) d), one at a
-// time. Index: gemm O(coarse_iter C m d), graph O(C^2 d). Memory: gemm O(C d)
+// time. Index: gemm O((coarse_iter min(C, 64 m) + C) m d), graph O(C^2 d). Memory: gemm O(C d)
 // for the index (+ per thread O(2048 n_probe) entries); graph
 // <= 2 C graph_degree int32 + m d + the n n_starts starts.
 // Determinism: no random draws; tasks of a fixed number of points
@@ -74,7 +74,8 @@ struct ApproximateAssignmentParams {
   /// ratio makes the result exact.
   double probe_ratio = 2.0;
   /// gemm: Lloyd iterations that move the coarse centers to the means of
-  /// their cells of fine centers (>= 0; 0: a strided subset of the centers).
+  /// their cells of fine centers (>= 0; 0: a strided subset of the centers),
+  /// over a strided sample of at most 64 centers per coarse center.
   int coarse_iter = 5;
   /// graph: neighbours per center in the k-nearest-neighbour graph (>= 1; capped at
   /// C - 1). Larger: more exact labels, more evaluations per visited center.
@@ -189,10 +190,11 @@ class CenterGraphIndex {
 /// The cell index over a fixed set of centers (method gemm).
 ///
 /// Index: m = ceil(sqrt(C)) coarse centers (`coarse_size`), a strided subset
-/// of the centers moved by `coarse_iter` Lloyd iterations over the centers
-/// themselves (the blocked scan); every center's cell is its nearest coarse
-/// center; coarse centers left without a center are dropped. Cost
-/// O(coarse_iter C m D), no C^2 term.
+/// of the centers moved by `coarse_iter` Lloyd iterations over a strided
+/// sample of at most 64 m of the centers themselves (the blocked scan; all
+/// of them up to C = 4096); every center's cell is its nearest coarse center;
+/// coarse centers left without a center are dropped. Cost
+/// O((coarse_iter min(C, 64 m) + C) m D), no C^2 term.
 /// Query, per task of 2048 consecutive points (fixed boundaries; a task's
 /// points stay in cache): the points' distances to the m coarse centers (one
 /// matrix product per 256 points); every point probes the cells of its

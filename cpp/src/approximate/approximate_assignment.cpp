@@ -28,6 +28,9 @@ using detail::parallel_for;
 /// d = 108 in float32, stay in cache while its cells are scored; part of the
 /// determinism contract: the tasks depend on n only).
 constexpr index_t kQueryBlock = 2048;
+/// Centers per cell that place the coarse centers of the gemm method (its
+/// Lloyd iterations run over a strided sample of this many times the cells).
+constexpr index_t kCoarseTrainPerCell = 64;
 /// Points per task of the screened queries (each point's search is its own:
 /// any size gives the same labels; small tasks balance many threads).
 constexpr index_t kScreenedQueryBlock = 1024;
@@ -442,22 +445,42 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
     const index_t j = (i * u_) / m;
     std::copy(centers_.data() + j * d_, centers_.data() + (j + 1) * d_, coarse_.data() + i * d_);
   }
-  const DataView<T> fine{centers_.data(), u_, d_, nullptr};
-  std::vector<std::int32_t> cell(u_, -1);
+  // The Lloyd iterations run over a strided sample of at most
+  // kCoarseTrainPerCell centers per cell (the cells need only be compact, as
+  // faiss trains its coarse quantizer on a sample); then every center goes to
+  // its nearest coarse center. Up to C = kCoarseTrainPerCell^2 the sample is
+  // all centers.
+  const index_t s = std::min<index_t>(u_, kCoarseTrainPerCell * m);
+  std::vector<T> sample;
+  if (s < u_) {
+    sample.resize(static_cast<std::size_t>(s * d_));
+    for (index_t i = 0; i < s; ++i) {
+      const index_t j = (i * u_) / s;
+      std::copy(centers_.data() + j * d_, centers_.data() + (j + 1) * d_, sample.data() + i * d_);
+    }
+  }
+  const DataView<T> fine{s < u_ ? sample.data() : centers_.data(), s, d_, nullptr};
+  std::vector<std::int32_t> cell(s, -1);
   for (int it = 0;; ++it) {
     const AssignmentStats st =
         detail::assign_nearest(fine, coarse_.data(), m, cell.data(), nullptr, n_threads);
-    evals += u_ * m;
+    evals += s * m;
     if (it == params.coarse_iter || (it > 0 && st.n_changed == 0)) break;
     // Each cell's mean, its members summed in index order (cells in
     // parallel); an empty cell keeps its center.
     detail::ClusterPartition part;
-    part.build(cell.data(), u_, m);
+    part.build(cell.data(), s, m);
     detail::for_each_cluster_sum(fine, part, m, n_threads,
                                  [&](index_t a, const double* sum, double count) {
       for (index_t j = 0; j < d_; ++j) coarse_[a * d_ + j] = static_cast<T>(sum[j] / count);
     });
     detail::check_interrupt();
+  }
+  if (s < u_) {
+    cell.assign(u_, -1);
+    detail::assign_nearest(DataView<T>{centers_.data(), u_, d_, nullptr}, coarse_.data(), m,
+                           cell.data(), nullptr, n_threads);
+    evals += u_ * m;
   }
   // Drop the coarse centers that own no center (every cell then has >= 1).
   {

@@ -243,8 +243,9 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
     ``n_samples * n_clusters`` distance evaluations.
 
     Two methods. ``"gemm"`` (the default) clusters the centers into about
-    ``sqrt(n_clusters)`` coarse cells (a few Lloyd iterations over the centers
-    themselves); every point goes to the cells of its nearest coarse centers
+    ``sqrt(n_clusters)`` coarse cells (a few Lloyd iterations over the
+    centers themselves, or a sample of them at large C); every point goes to
+    the cells of its nearest coarse centers
     (those within ``probe_ratio`` of the nearest squared distance, at most
     ``n_probe``), and each cell's points are scored against the cell's
     centers with one matrix product per block, like the exact scan; every
@@ -297,7 +298,9 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
         (gemm) or ``ceil(2 sqrt(n_clusters))`` (graph).
     coarse_iter : int, default=None
         gemm: Lloyd iterations over the centers that place the coarse
-        centers (0: a strided subset of the centers); None: default (5).
+        centers (0: a strided subset of the centers; each iteration over a
+        strided sample of at most 64 centers per coarse center, then every
+        center to its nearest); None: default (5).
     screen_dims : int, default=None
         gemm: dimensions of the centers' principal subspace whose distances,
         lower bounds of the full ones, skip probed centers without reading
