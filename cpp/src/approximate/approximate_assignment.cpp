@@ -440,11 +440,15 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
                   ? params.coarse_size
                   : static_cast<index_t>(std::ceil(std::sqrt(static_cast<double>(u_))));
   m = std::min<index_t>(m, u_);
-  coarse_.resize(m * d_);
-  for (index_t i = 0; i < m; ++i) {
-    const index_t j = (i * u_) / m;
-    std::copy(centers_.data() + j * d_, centers_.data() + (j + 1) * d_, coarse_.data() + i * d_);
-  }
+  // k evenly strided rows of the distinct centers into out (k, d).
+  const auto strided_rows = [&](index_t k, std::vector<T>& out) {
+    out.resize(static_cast<std::size_t>(k * d_));
+    for (index_t i = 0; i < k; ++i) {
+      const index_t j = (i * u_) / k;
+      std::copy(centers_.data() + j * d_, centers_.data() + (j + 1) * d_, out.data() + i * d_);
+    }
+  };
+  strided_rows(m, coarse_);
   // The Lloyd iterations run over a strided sample of at most
   // kCoarseTrainPerCell centers per cell (the cells need only be compact, as
   // faiss trains its coarse quantizer on a sample); then every center goes to
@@ -452,13 +456,7 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
   // all centers.
   const index_t s = std::min<index_t>(u_, kCoarseTrainPerCell * m);
   std::vector<T> sample;
-  if (s < u_) {
-    sample.resize(static_cast<std::size_t>(s * d_));
-    for (index_t i = 0; i < s; ++i) {
-      const index_t j = (i * u_) / s;
-      std::copy(centers_.data() + j * d_, centers_.data() + (j + 1) * d_, sample.data() + i * d_);
-    }
-  }
+  if (s < u_) strided_rows(s, sample);
   const DataView<T> fine{s < u_ ? sample.data() : centers_.data(), s, d_, nullptr};
   std::vector<std::int32_t> cell(s, -1);
   for (int it = 0;; ++it) {

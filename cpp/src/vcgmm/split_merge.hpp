@@ -6,8 +6,9 @@
 // the weighted squared error by exactly m_r m_q / (m_r + m_q) ||mu_r - mu_q||^2
 // (Ward's cost; m = the clusters' weights), and splitting cluster s by a few
 // 2-means iterations lowers it by gain_s (for a cluster of more than
-// kSplitSamplePoints points, a sample's gain scaled to its weight). The cheapest merges are paired with
-// the largest gains, every cluster in at most one pair, while gain_s exceeds
+// kSplitSamplePoints points, a sample's gain scaled to its weight). The
+// cheapest merges are paired with the largest gains, every cluster in at most
+// one pair, while gain_s exceeds
 // kSplitMergeMargin x cost_r: mu_q moves to the merged mean, mu_s and mu_r to
 // the two halves of s. The pairs are disjoint, so the error at the new means
 // (with r's points given to q and s's to the nearer half) is the old error
@@ -180,8 +181,9 @@ struct SplitMergeStats {
 /// One round of split-merge moves on the hard partition `part` of `data`
 /// (every cluster's mean in `means` at the weighted mean of its points, an
 /// empty cluster's anywhere); merge candidates of c: G_c, every cluster whose
-/// G holds c (all clusters when sets.full), and, with cell_of ((C,) a cell per mean, -1 for none:
-/// the cells of the refinement's index), the other means of c's cell. The
+/// G holds c (all clusters when sets.full), and, with cell_of ((C,) a cell
+/// per mean, -1 for none: the cells of the refinement's index), the other
+/// means of c's cell. The
 /// neighbourhoods alone miss a mean's nearest other mean where no search
 /// space held both (well-separated clusters). Moves the means of the paired clusters in
 /// place, and the two halves of a split next to each other (place_next_to:

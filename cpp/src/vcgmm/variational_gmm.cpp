@@ -195,7 +195,7 @@ double VariationalLoop<T>::refine_step(bool split_merge) {
   ClusterPartition part;
   part.build(labels.data(), N, C);
   index_t moved = 0;
-  if (has_empty_cluster(part, C) && !split_merge) {
+  if (!split_merge && has_empty_cluster(part, C)) {
     if (d2.empty()) {
       d2.resize(N);
       parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
