@@ -192,9 +192,14 @@ class CenterGraphIndex {
 /// Index: m = ceil(sqrt(C)) coarse centers (`coarse_size`), a strided subset
 /// of the centers moved by `coarse_iter` Lloyd iterations over a strided
 /// sample of at most 64 m of the centers themselves (the blocked scan; all
-/// of them up to C = 4096); every center's cell is its nearest coarse center;
-/// coarse centers left without a center are dropped. Cost
-/// O((coarse_iter min(C, 64 m) + C) m D), no C^2 term.
+/// of them up to C = 4096); every center's cell is its nearest coarse center.
+/// A cell of more than 3 times the mean size (Lloyd leaves a few coarse
+/// centers between well-separated groups of centers, their cells holding
+/// most of them) is split by Lloyd iterations among its own centers into
+/// cells of about the mean size, and the centers are reassigned (at most 3
+/// rounds). Coarse centers left without a center are dropped. Cost
+/// O((coarse_iter min(C, 64 m) + C) m' D) for the final m' coarse centers
+/// (m' = m unless cells were split), no C^2 term.
 /// Query, per task of 2048 consecutive points (fixed boundaries; a task's
 /// points stay in cache): the points' distances to the m coarse centers (one
 /// matrix product per 256 points); every point probes the cells of its

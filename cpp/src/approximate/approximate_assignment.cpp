@@ -31,6 +31,11 @@ constexpr index_t kQueryBlock = 2048;
 /// Centers per cell that place the coarse centers of the gemm method (its
 /// Lloyd iterations run over a strided sample of this many times the cells).
 constexpr index_t kCoarseTrainPerCell = 64;
+/// A cell of more than this many times the mean number of centers per cell
+/// is split (at most kBalancePasses rounds): cells up to about twice the
+/// mean are common on real data and left alone.
+constexpr index_t kMaxCellFactor = 3;
+constexpr int kBalancePasses = 3;
 /// Points per task of the screened queries (each point's search is its own:
 /// any size gives the same labels; small tasks balance many threads).
 constexpr index_t kScreenedQueryBlock = 1024;
@@ -457,27 +462,70 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
   const index_t s = std::min<index_t>(u_, kCoarseTrainPerCell * m);
   std::vector<T> sample;
   if (s < u_) strided_rows(s, sample);
+  // Lloyd iterations from the k centers `at` (k, d) over the rows `rows`;
+  // their labels into `label`.
+  const auto lloyd = [&](const DataView<T>& rows, T* at, index_t k, std::int32_t* label) {
+    for (int it = 0;; ++it) {
+      const AssignmentStats st =
+          detail::assign_nearest(rows, at, k, label, nullptr, n_threads);
+      evals += rows.n * k;
+      if (it == params.coarse_iter || (it > 0 && st.n_changed == 0)) break;
+      // Each cell's mean, its members summed in index order (cells in
+      // parallel); an empty cell keeps its center.
+      detail::ClusterPartition part;
+      part.build(label, rows.n, k);
+      detail::for_each_cluster_sum(rows, part, k, n_threads,
+                                   [&](index_t a, const double* sum, double count) {
+        for (index_t j = 0; j < d_; ++j) at[a * d_ + j] = static_cast<T>(sum[j] / count);
+      });
+      detail::check_interrupt();
+    }
+  };
   const DataView<T> fine{s < u_ ? sample.data() : centers_.data(), s, d_, nullptr};
   std::vector<std::int32_t> cell(s, -1);
-  for (int it = 0;; ++it) {
-    const AssignmentStats st =
-        detail::assign_nearest(fine, coarse_.data(), m, cell.data(), nullptr, n_threads);
-    evals += s * m;
-    if (it == params.coarse_iter || (it > 0 && st.n_changed == 0)) break;
-    // Each cell's mean, its members summed in index order (cells in
-    // parallel); an empty cell keeps its center.
-    detail::ClusterPartition part;
-    part.build(cell.data(), s, m);
-    detail::for_each_cluster_sum(fine, part, m, n_threads,
-                                 [&](index_t a, const double* sum, double count) {
-      for (index_t j = 0; j < d_; ++j) coarse_[a * d_ + j] = static_cast<T>(sum[j] / count);
-    });
-    detail::check_interrupt();
-  }
+  lloyd(fine, coarse_.data(), m, cell.data());
+  const DataView<T> all_centers{centers_.data(), u_, d_, nullptr};
   if (s < u_) {
     cell.assign(u_, -1);
-    detail::assign_nearest(DataView<T>{centers_.data(), u_, d_, nullptr}, coarse_.data(), m,
-                           cell.data(), nullptr, n_threads);
+    detail::assign_nearest(all_centers, coarse_.data(), m, cell.data(), nullptr, n_threads);
+    evals += u_ * m;
+  }
+  // Balance: a cell of more than kMaxCellFactor times the mean size is
+  // split by Lloyd iterations among its own centers (from evenly strided
+  // ones) into cells of about the mean size, then every center goes to its
+  // nearest coarse center again. Lloyd over well-separated groups of centers
+  // (blobs) leaves a few coarse centers at the mean of many groups, whose
+  // cells hold most centers; a point's search scans its probed cells, so the
+  // cost follows the sum of squared cell sizes.
+  const index_t mean_cell = (u_ + m - 1) / m;
+  for (int pass = 0; pass < kBalancePasses; ++pass) {
+    detail::ClusterPartition part;
+    part.build(cell.data(), u_, m);
+    const index_t m_before = m;
+    std::vector<T> rows, sub;
+    std::vector<std::int32_t> sub_cell;
+    for (index_t a = 0; a < m_before; ++a) {
+      const index_t size = part.size(a);
+      if (size <= kMaxCellFactor * mean_cell) continue;
+      const index_t q = (size + mean_cell - 1) / mean_cell;
+      rows.resize(static_cast<std::size_t>(size * d_));
+      for (index_t r = 0; r < size; ++r) {
+        const T* src = centers_.data() + part.order[part.offsets[a] + r] * d_;
+        std::copy(src, src + d_, rows.data() + r * d_);
+      }
+      sub.resize(static_cast<std::size_t>(q * d_));
+      for (index_t i = 0; i < q; ++i) {
+        const index_t j = (i * size) / q;
+        std::copy(rows.data() + j * d_, rows.data() + (j + 1) * d_, sub.data() + i * d_);
+      }
+      sub_cell.assign(size, -1);
+      lloyd(DataView<T>{rows.data(), size, d_, nullptr}, sub.data(), q, sub_cell.data());
+      std::copy(sub.data(), sub.data() + d_, coarse_.data() + a * d_);
+      coarse_.insert(coarse_.end(), sub.begin() + d_, sub.end());
+      m += q - 1;
+    }
+    if (m == m_before) break;
+    detail::assign_nearest(all_centers, coarse_.data(), m, cell.data(), nullptr, n_threads);
     evals += u_ * m;
   }
   // Drop the coarse centers that own no center (every cell then has >= 1).
@@ -793,18 +841,20 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
           for (index_t j = 1; j < m; ++j) lo = std::min(lo, dist[j]);
           const double limit = std::isinf(ratio) ? std::numeric_limits<double>::infinity()
                                                  : std::max(0.0, static_cast<double>(lo)) * ratio;
+          // The k smallest (distance, cell) pairs by insertion (k is small).
           auto& cand = near_cells;
           cand.clear();
           for (index_t j = 0; j < m; ++j) {
-            if (dist[j] <= lo || static_cast<double>(dist[j]) <= limit) {
-              cand.emplace_back(dist[j], static_cast<std::int32_t>(j));
+            if (!(dist[j] <= lo || static_cast<double>(dist[j]) <= limit)) continue;
+            const std::pair<float, std::int32_t> e(dist[j], static_cast<std::int32_t>(j));
+            if (static_cast<int>(cand.size()) == k) {
+              if (!(e < cand.back())) continue;
+              cand.pop_back();
             }
+            cand.insert(std::upper_bound(cand.begin(), cand.end(), e), e);
           }
-          const std::size_t keep = std::min<std::size_t>(cand.size(), static_cast<std::size_t>(k));
-          std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(keep),
-                            cand.end());
           std::int32_t* out = probes.data() + (r0 + i) * k;
-          for (std::size_t j = 0; j < keep; ++j) out[j] = cand[j].second;
+          for (std::size_t j = 0; j < cand.size(); ++j) out[j] = cand[j].second;
         }
       }, xs2);
     }

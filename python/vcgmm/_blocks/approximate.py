@@ -300,7 +300,9 @@ def assign_approximate(X: ArrayLike, centers: ArrayLike, sample_weight: ArrayLik
         gemm: Lloyd iterations over the centers that place the coarse
         centers (0: a strided subset of the centers; each iteration over a
         strided sample of at most 64 centers per coarse center, then every
-        center to its nearest); None: default (5).
+        center to its nearest; a cell of more than 3 times the mean size is
+        then split by the same iterations among its own centers); None:
+        default (5).
     screen_dims : int, default=None
         gemm: dimensions of the centers' principal subspace whose distances,
         lower bounds of the full ones, skip probed centers without reading

@@ -292,6 +292,47 @@ TEST_CASE("the cell index: cells, candidate lists, duplicates") {
   CHECK(d2 == 0.0);
 }
 
+TEST_CASE("the cell index splits cells far above the mean size") {
+  // 128 well-separated groups of 16 centers: Lloyd over the centers leaves a
+  // few coarse centers between groups, whose cells hold most centers.
+  const index_t groups = 128, per = 16, d = 32, c = groups * per;
+  const std::vector<double> at = gaussian<double>(groups, d, 71, 100.0);
+  const std::vector<double> spread = gaussian<double>(c, d, 72);
+  std::vector<float> centers(static_cast<std::size_t>(c * d));
+  for (index_t i = 0; i < c; ++i) {
+    for (index_t j = 0; j < d; ++j) {
+      centers[i * d + j] = static_cast<float>(at[(i / per) * d + j] + spread[i * d + j]);
+    }
+  }
+  vcgmm::ApproximateAssignmentParams p;
+  p.screen_dims = 0;
+  const vcgmm::CenterCellIndex<float> index(centers.data(), c, d, p, 2);
+  const index_t m0 = 46;  // ceil(sqrt(2048))
+  const index_t mean_cell = (c + m0 - 1) / m0;
+  const index_t m = index.n_cells();
+  CHECK(m >= m0 - 1);
+  index_t largest = 0;
+  for (index_t a = 0; a < m; ++a) {
+    largest = std::max(largest, index.member_offsets()[a + 1] - index.member_offsets()[a]);
+  }
+  CHECK(largest <= 3 * mean_cell);
+  // Still every center's cell is its nearest coarse center.
+  for (index_t k = 0; k < c; ++k) {
+    double best;
+    CHECK(index.cell_of()[k] ==
+          naive_nearest(centers.data() + k * d, index.coarse_centers().data(), m, d, &best));
+  }
+  // Points on the centers: labelled exactly, at about sqrt(C) (1 + probes)
+  // evaluations per point, not a large cell's size per probe.
+  std::vector<std::int32_t> labels(c);
+  std::vector<double> d2(c);
+  const vcgmm::ApproximateAssignmentStats st =
+      index.assign(vcgmm::DataView<float>{centers.data(), c, d, nullptr}, labels.data(),
+                   d2.data(), 2);
+  for (index_t k = 0; k < c; ++k) CHECK(labels[k] == k);
+  CHECK(st.search_distance_evals <= c * (m + 12 * 3 * mean_cell));
+}
+
 namespace {
 
 /// Rows with a decaying spectrum (like image patches): z A + noise, z ~ N(0,
