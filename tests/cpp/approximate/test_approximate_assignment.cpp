@@ -316,6 +316,10 @@ TEST_CASE("the cell index splits cells far above the mean size") {
     largest = std::max(largest, index.member_offsets()[a + 1] - index.member_offsets()[a]);
   }
   CHECK(largest <= 3 * mean_cell);
+  // The same cells on 1 thread.
+  const vcgmm::CenterCellIndex<float> one(centers.data(), c, d, p, 1);
+  CHECK(one.coarse_centers() == index.coarse_centers());
+  CHECK(one.cell_of() == index.cell_of());
   // Still every center's cell is its nearest coarse center.
   for (index_t k = 0; k < c; ++k) {
     double best;
