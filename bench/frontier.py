@@ -38,6 +38,9 @@ vcgmm-4C-step      ``VCGMM(coreset_size=4*C, data_steps=1, refine=0, tol=5e-3)``
 vcgmm-1C-steps     ``VCGMM(coreset_size=C, init="random", max_iter=3, data_steps=2,
                    refine=0)``: random seeds, a few EM iterations, two steps on all rows
 vcgmm-1C-1step     the same with ``data_steps=1``
+vcgmm-1C-1step-plain  the same with ``split_merge=False``: the data step moves empty
+                   clusters onto far points but makes no split-merge moves
+vcgmm-1C-2it-plain the same with ``max_iter=2``
 vcgmm-1C-4steps    the same with ``data_steps=4``
 vcgmm-1C-32steps   the same with ``data_steps=32`` (approximate Lloyd on all rows)
 vcgmm-16C-nearest  ``VCGMM(coreset_size=16*C, initial_sets="nearest", data_steps=4,
@@ -146,10 +149,10 @@ class PerCluster:
 _ONLY_CENTERS = {"compute_labels": False}
 
 
-def _random_seeds_then_steps(k):
+def _random_seeds_then_steps(k, **extra):
     """Random seeds, three EM iterations on C coreset points, then k data steps."""
     return ("VCGMM", {"coreset_size": PerCluster(1), "init": "random", "max_iter": 3,
-                      "data_steps": k, "refine": 0, **_ONLY_CENTERS}, 0)
+                      "data_steps": k, "refine": 0, **extra, **_ONLY_CENTERS}, 0)
 
 
 #: vcgmm's points: key -> (estimator, keyword arguments, grows). A callable
@@ -167,6 +170,9 @@ VCGMM_POINTS = {
     "vcgmm-4C-step": ("VCGMM", {"coreset_size": PerCluster(4), "data_steps": 1, "refine": 0,
                                 "tol": 5e-3, **_ONLY_CENTERS}, 0),
     "vcgmm-1C-1step": _random_seeds_then_steps(1),
+    "vcgmm-1C-1step-plain": _random_seeds_then_steps(1, split_merge=False),
+    "vcgmm-1C-2it-plain": ("VCGMM", {**_random_seeds_then_steps(1, split_merge=False)[1],
+                                     "max_iter": 2}, 0),
     "vcgmm-1C-steps": _random_seeds_then_steps(2),
     "vcgmm-1C-4steps": _random_seeds_then_steps(4),
     "vcgmm-1C-32steps": _random_seeds_then_steps(32),
