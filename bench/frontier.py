@@ -149,9 +149,9 @@ class PerCluster:
 _ONLY_CENTERS = {"compute_labels": False}
 
 
-def _random_seeds_then_steps(k, **extra):
-    """Random seeds, three EM iterations on C coreset points, then k data steps."""
-    return ("VCGMM", {"coreset_size": PerCluster(1), "init": "random", "max_iter": 3,
+def _random_seeds_then_steps(k, max_iter=3, **extra):
+    """Random seeds, ``max_iter`` EM iterations on C coreset points, then k data steps."""
+    return ("VCGMM", {"coreset_size": PerCluster(1), "init": "random", "max_iter": max_iter,
                       "data_steps": k, "refine": 0, **extra, **_ONLY_CENTERS}, 0)
 
 
@@ -171,8 +171,7 @@ VCGMM_POINTS = {
                                 "tol": 5e-3, **_ONLY_CENTERS}, 0),
     "vcgmm-1C-1step": _random_seeds_then_steps(1),
     "vcgmm-1C-1step-plain": _random_seeds_then_steps(1, split_merge=False),
-    "vcgmm-1C-2it-plain": ("VCGMM", {**_random_seeds_then_steps(1, split_merge=False)[1],
-                                     "max_iter": 2}, 0),
+    "vcgmm-1C-2it-plain": _random_seeds_then_steps(1, max_iter=2, split_merge=False),
     "vcgmm-1C-steps": _random_seeds_then_steps(2),
     "vcgmm-1C-4steps": _random_seeds_then_steps(4),
     "vcgmm-1C-32steps": _random_seeds_then_steps(32),

@@ -445,15 +445,15 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
                   ? params.coarse_size
                   : static_cast<index_t>(std::ceil(std::sqrt(static_cast<double>(u_))));
   m = std::min<index_t>(m, u_);
-  // k evenly strided rows of the distinct centers into out (k, d).
-  const auto strided_rows = [&](index_t k, std::vector<T>& out) {
+  // k evenly strided rows of the n rows `from` (n, d) into out (k, d).
+  const auto strided_rows = [&](const T* from, index_t n, index_t k, std::vector<T>& out) {
     out.resize(static_cast<std::size_t>(k * d_));
     for (index_t i = 0; i < k; ++i) {
-      const index_t j = (i * u_) / k;
-      std::copy(centers_.data() + j * d_, centers_.data() + (j + 1) * d_, out.data() + i * d_);
+      const index_t j = (i * n) / k;
+      std::copy(from + j * d_, from + (j + 1) * d_, out.data() + i * d_);
     }
   };
-  strided_rows(m, coarse_);
+  strided_rows(centers_.data(), u_, m, coarse_);
   // The Lloyd iterations run over a strided sample of at most
   // kCoarseTrainPerCell centers per cell (the cells need only be compact, as
   // faiss trains its coarse quantizer on a sample); then every center goes to
@@ -461,7 +461,7 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
   // all centers.
   const index_t s = std::min<index_t>(u_, kCoarseTrainPerCell * m);
   std::vector<T> sample;
-  if (s < u_) strided_rows(s, sample);
+  if (s < u_) strided_rows(centers_.data(), u_, s, sample);
   // Lloyd iterations from the k centers `at` (k, d) over the rows `rows`;
   // their labels into `label`.
   const auto lloyd = [&](const DataView<T>& rows, T* at, index_t k, std::int32_t* label) {
@@ -513,11 +513,7 @@ CenterCellIndex<T>::CenterCellIndex(const T* centers, index_t n_centers, index_t
         const T* src = centers_.data() + part.order[part.offsets[a] + r] * d_;
         std::copy(src, src + d_, rows.data() + r * d_);
       }
-      sub.resize(static_cast<std::size_t>(q * d_));
-      for (index_t i = 0; i < q; ++i) {
-        const index_t j = (i * size) / q;
-        std::copy(rows.data() + j * d_, rows.data() + (j + 1) * d_, sub.data() + i * d_);
-      }
+      strided_rows(rows.data(), size, q, sub);
       sub_cell.assign(size, -1);
       lloyd(DataView<T>{rows.data(), size, d_, nullptr}, sub.data(), q, sub_cell.data());
       std::copy(sub.data(), sub.data() + d_, coarse_.data() + a * d_);
