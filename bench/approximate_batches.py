@@ -1,7 +1,7 @@
 """Labelling data that arrive in batches: an index kept between calls vs one
 built per call vs the exact scan vs faiss.
 
-Issue 13, item 5 (index reuse): ``vcgmm.assign_approximate`` builds its index
+Index reuse: ``vcgmm.assign_approximate`` builds its index
 over the centers (coarse cells: a few Lloyd iterations over the centers) on
 every call; ``vcgmm.ApproximateIndex`` builds it once, and an estimator's
 ``predict(X, exact=False)`` keeps one between calls. For data that arrive in

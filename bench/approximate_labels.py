@@ -1,7 +1,7 @@
 """Approximate labelling (cells scored by matrix products, or a graph search
 over the centers) vs the exact scan vs faiss.
 
-Issue 13, item 5: labelling all N points against C centers exactly is an
+Labelling all N points against C centers exactly is an
 O(N C D) scan (a fast GEMM). ``vcgmm.assign_approximate`` has two methods:
 "gemm" (the default) clusters the centers into coarse cells, sends every point
 to the cells of its nearest coarse centers (within ``probe_ratio`` of the

@@ -1,7 +1,7 @@
 """Per-component variances and weights (``covariance_type="spherical"``) vs the
 papers' shared variance, on data of very uneven density.
 
-Issue 13, item 2. On GeoNames (cities in xyz on the unit sphere) one shared
+On GeoNames (cities in xyz on the unit sphere) one shared
 sigma^2 is wider than the dense clusters: posteriors spread and means collapse
 onto each other. This benchmark measures, in one run, per C and seed:
 

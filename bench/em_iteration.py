@@ -1,4 +1,4 @@
-"""Per-iteration time of vc-GMM's variational loop as C grows (issue 13, item 4).
+"""Per-iteration time of vc-GMM's variational loop as C grows.
 
 vc-GMM's E-step evaluates about G^2 distances per coreset point whatever C is,
 so its iteration should cost O(N' G^2 D), independent of C. This measures it:
@@ -8,8 +8,8 @@ step by step, timing every E-step and M-step after a warm-up (the first
 E-step estimates sigma^2 and the neighbourhoods start as random sets: the
 warm-up iterations let them settle). Reported per C: median E-step and M-step
 time, their sum (one iteration), distance evaluations per point per E-step,
-and the iteration time relative to the smallest C of the run (target of the
-issue: at most 1.3x from C = 1,000 up).
+and the iteration time relative to the smallest C of the run (target: at
+most 1.3x from C = 1,000 up).
 
 Run from the repository root::
 
@@ -121,7 +121,7 @@ def main(argv=None):
                "`vcgmm.VariationalLoop` stepped from Python (one core call per step).",
                "Wall time and CPU time (process, all threads) per step: on a shared "
                "machine CPU time is the steadier of the two.",
-               "Target (issue 13, item 4): iteration time grows by at most 1.3x from "
+               "Target: iteration time grows by at most 1.3x from "
                "C = 1,000 up at fixed N' and G."])
 
 

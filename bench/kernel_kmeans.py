@@ -36,7 +36,7 @@ the whole fit (seeding, iterations and the labels of all points; Nystroem:
 features + clustering), and of the kernel evaluations (vcgmm's
 ``n_kernel_evals_``, all phases; Nystroem: n m + m^2 for the features).
 
-Targets (issue 10) are evaluated in the notes, as measured: truncated >= 10x
+Targets are evaluated in the notes, as measured: truncated >= 10x
 faster than full at ARI within 0.02 of it; better ARI than Nystroem +
 MiniBatchKMeans at about equal wall time; beta vs sklearn learning rate.
 
@@ -487,7 +487,7 @@ def main(argv=None):
     ] + ([f"{n_reused} runs reused from {checkpoint.path.name} (--resume); runs marked "
             "'recovered from log' there hold only what the progress log printed (ARI, NMI, "
             "time, evaluations, iterations, other CPU)."] if n_reused else []) + [
-        "Targets (issue 10), as measured:",
+        "Targets, as measured:",
     ] + [f"  {t}" for t in notes_targets]
     for r in all_rows:
         r.pop("kind", None)

@@ -1,8 +1,8 @@
 """Kernel k-means on small data: does a second thread help or hurt?
 
-Issue 10 asked whether the small iterations of mini-batch kernel k-means
-should run on one thread (a parallel region that wakes a second thread for
-microseconds of work can cost more than the work). The core already caps each
+Should the small iterations of mini-batch kernel k-means run on one thread (a
+parallel region that wakes a second thread for microseconds of work can cost
+more than the work)? The core already caps each
 region's threads by a work estimate (``detail::parallel_for``'s
 ``work_per_task``, below 2e6 flops per thread a region runs on the calling
 thread); this benchmark measures the whole fit with 1 and 2 threads on a

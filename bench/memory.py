@@ -8,7 +8,7 @@ counts the interpreter and its imports, every page of X that was touched
 (all of them: the coreset reads X twice), and whatever the fit allocates.
 If X were copied anywhere, the peak would exceed 2x the input size.
 
-Target (issue 3): peak RSS of fit_vcgmm < input size + 300 MB.
+Target: peak RSS of fit_vcgmm < input size + 300 MB.
 
 Usage (from the repository root): python -m bench.memory
 """

@@ -289,7 +289,7 @@ def main(argv=None):
         f"the runs (max {max(loads):.2f}); 2 cores in all.",
         f"Plot: {png.name}.",
     ] + checkpoint.reuse_note(n_reused) + [
-        "Targets (issue 9), as measured on the per-seed level 1% of E*_s (ratios per seed, "
+        "Targets, as measured on the per-seed level 1% of E*_s (ratios per seed, "
         "a run that never reached it counts as the time limit, giving a lower bound '>='):",
     ] + [f"  {t}" for t in notes_targets]
     _harness.write_results(args.name, columns, rows,

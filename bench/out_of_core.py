@@ -351,8 +351,8 @@ def _kind(r):
 
 
 def _targets(rows):
-    """The issue's targets, as measured in this run."""
-    out = ["Targets (issue 11), as measured:"]
+    """The targets, as measured in this run."""
+    out = ["Targets, as measured:"]
     for r in rows:
         if r["kind"] == "ooc" and "time_vs_memory" in r:
             out.append(f"  N = {r['n_samples']:,}, C = {r['C']}, {r['label']}: "

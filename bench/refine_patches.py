@@ -1,6 +1,6 @@
 """vc-GMM with hard refinement after EM vs the papers' vc-GMM vs LWCS.
 
-Issue 13, item 1. At C >= 2000 on the image patches the papers' vc-GMM
+At C >= 2000 on the image patches the papers' vc-GMM
 (G = 5) ends 0.7-1.4 points above LWCS (Lloyd on the same coreset): EM's
 fixed point (soft means, one shared variance) is not a k-means fixed point.
 ``refine=k`` adds k hard steps after EM, each assigning the coreset points

@@ -1,4 +1,4 @@
-"""AFK-MC^2 seeding time with and without the subspace screen (issue 13, item 1).
+"""AFK-MC^2 seeding time with and without the subspace screen.
 
 AFK-MC^2 costs O(m C^2 D): at C = 4000 on a coreset of image patches it is
 half of vc-GMM's time (the part LWCS and vc-GMM share). From 64 centers on,

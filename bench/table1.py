@@ -418,7 +418,7 @@ def main(argv=None):
         "(2 + ln C) N C greedy seeding + N C per iteration).",
         *stop_notes,
         plot_note,
-        "Targets (issue 3), as measured:",
+        "Targets, as measured:",
     ] + [f"  {t}" for t in targets]
     _harness.write_results(name, [(c, c, "") for c in COLUMNS],
                            [dict(zip(COLUMNS, row)) for row in cells[1:]],

@@ -377,7 +377,7 @@ def main(argv=None):
         f"the runs (max {max(loads):.2f}); 2 cores in all.",
         f"Plot: {png.name}.",
     ] + checkpoint.reuse_note(n_reused, "(C, seed) runs") + [
-        "Targets (issue 9), as measured:",
+        "Targets, as measured:",
     ] + [f"  {t}" for t in target_notes]
     _harness.write_results(args.name, columns, rows,
                            title="VRKM / VRKM++ vs batch k-means (paper 004, Table 3)",

@@ -1,4 +1,4 @@
-"""verbose=True and the application's logging (issue 12): progress lines
+"""verbose=True and the application's logging: progress lines
 reach stderr when logging is unconfigured, and the application's own
 handlers, exactly once, when it configures logging, even after a first
 verbose fit (the "vcgmm" logger is never cut off from propagation)."""

@@ -240,7 +240,7 @@ def test_bench_summary_is_the_shared_one(bench_table1):
     assert cells[3][bench_table1.COLUMNS.index("speedup distances")] == "~10.0x"
 
 
-# ---------------------------------------------------------------- issue 13: the papers' rows and rules
+# ---------------------------------------------------------------- the papers' rows and rules
 def _grid_blobs(n=600, seed=2):
     rng = np.random.default_rng(seed)
     return rng.normal(size=(n, 3)) + 4 * rng.integers(0, 5, size=(n, 3))

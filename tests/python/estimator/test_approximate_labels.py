@@ -1,4 +1,4 @@
-"""``labels="approx"`` on KMeans and VCGMM (issue 13, item 5): the fit's own
+"""``labels="approx"`` on KMeans and VCGMM: the fit's own
 ``labels_`` and ``inertia_`` from :func:`vcgmm.assign_approximate` instead of
 the exact scan. Checked: the fit (centers) does not change; the labels are
 assign_approximate's; ``inertia_`` is the weighted quantization error of those

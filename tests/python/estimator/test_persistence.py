@@ -1,4 +1,4 @@
-"""Portable models (issue 12): save/load to the documented .npz, from_centers,
+"""Portable models: save/load to the documented .npz, from_centers,
 and the vcgmm version carried by pickles.
 
 - save then load gives the same class, parameters and fitted model: predict,

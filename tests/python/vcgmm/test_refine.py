@@ -1,4 +1,4 @@
-"""Hard refinement after EM (vc-GMM's ``refine``; issue 13, item 1).
+"""Hard refinement after EM (vc-GMM's ``refine``).
 
 What is checked, against numpy references computed here:
 

@@ -1,5 +1,5 @@
 """vc-GMM / var-GMM-S with ``covariance_type="spherical"``: a variance and a
-mixing weight per component (issue 13, item 2).
+mixing weight per component.
 
 What is checked, against references computed here:
 
