@@ -24,10 +24,22 @@ namespace {
 
 using detail::parallel_for;
 
-/// Points per task of the gemm method's queries (a task's points, ~1 MB at
-/// d = 108 in float32, stay in cache while its cells are scored; part of the
-/// determinism contract: the tasks depend on n only).
+/// Points per task of the gemm method's queries: kQueryBlock, doubled up to
+/// kMaxQueryBlock while the input still makes at least kMinQueryTasks tasks
+/// (a larger task gives each cell more (point, cell) entries per matrix
+/// product, so a cell's centers are packed fewer times; enough tasks keep
+/// many threads busy). Part of the determinism contract: the tasks depend on
+/// n only.
 constexpr index_t kQueryBlock = 2048;
+constexpr index_t kMaxQueryBlock = 16384;
+constexpr index_t kMinQueryTasks = 128;
+
+index_t query_block_for(index_t n) {
+  index_t block = kQueryBlock;
+  while (block < kMaxQueryBlock && n / (2 * block) >= kMinQueryTasks) block *= 2;
+  return block;
+}
+
 /// Centers per cell that place the coarse centers of the gemm method (its
 /// Lloyd iterations run over a strided sample of this many times the cells).
 constexpr index_t kCoarseTrainPerCell = 64;
@@ -773,7 +785,7 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
     local_d2.resize(n);
     out_d2 = local_d2.data();
   }
-  const index_t query_block = screen_dims_ > 0 ? kScreenedQueryBlock : kQueryBlock;
+  const index_t query_block = screen_dims_ > 0 ? kScreenedQueryBlock : query_block_for(n);
   const index_t n_tasks = detail::n_chunks(n, query_block);
   std::vector<std::int64_t> task_evals(n_tasks, 0);
   const auto finish = [&]() {
@@ -796,15 +808,15 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
   }
   const detail::CenterTiles<T>& coarse = *tiles_->coarse;
   const index_t block = coarse.row_block();  // the cells' tiles have the same (it depends on d)
-  // One task per kQueryBlock consecutive points, self-contained (its points
-  // stay in cache): the cells each point probes, its (point, cell) entries
-  // grouped by cell, one matrix product per (cell, block of entries), each
-  // point's nearest among its cells. Task boundaries depend on n only.
+  // One task per query_block consecutive points, self-contained: the cells
+  // each point probes, its (point, cell) entries grouped by cell, one matrix
+  // product per (cell, block of entries), each point's nearest among its
+  // cells. Task boundaries depend on n only.
   const double mean_cell = static_cast<double>(u_) / static_cast<double>(m);
   detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
     constexpr index_t kMaxRowBlock = detail::CenterTiles<T>::kMaxRowBlock;
-    const index_t q0 = task * kQueryBlock;
-    const index_t nb = std::min(kQueryBlock, n - q0);
+    const index_t q0 = task * query_block;
+    const index_t nb = std::min(query_block, n - q0);
     thread_local std::vector<std::int32_t> probes, entry_label;
     thread_local std::vector<index_t> start, pos, entry_point, entry_of;
     thread_local std::vector<double> entry_d2;
@@ -924,7 +936,7 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
       out_d2[q0 + i] = best;
     }
     task_evals[task] = evals;
-  }, 2.0 * static_cast<double>(d) * static_cast<double>(kQueryBlock) *
+  }, 2.0 * static_cast<double>(d) * static_cast<double>(query_block) *
          (static_cast<double>(m) + 3.0 * mean_cell));
   return finish();
 }
