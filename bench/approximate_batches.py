@@ -1,13 +1,13 @@
 """Labelling data that arrive in batches: an index kept between calls vs one
 built per call vs the exact scan vs faiss.
 
-Index reuse: ``vcgmm.assign_approximate`` builds its index
-over the centers (coarse cells: a few Lloyd iterations over the centers) on
-every call; ``vcgmm.ApproximateIndex`` builds it once, and an estimator's
-``predict(X, exact=False)`` keeps one between calls. For data that arrive in
-batches of b rows (a stream, a data loader, a service), this benchmark
-measures, in one run, the wall time of labelling ONE batch against the
-centers of a vc-GMM fit on the image patches (patches-sklearn, float32):
+Index reuse: ``vcgmm.assign_approximate`` builds its index over the centers
+(coarse cells: a few Lloyd iterations over the centers) on every call;
+``vcgmm.ApproximateIndex`` builds it once, and an estimator's ``predict(X,
+exact=False)`` keeps one between calls. For data that arrive in batches of b
+rows (a stream, a data loader, a service), this benchmark measures, in one run,
+the wall time of labelling ONE batch against the centers of a vc-GMM fit on the
+image patches (patches-sklearn, float32):
 
 - exact: ``vcgmm.assign(batch, centers)`` (the blocked GEMM scan);
 - rebuilt per call: ``vcgmm.assign_approximate(batch, centers)``;

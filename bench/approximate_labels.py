@@ -1,16 +1,16 @@
 """Approximate labelling (cells scored by matrix products, or a graph search
 over the centers) vs the exact scan vs faiss.
 
-Labelling all N points against C centers exactly is an
-O(N C D) scan (a fast GEMM). ``vcgmm.assign_approximate`` has two methods:
-"gemm" (the default) clusters the centers into coarse cells, sends every point
-to the cells of its nearest coarse centers (within ``probe_ratio`` of the
-nearest, at most ``n_probe``), and scores each cell's points against the
-cell's centers with one matrix product per block; "graph" builds a k-NN graph
-over the centers plus a coarse level and walks it best-first from each
-point's nearest coarse centers. This benchmark measures, in one run, on
-a subsample of the image patches (patches-sklearn, float32) against the
-centers of a vc-GMM fit (coreset, so the fit is quick):
+Labelling all N points against C centers exactly is an O(N C D) scan (a fast
+GEMM). ``vcgmm.assign_approximate`` has two methods: "gemm" (the default)
+clusters the centers into coarse cells, sends every point to the cells of its
+nearest coarse centers (within ``probe_ratio`` of the nearest, at most
+``n_probe``), and scores each cell's points against the cell's centers with one
+matrix product per block; "graph" builds a k-NN graph over the centers plus a
+coarse level and walks it best-first from each point's nearest coarse centers.
+This benchmark measures, in one run, on a subsample of the image patches
+(patches-sklearn, float32) against the centers of a vc-GMM fit (coreset, so the
+fit is quick):
 
 - exact: ``vcgmm.assign(X, centers)`` (the blocked GEMM scan);
 - vcgmm gemm: ``vcgmm.assign_approximate(method="gemm")`` at the defaults and

@@ -1,9 +1,9 @@
 """Per-component variances and weights (``covariance_type="spherical"``) vs the
 papers' shared variance, on data of very uneven density.
 
-On GeoNames (cities in xyz on the unit sphere) one shared
-sigma^2 is wider than the dense clusters: posteriors spread and means collapse
-onto each other. This benchmark measures, in one run, per C and seed:
+On GeoNames (cities in xyz on the unit sphere) one shared sigma^2 is wider than
+the dense clusters: posteriors spread and means collapse onto each other. This
+benchmark measures, in one run, per C and seed:
 
 - var-GMM-S (no coreset, all points) with ``covariance_type="shared"`` (the
   papers' model) and ``"spherical"``, against k-means++ =

@@ -36,9 +36,9 @@ the whole fit (seeding, iterations and the labels of all points; Nystroem:
 features + clustering), and of the kernel evaluations (vcgmm's
 ``n_kernel_evals_``, all phases; Nystroem: n m + m^2 for the features).
 
-Targets are evaluated in the notes, as measured: truncated >= 10x
-faster than full at ARI within 0.02 of it; better ARI than Nystroem +
-MiniBatchKMeans at about equal wall time; beta vs sklearn learning rate.
+Targets are evaluated in the notes, as measured: truncated >= 10x faster than
+full at ARI within 0.02 of it; better ARI than Nystroem + MiniBatchKMeans at
+about equal wall time; beta vs sklearn learning rate.
 
 Every finished run is appended to
 ``bench/results/kernel_kmeans/<name>.runs.jsonl`` as it ends; ``--resume``

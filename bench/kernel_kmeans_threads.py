@@ -2,11 +2,10 @@
 
 Should the small iterations of mini-batch kernel k-means run on one thread (a
 parallel region that wakes a second thread for microseconds of work can cost
-more than the work)? The core already caps each
-region's threads by a work estimate (``detail::parallel_for``'s
-``work_per_task``, below 2e6 flops per thread a region runs on the calling
-thread); this benchmark measures the whole fit with 1 and 2 threads on a
-small data set, where that matters most.
+more than the work)? The core already caps each region's threads by a work
+estimate (``detail::parallel_for``'s ``work_per_task``, below 2e6 flops per
+thread a region runs on the calling thread); this benchmark measures the whole
+fit with 1 and 2 threads on a small data set, where that matters most.
 
 What is timed: ``vcgmm.KernelKMeans(k, kernel="rbf", n_threads=T, tol=0,
 max_iter=...).fit(X)`` (seeding, iterations, labels of all points), one

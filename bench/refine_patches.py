@@ -1,12 +1,12 @@
 """vc-GMM with hard refinement after EM vs the papers' vc-GMM vs LWCS.
 
-At C >= 2000 on the image patches the papers' vc-GMM
-(G = 5) ends 0.7-1.4 points above LWCS (Lloyd on the same coreset): EM's
-fixed point (soft means, one shared variance) is not a k-means fixed point.
-``refine=k`` adds k hard steps after EM, each assigning the coreset points
-within the truncated search spaces (``refine_search="restricted"``) or over
-all means (``"approx"``: the approximate cell index; ``"exact"``: the exact
-scan). This benchmark measures, in one run and on the same coreset size N':
+At C >= 2000 on the image patches the papers' vc-GMM (G = 5) ends 0.7-1.4
+points above LWCS (Lloyd on the same coreset): EM's fixed point (soft means,
+one shared variance) is not a k-means fixed point. ``refine=k`` adds k hard
+steps after EM, each assigning the coreset points within the truncated search
+spaces (``refine_search="restricted"``) or over all means (``"approx"``: the
+approximate cell index; ``"exact"``: the exact scan). This benchmark measures,
+in one run and on the same coreset size N':
 
 - vc-GMM with ``refine=0`` (the papers' algorithm), and with each of
   ``--refine`` (default 1 3 10) and ``--refine-search`` -- the same seed, so

@@ -9,10 +9,10 @@
 // kSplitSamplePoints points, a sample's gain scaled to its weight). The
 // cheapest merges are paired with the largest gains, every cluster in at most
 // one pair, while gain_s exceeds kSplitMergeMargin x cost_r: mu_q moves to the
-// merged mean, mu_s and mu_r to the two halves of s. The pairs are disjoint, so the error at the new means
-// (with r's points given to q and s's to the nearer half) is the old error
-// minus the sum of (gain - cost) (an estimate where a split was sampled): the
-// next step starts lower.
+// merged mean, mu_s and mu_r to the two halves of s. The pairs are disjoint, so
+// the error at the new means (with r's points given to q and s's to the nearer
+// half) is the old error minus the sum of (gain - cost) (an estimate where a
+// split was sampled): the next step starts lower.
 // Why: EM and Lloyd move means only locally; where a seeding put two means in
 // one well-separated cluster and one mean between two clusters, they never
 // recover (make_blobs with C = its number of centers).
@@ -177,16 +177,16 @@ struct SplitMergeStats {
   std::vector<Pair> pairs;          ///< the moves, empty clusters' first
 };
 
-/// One round of split-merge moves on the hard partition `part` of `data`
-/// (every cluster's mean in `means` at the weighted mean of its points, an
-/// empty cluster's anywhere); merge candidates of c: G_c, every cluster whose
-/// G holds c (all clusters when sets.full), and, with cell_of ((C,) a cell
-/// per mean, -1 for none: the cells of the refinement's index), the other
-/// means of c's cell. The neighbourhoods alone miss a mean's nearest other
-/// mean where no search space held both (well-separated clusters). Moves the
-/// means of the paired clusters in place, and the two halves of a split next
-/// to each other (place_next_to:
-/// the next round and the E-step's search then see them side by side).
+/// One round of split-merge moves on the hard partition `part` of `data` (every
+/// cluster's mean in `means` at the weighted mean of its points, an empty
+/// cluster's anywhere); merge candidates of c: G_c, every cluster whose G holds
+/// c (all clusters when sets.full), and, with cell_of ((C,) a cell per mean, -1
+/// for none: the cells of the refinement's index), the other means of c's cell.
+/// The neighbourhoods alone miss a mean's nearest other mean where no search
+/// space held both (well-separated clusters). Moves the means of the paired
+/// clusters in place, and the two halves of a split next to each other
+/// (place_next_to: the next round and the E-step's search then see them side by
+/// side).
 template <typename T>
 SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& part,
                             TruncationSets& sets, T* means, int n_threads,

@@ -1,8 +1,8 @@
-"""The progress callback: one ProgressRecord per iteration and per
-phase end, matching the fitted traces; returning True stops the iterations
-with the result of the iterations done (equal to a fit limited to as many
-iterations); exceptions propagate; the records do not depend on the thread
-count (times aside)."""
+"""The progress callback: one ProgressRecord per iteration and per phase end,
+matching the fitted traces; returning True stops the iterations with the result
+of the iterations done (equal to a fit limited to as many iterations);
+exceptions propagate; the records do not depend on the thread count (times
+aside)."""
 
 import numpy as np
 import pytest

@@ -1,7 +1,7 @@
-"""verbose=True and the application's logging: progress lines
-reach stderr when logging is unconfigured, and the application's own
-handlers, exactly once, when it configures logging, even after a first
-verbose fit (the "vcgmm" logger is never cut off from propagation)."""
+"""verbose=True and the application's logging: progress lines reach stderr when
+logging is unconfigured, and the application's own handlers, exactly once, when
+it configures logging, even after a first verbose fit (the "vcgmm" logger is
+never cut off from propagation)."""
 
 import subprocess
 import sys

@@ -59,7 +59,6 @@ def test_equal_to_assign_approximate_in_any_batches(dtype, params):
     assert np.array_equal(index.assign(X[::-1]), one_shot[::-1])
 
 
-
 def test_large_inputs_in_larger_tasks_give_the_labels_of_small_batches():
     # From 2 x 128 tasks of 2048 points on, the gemm search runs larger tasks
     # (fewer packings of each cell's centers); a point's label must not depend
@@ -73,6 +72,7 @@ def test_large_inputs_in_larger_tasks_give_the_labels_of_small_batches():
     whole = index.assign(X)
     parts = np.concatenate([index.assign(X[a:a + 100_000]) for a in range(0, 600_000, 100_000)])
     assert np.array_equal(whole, parts)
+
 
 def test_the_other_dtype_gets_its_own_index_once():
     X, centers, w = _data(np.float32)

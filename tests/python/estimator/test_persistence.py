@@ -1,5 +1,5 @@
-"""Portable models: save/load to the documented .npz, from_centers,
-and the vcgmm version carried by pickles.
+"""Portable models: save/load to the documented .npz, from_centers, and the
+vcgmm version carried by pickles.
 
 - save then load gives the same class, parameters and fitted model: predict,
   transform and score equal bit for bit, the centers' dtype kept, for every
