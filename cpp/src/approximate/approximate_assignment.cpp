@@ -34,6 +34,22 @@ constexpr index_t kQueryBlock = 2048;
 constexpr index_t kMaxQueryBlock = 16384;
 constexpr index_t kMinQueryTasks = 128;
 
+/// The smallest of v[0..n) (n >= 1, no NaN), in independent lanes so that
+/// it vectorizes (the comparison is minps').
+float smallest_of(const float* v, index_t n) {
+  constexpr index_t kLanes = 8;
+  float lane[kLanes];
+  for (index_t l = 0; l < kLanes; ++l) lane[l] = v[0];
+  index_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    for (index_t l = 0; l < kLanes; ++l) lane[l] = v[j + l] < lane[l] ? v[j + l] : lane[l];
+  }
+  for (; j < n; ++j) lane[0] = v[j] < lane[0] ? v[j] : lane[0];
+  float lo = lane[0];
+  for (index_t l = 1; l < kLanes; ++l) lo = lane[l] < lo ? lane[l] : lo;
+  return lo;
+}
+
 index_t query_block_for(index_t n) {
   index_t block = kQueryBlock;
   while (block < kMaxQueryBlock && n / (2 * block) >= kMinQueryTasks) block *= 2;
@@ -813,17 +829,37 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
   // product per (cell, block of entries), each point's nearest among its
   // cells. Task boundaries depend on n only.
   const double mean_cell = static_cast<double>(u_) / static_cast<double>(m);
+  struct TaskBuffers {
+    std::vector<std::int32_t> probes, entry_label;
+    std::vector<index_t> start, pos, entry_point, entry_of;
+    std::vector<double> entry_d2, entry_estimate, entry_error;
+    std::vector<const T*> entry_center;
+    std::vector<float> coarse_d;  // (block, m) distances to the coarse centers
+    std::vector<std::pair<float, std::int32_t>> near_cells;
+    std::vector<detail::NearestCandidates<T>> near;
+  };
   detail::parallel_for(n_tasks, n_threads, [&](index_t task) {
     constexpr index_t kMaxRowBlock = detail::CenterTiles<T>::kMaxRowBlock;
     const index_t q0 = task * query_block;
     const index_t nb = std::min(query_block, n - q0);
-    thread_local std::vector<std::int32_t> probes, entry_label;
-    thread_local std::vector<index_t> start, pos, entry_point, entry_of;
-    thread_local std::vector<double> entry_d2;
-    thread_local std::vector<float> coarse_d;  // (block, m) distances to the coarse centers
-    thread_local std::vector<std::pair<float, std::int32_t>> near_cells;
+    // The thread's buffers, bound once (each use of a thread_local by name
+    // is a TLS lookup in a shared library).
+    thread_local TaskBuffers tls;
+    std::vector<std::int32_t>& probes = tls.probes;
+    std::vector<std::int32_t>& entry_label = tls.entry_label;
+    std::vector<index_t>& start = tls.start;
+    std::vector<index_t>& pos = tls.pos;
+    std::vector<index_t>& entry_point = tls.entry_point;
+    std::vector<index_t>& entry_of = tls.entry_of;
+    std::vector<double>& entry_d2 = tls.entry_d2;
+    std::vector<double>& entry_estimate = tls.entry_estimate;
+    std::vector<double>& entry_error = tls.entry_error;
+    std::vector<const T*>& entry_center = tls.entry_center;
+    std::vector<float>& coarse_d = tls.coarse_d;
+    std::vector<std::pair<float, std::int32_t>>& near_cells = tls.near_cells;
+    std::vector<detail::NearestCandidates<T>>& near = tls.near;
     coarse_d.resize(static_cast<std::size_t>(block) * m);
-    thread_local std::vector<detail::NearestCandidates<T>> near(kMaxRowBlock);
+    near.resize(kMaxRowBlock);
     probes.assign(static_cast<std::size_t>(nb) * k, -1);
     std::int64_t evals = nb * m;
     // 1. The cells every point probes: among its n_probe nearest coarse
@@ -845,21 +881,33 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
         if (j0 + ncols < m) return;
         for (index_t i = 0; i < nrows; ++i) {
           const float* dist = coarse_d.data() + i * m;
-          float lo = dist[0];
-          for (index_t j = 1; j < m; ++j) lo = std::min(lo, dist[j]);
+          const float lo = smallest_of(dist, m);
           const double limit = std::isinf(ratio) ? std::numeric_limits<double>::infinity()
                                                  : std::max(0.0, static_cast<double>(lo)) * ratio;
           // The k smallest (distance, cell) pairs by insertion (k is small).
+          // Once k are kept, only a distance below the k-th can enter (the
+          // cells come in increasing order): runs of kSkip cells without one
+          // are passed over by a comparison count, which vectorizes.
+          constexpr index_t kSkip = 16;
           auto& cand = near_cells;
           cand.clear();
-          for (index_t j = 0; j < m; ++j) {
-            if (!(dist[j] <= lo || static_cast<double>(dist[j]) <= limit)) continue;
-            const std::pair<float, std::int32_t> e(dist[j], static_cast<std::int32_t>(j));
+          for (index_t j0c = 0; j0c < m; j0c += kSkip) {
+            const index_t j1c = std::min(m, j0c + kSkip);
             if (static_cast<int>(cand.size()) == k) {
-              if (!(e < cand.back())) continue;
-              cand.pop_back();
+              const float worst = cand.back().first;
+              int below = 0;
+              for (index_t j = j0c; j < j1c; ++j) below += dist[j] < worst;
+              if (below == 0) continue;
             }
-            cand.insert(std::upper_bound(cand.begin(), cand.end(), e), e);
+            for (index_t j = j0c; j < j1c; ++j) {
+              if (!(dist[j] <= lo || static_cast<double>(dist[j]) <= limit)) continue;
+              const std::pair<float, std::int32_t> e(dist[j], static_cast<std::int32_t>(j));
+              if (static_cast<int>(cand.size()) == k) {
+                if (!(e < cand.back())) continue;
+                cand.pop_back();
+              }
+              cand.insert(std::upper_bound(cand.begin(), cand.end(), e), e);
+            }
           }
           std::int32_t* out = probes.data() + (r0 + i) * k;
           for (std::size_t j = 0; j < cand.size(); ++j) out[j] = cand[j].second;
@@ -878,6 +926,9 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
     entry_of.resize(static_cast<std::size_t>(nb) * k);
     entry_label.resize(n_entries);
     entry_d2.resize(n_entries);
+    entry_estimate.resize(n_entries);
+    entry_error.resize(n_entries);
+    entry_center.resize(n_entries);
     pos.assign(start.begin(), start.end() - 1);
     for (index_t i = 0; i < nb; ++i) {
       for (int j = 0; j < k; ++j) {
@@ -889,8 +940,9 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
     }
     // 3. Per cell, blocks of at most row_block() entries, each one matrix
     // product per tile of the cell's centers: every entry gets the exact
-    // nearest center of its cell (exact double distance, ties: lowest index).
-    T* x = detail::scratch_buffer<T, 2>(block * d);
+    // nearest center of its cell (ties: lowest index). Its exact double
+    // distance waits for step 4 where a single candidate was within the
+    // rounding band (entry_d2 < 0: only the estimate and its error bound).
     for (index_t a = 0; a < m; ++a) {
       if (start[a + 1] == start[a]) continue;
       const detail::CenterTiles<T>& tiles = tiles_->cells[a];
@@ -898,35 +950,54 @@ ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
       evals += (start[a + 1] - start[a]) * (member_offsets_[a + 1] - member_offsets_[a]);
       for (index_t b = start[a]; b < start[a + 1]; b += block) {
         const index_t nrows = std::min(block, start[a + 1] - b);
-        for (index_t r = 0; r < nrows; ++r) {
-          const T* src = data.row(q0 + entry_point[b + r]);
-          std::copy(src, src + d, x + r * d);
-        }
+        const auto row = [&](index_t r) { return data.row(q0 + entry_point[b + r]); };
         T xs2[kMaxRowBlock];
         bool started = false;
-        tiles.for_each_tile(x, nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+        tiles.for_each_tile_of(row, nrows, [&](index_t j0, index_t ncols, const T* p,
+                                               index_t ld) {
           if (!started) {
-            for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, x + i * d, 1, xs2[i]);
+            for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, row(i), 1, xs2[i]);
             started = true;
           }
           for (index_t i = 0; i < nrows; ++i) near[i].offer(j0, p + i * ld, ncols);
         }, xs2);
         for (index_t i = 0; i < nrows; ++i) {
+          const index_t e = b + i;
+          if (near[i].settled()) {
+            entry_label[e] = member[near[i].only()];
+            entry_center[e] = tiles.center(near[i].only());
+            entry_estimate[e] = near[i].estimate();
+            entry_error[e] = near[i].estimate_error();
+            entry_d2[e] = -1.0;
+            continue;
+          }
           std::int32_t j = -1;
           double dist = 0.0;
           near[i].resolve(&j, &dist);
-          entry_label[b + i] = member[j];
-          entry_d2[b + i] = dist;
+          entry_label[e] = member[j];
+          entry_d2[e] = entry_estimate[e] = dist;
+          entry_error[e] = 0.0;
         }
       }
     }
-    // 4. Every point's nearest among its probed cells (ties: lowest index).
+    // 4. Every point's nearest among its probed cells (ties: lowest index),
+    // by exact distances; an entry whose estimate lies provably above
+    // another's is not measured (it cannot win nor tie).
     for (index_t i = 0; i < nb; ++i) {
+      double high = std::numeric_limits<double>::infinity();
+      for (int j = 0; j < k && probes[i * k + j] >= 0; ++j) {
+        const index_t e = entry_of[i * k + j];
+        high = std::min(high, entry_estimate[e] + entry_error[e]);
+      }
       double best = std::numeric_limits<double>::infinity();
       std::int32_t win = -1;
       for (int j = 0; j < k; ++j) {
         if (probes[i * k + j] < 0) break;
         const index_t e = entry_of[i * k + j];
+        if (entry_estimate[e] - entry_error[e] > high) continue;
+        if (entry_d2[e] < 0.0) {
+          entry_d2[e] = detail::squared_distance_exact(data.row(q0 + i), entry_center[e], d);
+        }
         if (entry_d2[e] < best || (entry_d2[e] == best && entry_label[e] < win)) {
           best = entry_d2[e];
           win = entry_label[e];

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "detail/distance_kernels.hpp"
@@ -121,6 +122,19 @@ class CenterTiles {
     return static_cast<T>(gamma * r * r + std::numeric_limits<T>::min());
   }
 
+  /// Bound on |(p + xs2) - ||x - c||^2| for the partial distance p of the
+  /// center c (a row's nearest so far, p = `best`): the worst-case rounding
+  /// of the shifted copies and of the expansion's sums, (d + 4) eps r^2 with
+  /// r as in band(), twice the worst case. Unlike the band it may compare
+  /// estimates made against different tiles (another shift, another xs2).
+  double estimate_error(double xs2, T best) const {
+    const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+    const double xs = std::sqrt(xs2);
+    const double db = std::sqrt(std::max(0.0, static_cast<double>(best) + xs2));
+    const double r = 2.0 * xs + db;
+    return (static_cast<double>(d_) + 4.0) * eps * r * r;
+  }
+
   /// For the rows `x` (nrows <= row_block(), row-major (nrows, d)) calls
   ///   visit(j0, ncols, p, ld)
   /// once per center tile [j0, j0 + ncols), where p(i, j) = p[i * ld + j] is
@@ -131,15 +145,47 @@ class CenterTiles {
   /// (computed from the shifted copy) before the first tile.
   template <typename Visit>
   void for_each_tile(const T* x, index_t nrows, Visit&& visit, T* shifted_norm2 = nullptr) const {
+    scan_tiles</*kScattered=*/false>([&](index_t i) { return x + i * d_; }, nrows,
+                                     std::forward<Visit>(visit), shifted_norm2);
+  }
+
+  /// for_each_tile for rows scattered in memory: row i is row(i) (d values),
+  /// read once into the shifted block (no gathered copy first).
+  template <typename Row, typename Visit>
+  void for_each_tile_of(Row&& row, index_t nrows, Visit&& visit,
+                        T* shifted_norm2 = nullptr) const {
+    scan_tiles</*kScattered=*/true>(std::forward<Row>(row), nrows, std::forward<Visit>(visit),
+                                    shifted_norm2);
+  }
+
+ private:
+  template <bool kScattered, typename Row, typename Visit>
+  void scan_tiles(Row&& row, index_t nrows, Visit&& visit, T* shifted_norm2) const {
     constexpr index_t ld = kCenterTile;
     AlignedRowMap<T> ip(scratch_buffer<T, 0>(kMaxRowBlock * kCenterTile), kMaxRowBlock,
                         kCenterTile);
     AlignedRowMap<T> xs(scratch_buffer<T, 1>(row_block_ * d_), nrows, d_);
-    xs = ConstRowMap<T>(x, nrows, d_).rowwise() - shift_.transpose();
-    if (shifted_norm2) {
-      for (index_t i = 0; i < nrows; ++i) {
-        shifted_norm2[i] = squared_distance(xs.data() + i * d_, zeros_.data(), d_);
+    const T* s = shift_.data();
+    // Scattered rows are fetched a few rows ahead (the hardware prefetcher
+    // only follows regular strides).
+    constexpr index_t kAhead = kScattered ? 4 : 0;
+    const auto fetch = [&](index_t i) {
+#if defined(__GNUC__) || defined(__clang__)
+      const char* line = reinterpret_cast<const char*>(row(i));
+      for (index_t b = 0; b < d_ * static_cast<index_t>(sizeof(T)); b += 64) {
+        __builtin_prefetch(line + b);
       }
+#else
+      (void)i;
+#endif
+    };
+    for (index_t i = 0; i < std::min(kAhead, nrows); ++i) fetch(i);
+    for (index_t i = 0; i < nrows; ++i) {
+      if (i + kAhead < nrows) fetch(i + kAhead);
+      const T* x = row(i);
+      T* out = xs.data() + i * d_;
+      for (index_t j = 0; j < d_; ++j) out[j] = x[j] - s[j];
+      if (shifted_norm2) shifted_norm2[i] = squared_distance(out, zeros_.data(), d_);
     }
     for (index_t j0 = 0; j0 < c_; j0 += kCenterTile) {
       const index_t ncols = std::min(kCenterTile, c_ - j0);
@@ -148,16 +194,15 @@ class CenterTiles {
       // ("dst = alpha A B" would first zero the whole tile, then add).
       const T* cn = norms_.data() + j0;
       for (index_t i = 0; i < nrows; ++i) {
-        T* row = ip.data() + i * ld;
-        std::copy(cn, cn + ncols, row);
-        std::fill(row + ncols, row + width, T(0));
+        T* out = ip.data() + i * ld;
+        std::copy(cn, cn + ncols, out);
+        std::fill(out + ncols, out + width, T(0));
       }
       add_tile_product(ip.data(), xs.data(), nrows, d_, shifted_, j0, width);
       visit(j0, ncols, static_cast<const T*>(ip.data()), ld);
     }
   }
 
- private:
   static index_t round_up(index_t n) {
     return (n + kColumnMultiple - 1) / kColumnMultiple * kColumnMultiple;
   }

@@ -50,6 +50,14 @@ class NearestCandidates {
   /// Smallest partial distance seen so far.
   T best() const { return best_; }
 
+  /// With k = 1: whether the nearest is known without ranking (a single
+  /// candidate within the band), then center only(), whose squared distance
+  /// lies within tiles.estimate_error(xs2, best()) of best() + xs2.
+  bool settled() const { return k_ == 1 && count_ == 1 && !overflow_; }
+  std::int32_t only() const { return index_[0]; }
+  double estimate() const { return static_cast<double>(best_) + xs2_; }
+  double estimate_error() const { return tiles_->estimate_error(xs2_, best_); }
+
   /// Offers the row segment p[0..n) of centers j0.. (called in increasing j0).
   void offer(index_t j0, const T* p, index_t n) {
     const T tile_min = ConstVectorMap<T>(p, n).minCoeff();

@@ -9,13 +9,15 @@
 // exact k-NN graph; every label is a real center whose exact distance is
 // reported and is never below the nearest one; well-separated clusters are
 // labelled exactly; the counts are below n C; thread-independent; zero
-// weights; duplicates; bad parameters are refused.
+// weights; duplicates, ties and near-ties across cells; bad parameters are
+// refused.
 #include <doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "test_helpers.hpp"
@@ -246,6 +248,40 @@ TEST_CASE_TEMPLATE("gemm with n_probe = all cells is the exact scan", T, float, 
   }
   CHECK(same >= n * 8 / 10);
   CHECK(q.stats.search_distance_evals < n * c);
+}
+
+TEST_CASE_TEMPLATE("gemm with all cells probed: ties and near-ties across cells as the exact scan",
+                   T, float, double) {
+  // Lattice points far from the origin: many centers of different cells at
+  // exactly the same distance (ties: the lowest index), and copies nudged by
+  // 2^-12 whose distances differ by less than the float expansion rounds.
+  const index_t n = 4000, d = 5, base = 300;
+  std::mt19937_64 rng(71);
+  std::uniform_int_distribution<int> level(0, 5);
+  const auto lattice = [&](index_t rows) {
+    std::vector<T> v(rows * d);
+    for (T& e : v) e = static_cast<T>(1000 + level(rng));
+    return v;
+  };
+  const std::vector<T> x = lattice(n);
+  std::vector<T> centers = lattice(base);
+  for (index_t k = 0; k < base; ++k) {  // the nudged copies
+    for (index_t j = 0; j < d; ++j) {
+      centers.push_back(centers[k * d + j] + (j == k % d ? T(1) / T(4096) : T(0)));
+    }
+  }
+  const index_t c = 2 * base;
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  std::vector<std::int32_t> exact(n);
+  std::vector<double> exact_d2(n);
+  vcgmm::assign_nearest(data, centers.data(), c, exact.data(), exact_d2.data(), 2);
+  vcgmm::ApproximateAssignmentParams all;
+  all.n_probe = static_cast<int>(c);
+  all.probe_ratio = std::numeric_limits<double>::infinity();
+  all.screen_dims = 0;
+  const Run<T> r = run(data, centers, c, all, 2);
+  CHECK(r.labels == exact);
+  CHECK(r.d2 == exact_d2);
 }
 
 TEST_CASE("the cell index: cells, candidate lists, duplicates") {
