@@ -35,7 +35,7 @@ constexpr index_t kMaxQueryBlock = 16384;
 constexpr index_t kMinQueryTasks = 128;
 
 /// The smallest of v[0..n) (n >= 1, no NaN), in independent lanes so that
-/// it vectorizes (the comparison is minps').
+/// it vectorizes (each comparison is what minps computes).
 float smallest_of(const float* v, index_t n) {
   constexpr index_t kLanes = 8;
   float lane[kLanes];
