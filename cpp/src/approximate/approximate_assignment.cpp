@@ -753,14 +753,9 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
     for (index_t e = start[key]; e < start[key + 1]; ++e) {
       const index_t i = entry_point[e];
       const T* x = data.row(q0 + i);
-#if defined(__GNUC__) || defined(__clang__)
       if (e + 2 < start[key + 1]) {  // the row two entries ahead, towards L1
-        const char* next = reinterpret_cast<const char*>(data.row(q0 + entry_point[e + 2]));
-        for (index_t b = 0; b < d * static_cast<index_t>(sizeof(T)); b += 64) {
-          __builtin_prefetch(next + b);
-        }
+        detail::prefetch_bytes(data.row(q0 + entry_point[e + 2]), d * sizeof(T));
       }
-#endif
       T* own = bound.data();
       screen.bounds(packed, w, px + i * ks, own);
       if (win[i] < 0) {  // a first probe: the smallest bound is measured first

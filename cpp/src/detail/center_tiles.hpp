@@ -116,9 +116,7 @@ class CenterTiles {
   T band(double xs2, T best) const {
     const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
     const double gamma = 2.0 * (std::sqrt(static_cast<double>(d_)) + 2.0) * eps;
-    const double xs = std::sqrt(xs2);
-    const double db = std::sqrt(std::max(0.0, static_cast<double>(best) + xs2));
-    const double r = 2.0 * xs + db;
+    const double r = reach(xs2, best);
     return static_cast<T>(gamma * r * r + std::numeric_limits<T>::min());
   }
 
@@ -129,9 +127,7 @@ class CenterTiles {
   /// estimates made against different tiles (another shift, another xs2).
   double estimate_error(double xs2, T best) const {
     const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
-    const double xs = std::sqrt(xs2);
-    const double db = std::sqrt(std::max(0.0, static_cast<double>(best) + xs2));
-    const double r = 2.0 * xs + db;
+    const double r = reach(xs2, best);
     return (static_cast<double>(d_) + 4.0) * eps * r * r;
   }
 
@@ -166,19 +162,9 @@ class CenterTiles {
                         kCenterTile);
     AlignedRowMap<T> xs(scratch_buffer<T, 1>(row_block_ * d_), nrows, d_);
     const T* s = shift_.data();
-    // Scattered rows are fetched a few rows ahead (the hardware prefetcher
-    // only follows regular strides).
+    // Scattered rows are fetched a few rows ahead.
     constexpr index_t kAhead = kScattered ? 4 : 0;
-    const auto fetch = [&](index_t i) {
-#if defined(__GNUC__) || defined(__clang__)
-      const char* line = reinterpret_cast<const char*>(row(i));
-      for (index_t b = 0; b < d_ * static_cast<index_t>(sizeof(T)); b += 64) {
-        __builtin_prefetch(line + b);
-      }
-#else
-      (void)i;
-#endif
-    };
+    const auto fetch = [&](index_t i) { prefetch_bytes(row(i), d_ * sizeof(T)); };
     for (index_t i = 0; i < std::min(kAhead, nrows); ++i) fetch(i);
     for (index_t i = 0; i < nrows; ++i) {
       if (i + kAhead < nrows) fetch(i + kAhead);
@@ -203,6 +189,11 @@ class CenterTiles {
     }
   }
 
+  // r = 2 ||x - s|| + sqrt(d2_best) of band(): bounds ||x - s|| + ||c - s||
+  // for every center c within the band of the best.
+  static double reach(double xs2, T best) {
+    return 2.0 * std::sqrt(xs2) + std::sqrt(std::max(0.0, static_cast<double>(best) + xs2));
+  }
   static index_t round_up(index_t n) {
     return (n + kColumnMultiple - 1) / kColumnMultiple * kColumnMultiple;
   }

@@ -225,6 +225,18 @@ inline double squared_distance_in_double(const A* a, const B* b, index_t d) {
 #endif
 }
 
+/// Asks for the cache lines of the `bytes` bytes at p: a row read soon, out
+/// of memory order (the hardware prefetcher only follows regular strides).
+inline void prefetch_bytes(const void* p, std::size_t bytes) {
+#if defined(__GNUC__) || defined(__clang__)
+  const char* line = static_cast<const char*>(p);
+  for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(line + b);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 /// ||a - b||^2 accumulated in double: the exact value used for quality
 /// measurements (quantization error, inertia), immune to the cancellation of
 /// the GEMM expansion. Fixed summation order, like squared_distance.

@@ -101,7 +101,7 @@ class NearestCandidates {
   /// Writes the k nearest centers (nearest first) and their exact squared
   /// distances; returns the number written (min(k, C)).
   int resolve(std::int32_t* index_out, double* d2_out) {
-    if (k_ == 1 && count_ == 1 && !overflow_) {  // the common case: no near-tie
+    if (settled()) {  // the common case: no near-tie
       index_out[0] = index_[0];
       d2_out[0] = squared_distance_exact(x_, tiles_->center(index_[0]), tiles_->dim());
       return 1;

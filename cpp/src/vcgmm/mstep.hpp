@@ -38,9 +38,7 @@ constexpr index_t kPrefetchPairs = 12;
 
 template <typename T>
 inline void prefetch_row(const DataView<T>& data, index_t n) {
-  const char* p = reinterpret_cast<const char*>(data.row(n));
-  const std::size_t bytes = static_cast<std::size_t>(data.d) * sizeof(T);
-  for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
+  prefetch_bytes(data.row(n), static_cast<std::size_t>(data.d) * sizeof(T));
 }
 
 /// Calls f(c, n, ws) for every pair (n, c = K(n)[g]) of `sets` with

@@ -50,6 +50,24 @@ Run<T> run(const vcgmm::DataView<T>& data, const std::vector<T>& centers, index_
 template <typename T>
 double tol() { return sizeof(T) == 4 ? 1e-5 : 1e-12; }
 
+/// The exact scan's labels and distances (the reference).
+template <typename T>
+Run<T> exact_scan(const vcgmm::DataView<T>& data, const std::vector<T>& centers, index_t c) {
+  Run<T> r;
+  r.labels.assign(data.n, -1);
+  r.d2.assign(data.n, -1.0);
+  vcgmm::assign_nearest(data, centers.data(), c, r.labels.data(), r.d2.data(), 2);
+  return r;
+}
+
+/// The gemm method probing every cell, whatever the distances: exact.
+vcgmm::ApproximateAssignmentParams every_cell(index_t c) {
+  vcgmm::ApproximateAssignmentParams all;
+  all.n_probe = static_cast<int>(c);
+  all.probe_ratio = std::numeric_limits<double>::infinity();
+  return all;
+}
+
 }  // namespace
 
 TEST_CASE_TEMPLATE("approximate assignment is exact with a complete graph or all starts", T, float,
@@ -227,13 +245,10 @@ TEST_CASE_TEMPLATE("gemm with n_probe = all cells is the exact scan", T, float, 
   std::vector<double> w = positive_weights(n, 53);
   for (index_t i = 0; i < n; i += 7) w[i] = 0.0;  // zero weights: labelled, add nothing
   const vcgmm::DataView<T> data{x.data(), n, d, w.data()};
-  std::vector<std::int32_t> exact(n);
-  std::vector<double> exact_d2(n);
-  vcgmm::assign_nearest(data, centers.data(), c, exact.data(), exact_d2.data(), 2);
-  vcgmm::ApproximateAssignmentParams all;
-  all.n_probe = static_cast<int>(c);
-  all.probe_ratio = std::numeric_limits<double>::infinity();
-  const Run<T> r = run(data, centers, c, all, 2);
+  const Run<T> scan = exact_scan(data, centers, c);
+  const std::vector<std::int32_t>& exact = scan.labels;
+  const std::vector<double>& exact_d2 = scan.d2;
+  const Run<T> r = run(data, centers, c, every_cell(c), 2);
   CHECK(r.labels == exact);  // gaussian centers: no ties
   CHECK(r.d2 == exact_d2);   // the same exact double distances
   double objective = 0.0;
@@ -272,16 +287,12 @@ TEST_CASE_TEMPLATE("gemm with all cells probed: ties and near-ties across cells 
   }
   const index_t c = 2 * base;
   const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
-  std::vector<std::int32_t> exact(n);
-  std::vector<double> exact_d2(n);
-  vcgmm::assign_nearest(data, centers.data(), c, exact.data(), exact_d2.data(), 2);
-  vcgmm::ApproximateAssignmentParams all;
-  all.n_probe = static_cast<int>(c);
-  all.probe_ratio = std::numeric_limits<double>::infinity();
+  const Run<T> exact = exact_scan(data, centers, c);
+  vcgmm::ApproximateAssignmentParams all = every_cell(c);
   all.screen_dims = 0;
   const Run<T> r = run(data, centers, c, all, 2);
-  CHECK(r.labels == exact);
-  CHECK(r.d2 == exact_d2);
+  CHECK(r.labels == exact.labels);
+  CHECK(r.d2 == exact.d2);
 }
 
 TEST_CASE("the cell index: cells, candidate lists, duplicates") {
@@ -402,21 +413,17 @@ TEST_CASE_TEMPLATE("subspace screening: all cells probed is the exact scan, also
     const std::vector<T> x = low_rank<T>(n, d, 12, 71, offset);
     const std::vector<T> centers = low_rank<T>(c, d, 12, 74, offset);
     const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
-    std::vector<std::int32_t> exact(n);
-    std::vector<double> exact_d2(n);
-    vcgmm::assign_nearest(data, centers.data(), c, exact.data(), exact_d2.data(), 2);
+    const Run<T> exact = exact_scan(data, centers, c);
     for (const index_t dims : {index_t(-1), index_t(4), index_t(8), index_t(20)}) {
       CAPTURE(offset);
       CAPTURE(dims);
-      vcgmm::ApproximateAssignmentParams all;
-      all.n_probe = static_cast<int>(c);
-      all.probe_ratio = std::numeric_limits<double>::infinity();
+      vcgmm::ApproximateAssignmentParams all = every_cell(c);
       all.screen_dims = dims;
       const vcgmm::CenterCellIndex<T> index(centers.data(), c, d, all, 2);
       CHECK(index.screen_dims() == (dims < 0 ? 8 : dims));  // 12 axes, decaying: 8 hold 97%
       const Run<T> r = run(data, centers, c, all, 2);
-      CHECK(r.labels == exact);
-      CHECK(r.d2 == exact_d2);  // the same exact double distances
+      CHECK(r.labels == exact.labels);
+      CHECK(r.d2 == exact.d2);  // the same exact double distances
       // Subspace bounds cost dims / d of an evaluation: below n C even here.
       CHECK(r.stats.search_distance_evals < n * c);
     }
