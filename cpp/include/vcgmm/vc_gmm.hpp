@@ -4,7 +4,11 @@
 // Gaussian mixtures by a merger of sublinear approaches", arXiv 2018; extended
 // in IEEE TPAMI 2022 (Alg. 1). var-GMM-S: Forster & Luecke, AISTATS 2018.
 //
-//   vc-GMM    = lightweight coreset of N' points (lightweight_coreset.hpp)
+//   vc-GMM    = lightweight coreset of N' points (lightweight_coreset.hpp;
+//               when the C means take >= 32 MiB, its rows fitted in the order
+//               of their nearest of ceil(sqrt(C)) evenly strided coreset rows,
+//               so that consecutive points reuse nearby means in cache; the
+//               coreset is reported in its own order)
 //             + AFK-MC^2 seeding on the coreset (afkmc2.hpp; by default
 //               greedy k-means++ up to kAutoSeedingMaxClusters clusters)
 //             + the truncated variational EM loop on the coreset with the
@@ -13,8 +17,8 @@
 //               weights (coreset_size = 0). One implementation, not two.
 // The model: C isotropic Gaussians (means + one shared variance by default).
 //
-// Cost: O(N D) for the coreset, O(N' D + m C^2 D) for AFK-MC^2 (O(N' C L D)
-// for k-means++ with L candidates per step),
+// Cost: O(N D) for the coreset (+ O(N' sqrt(C) D) for its order), O(N' D +
+// m C^2 D) for AFK-MC^2 (O(N' C L D) for k-means++ with L candidates per step),
 // O(N' G^2 D) per EM iteration -- independent of N and, per iteration, of C.
 // The optional evaluation (labels and quantization error on the full data)
 // costs O(N C D) and is reported as its own phase. Memory: O(N) for the

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -34,6 +35,25 @@ void gather_rows(const DataView<T>& data, const index_t* rows, index_t k, int n_
   }, 1024.0 * d);
 }
 
+/// Means of at least this many bytes overflow a processor's last-level cache:
+/// vc-GMM's coreset rows are then ordered by cell (see coreset_locality_cells;
+/// below it, with the means in cache, the order did not change an EM
+/// iteration's time: docs/user_guide/performance.rst).
+constexpr double kLocalityBytes = 32.0 * 1024 * 1024;
+
+/// The cells by which vc-GMM orders its coreset's rows (FitData), 0 for none:
+/// ceil(sqrt(C)) when the C means of d values of type T exceed
+/// kLocalityBytes. A point's E-step and M-step touch the rows of its nearby
+/// means; with the rows in coreset order those are random rows of the
+/// (C, d) means, from memory when the means outgrow the cache. Consecutive
+/// points of one cell share most of them.
+template <typename T>
+index_t coreset_locality_cells(index_t C, index_t d) {
+  const double bytes = static_cast<double>(C) * static_cast<double>(d) * sizeof(T);
+  if (bytes < kLocalityBytes) return 0;
+  return static_cast<index_t>(std::ceil(std::sqrt(static_cast<double>(C))));
+}
+
 /// The points an algorithm is fitted on: either a view of all of X (no copy)
 /// or a subset of its rows gathered into its own (size, d) array: a
 /// lightweight coreset (with the coreset weights) or given rows (with their
@@ -45,14 +65,19 @@ class FitData {
   explicit FitData(const DataView<T>& data) : view_(data) {}
 
   /// A lightweight coreset of `size` points drawn from `data`; indices and
-  /// weights are written to the caller's buffers when given.
+  /// weights are written to the caller's buffers when given (in the
+  /// coreset's order). With `cells` > 0 the rows to fit (and their weights)
+  /// are ordered by their nearest of `cells` evenly strided coreset rows
+  /// (ties: the lower; a stable order within a cell; part of the coreset's
+  /// cost): see coreset_locality_cells.
   FitData(const DataView<T>& data, index_t size, const RunOptions& run, index_t* indices_out,
-          double* weights_out, CoresetStats* stats)
+          double* weights_out, CoresetStats* stats, index_t cells = 0)
       : indices_(indices_out ? 0 : size), weights_(size) {
     index_t* idx = indices_out ? indices_out : indices_.data();
     *stats = detail::lightweight_coreset(data, size, run, idx, weights_.data());
     if (weights_out) std::memcpy(weights_out, weights_.data(), sizeof(double) * size);
     gather(data, idx, size, run.n_threads, nullptr);
+    if (cells > 0 && cells < size) order_by_cell(data, idx, cells, run.n_threads, stats);
   }
 
   /// The rows `rows` of `data` (with their sample weights, if any).
@@ -65,6 +90,34 @@ class FitData {
   const DataView<T>& view() const { return view_; }
 
  private:
+  // Re-gathers the coreset's rows (indices idx) ordered by cell.
+  void order_by_cell(const DataView<T>& data, const index_t* idx, index_t cells, int n_threads,
+                     CoresetStats* stats) {
+    const Stopwatch clock;
+    const index_t size = view_.n, d = view_.d;
+    std::vector<T> at(static_cast<std::size_t>(cells * d));
+    for (index_t a = 0; a < cells; ++a) {
+      std::memcpy(at.data() + a * d, view_.row((a * size) / cells), sizeof(T) * d);
+    }
+    std::vector<std::int32_t> cell(static_cast<std::size_t>(size));
+    detail::assign_nearest(DataView<T>{view_.x, size, d, nullptr}, at.data(), cells, cell.data(),
+                           nullptr, n_threads);
+    std::vector<index_t> start(static_cast<std::size_t>(cells + 1), 0);
+    for (index_t r = 0; r < size; ++r) ++start[cell[r] + 1];
+    for (index_t a = 0; a < cells; ++a) start[a + 1] += start[a];
+    std::vector<index_t> rows(static_cast<std::size_t>(size));
+    std::vector<double> weights(static_cast<std::size_t>(size));
+    for (index_t r = 0; r < size; ++r) {
+      const index_t to = start[cell[r]]++;
+      rows[to] = idx[r];
+      weights[to] = weights_[r];
+    }
+    weights_.swap(weights);
+    gather(data, rows.data(), size, n_threads, nullptr);
+    stats->n_distance_evals.coreset += size * cells;
+    stats->timings.coreset += clock.seconds();
+  }
+
   // Gathers the rows (and their sample weights into w_out, when given).
   void gather(const DataView<T>& data, const index_t* idx, index_t size, int n_threads,
               double* w_out) {
@@ -130,12 +183,13 @@ inline const char* seeding_name(SeedingMethod method) {
 template <typename T>
 std::unique_ptr<FitData<T>> prepare_fit(const DataView<T>& data, const PipelineParams& p,
                                         const FitBuffers<T>& buffers, const char* name,
-                                        PhaseCosts* costs, const SeedingRows<T>& seeding_rows) {
+                                        PhaseCosts* costs, const SeedingRows<T>& seeding_rows,
+                                        index_t locality_cells) {
   std::unique_ptr<FitData<T>> fit_data;
   if (p.coreset_size > 0) {
     CoresetStats cs;
     fit_data = std::make_unique<FitData<T>>(data, p.coreset_size, p.run, buffers.coreset_indices,
-                                            buffers.coreset_weights, &cs);
+                                            buffers.coreset_weights, &cs, locality_cells);
     *costs += cs;
     log_line(p.run.log, "%s coreset: %lld of %lld points (%.2f s)", name,
              static_cast<long long>(p.coreset_size), static_cast<long long>(data.n),
@@ -190,6 +244,7 @@ double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitB
 
 /// A whole pipeline around `iterate`: coreset and seeding (prepare_fit; a
 /// D^2 seeding runs on the rows `seeding_rows` picks, when given),
+/// the coreset's rows ordered by `locality_cells` cells when > 0 (FitData),
 /// then `result = iterate(points to fit)` -- the algorithm's own iterations,
 /// starting from buffers.centers and leaving the final centers there, with
 /// its result type's `iterations` phase filled -- then the evaluation on all
@@ -197,12 +252,13 @@ double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitB
 /// points to fit (a coreset copy) are released before the evaluation.
 template <typename Result, typename T, typename Iterate>
 Result run_pipeline(const DataView<T>& data, const PipelineParams& p, const FitBuffers<T>& buffers,
-                    const char* name, Iterate&& iterate, const SeedingRows<T>& seeding_rows = {}) {
+                    const char* name, Iterate&& iterate, const SeedingRows<T>& seeding_rows = {},
+                    index_t locality_cells = 0) {
   PhaseCosts stages;
   Result result;
   {
     const std::unique_ptr<FitData<T>> fit_data =
-        prepare_fit(data, p, buffers, name, &stages, seeding_rows);
+        prepare_fit(data, p, buffers, name, &stages, seeding_rows, locality_cells);
     iterate(fit_data->view(), &result);
   }
   result.inertia = evaluate_fit(data, p, buffers, name, &stages);

@@ -33,7 +33,7 @@ VcgmmResult fit_vcgmm(const DataView<T>& data, const VcgmmParams& params,
         std::memcpy(buffers.centers, em.means(), sizeof(T) * params.n_clusters * data.d);
         // Set-up + EM (the refinement phase is timed by the loop itself).
         result->timings.iterations = clock.seconds() - result->timings.refinement;
-      });
+      }, {}, detail::coreset_locality_cells<T>(params.n_clusters, data.d));
 }
 
 template VcgmmResult fit_vcgmm<float>(const DataView<float>&, const VcgmmParams&,

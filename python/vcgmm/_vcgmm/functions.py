@@ -41,7 +41,11 @@ def fit_vcgmm(X, C, G=_D["G"], coreset_size=_AUTO, *, sample_weight=None,
     approaches"): a lightweight coreset of ``n_prime`` weighted points,
     AFK-MC^2 seeding on it (by default k-means++ at a few hundred clusters:
     see :class:`VCGMM`'s ``init``), then the var-GMM-S variational loop on the coreset
-    until the free energy converges. Each EM iteration costs
+    until the free energy converges. When the C means take 32 MiB or more, the
+    coreset's rows are fitted in the order of their nearest of ceil(sqrt(C))
+    evenly strided coreset rows, so that consecutive points reuse nearby means
+    in cache (``coreset_indices`` and ``coreset_weights`` keep the coreset's
+    own order). Each EM iteration costs
     O(n_prime G^2 n_features), independent of N and of C. The model is C
     isotropic Gaussians with equal weights and one shared variance (with
     ``covariance_type="spherical"``: a variance and a weight each); its means

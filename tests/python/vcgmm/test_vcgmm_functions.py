@@ -414,6 +414,47 @@ def test_vcgmm_is_coreset_plus_afkmc2_plus_loop(make_blobs):
     assert r.coreset_weights.sum() == pytest.approx(X.shape[0], rel=0.1)
 
 
+
+@pytest.mark.parametrize("dtype, D", [(np.float32, 2048), (np.float64, 1024)])
+def test_vcgmm_orders_a_large_coreset_by_cell(dtype, D):
+    # Means of >= 32 MiB (C D itemsize): the pipeline fits the coreset's rows
+    # ordered by their nearest of ceil(sqrt(C)) evenly strided coreset rows
+    # (stable within a cell), so that consecutive points share their nearby
+    # means in cache; it reports the coreset in its own order. The same as
+    # the loop on the rows in that order, bit for bit; with a quarter less
+    # the rows keep the coreset's order.
+    rng = np.random.default_rng(5)
+    X = (rng.normal(size=(64, D)) * 4)[rng.integers(0, 64, 5000)] + rng.normal(size=(5000, D))
+    X = X.astype(dtype)
+    C, n_prime, m = 4096, 4500, 64  # 64 = ceil(sqrt(4096))
+    seeds = X[rng.choice(5000, C, replace=False)] + dtype(0.1)
+    kw = dict(G=2, coreset_size=n_prime, max_iter=2, random_state=2)
+    r = _fit_vcgmm(X, C, init=seeds, n_threads=2, **kw)
+    idx, w = vcgmm.lwcs(X, n_prime, random_state=2)
+    np.testing.assert_array_equal(r.coreset_indices, idx)
+    np.testing.assert_array_equal(r.coreset_weights, w)
+    Y = X[idx]
+    strided = Y[(np.arange(m) * n_prime) // m].astype(np.float64)
+    cell = cdist(Y.astype(np.float64), strided, "sqeuclidean").argmin(axis=1)
+    order = np.argsort(cell, kind="stable")
+    assert not np.array_equal(order, np.arange(n_prime))
+    loop = _VariationalLoop(Y[order], seeds, G=2, sample_weight=w[order], max_iter=2,
+                            random_state=2, n_threads=3)
+    loop.fit()
+    np.testing.assert_array_equal(loop.means, r.centers)
+    # 1 thread == 2 threads; the coreset's own order below the threshold
+    r1 = _fit_vcgmm(X, C, init=seeds, n_threads=1, **kw)
+    np.testing.assert_array_equal(r1.centers, r.centers)
+    small = np.ascontiguousarray(X[:, : D * 3 // 4])  # means of 24 MiB
+    small_seeds = np.ascontiguousarray(seeds[:, : D * 3 // 4])
+    r_small = _fit_vcgmm(small, C, init=small_seeds, n_threads=2, **kw)
+    idx, w = vcgmm.lwcs(small, n_prime, random_state=2)
+    loop = _VariationalLoop(small[idx], small_seeds, G=2, sample_weight=w, max_iter=2,
+                            random_state=2, n_threads=2)
+    loop.fit()
+    np.testing.assert_array_equal(loop.means, r_small.centers)
+
+
 def test_kmeans_plusplus_seeding_of_the_pipeline(make_blobs):
     # init="k-means++" with greedy candidates: the seeding is kmeans_plusplus
     # on the coreset with the same n_local_trials, bit for bit.
