@@ -35,14 +35,14 @@ void gather_rows(const DataView<T>& data, const index_t* rows, index_t k, int n_
   }, 1024.0 * d);
 }
 
-/// Means of at least this many bytes overflow a processor's last-level cache:
-/// vc-GMM's coreset rows are then ordered by cell (see coreset_locality_cells;
-/// below it, with the means in cache, the order did not change an EM
-/// iteration's time: docs/user_guide/performance.rst).
+/// Means of at least this many bytes outgrow a processor's last-level cache:
+/// vc-GMM's coreset rows are then ordered by cell (coreset_locality_cells).
+/// Below it the measured gains were smaller, and the order still changes
+/// every fit's trajectory (docs/user_guide/performance.rst).
 constexpr double kLocalityBytes = 32.0 * 1024 * 1024;
 
 /// The cells by which vc-GMM orders its coreset's rows (FitData), 0 for none:
-/// ceil(sqrt(C)) when the C means of d values of type T exceed
+/// ceil(sqrt(C)) when the C means of d values of type T take at least
 /// kLocalityBytes. A point's E-step and M-step touch the rows of its nearby
 /// means; with the rows in coreset order those are random rows of the
 /// (C, d) means, from memory when the means outgrow the cache. Consecutive
