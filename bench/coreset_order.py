@@ -25,12 +25,12 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 
 import numpy as np
 
 from bench import _harness
 from bench.datasets import load
+from bench.em_threads import _steps
 
 NAME = "coreset_order"
 
@@ -43,25 +43,6 @@ def cell_order(Y, C):
     Y64 = Y.astype(np.float64)
     d2 = (Y64 ** 2).sum(1)[:, None] - 2.0 * Y64 @ strided.T + (strided ** 2).sum(1)[None, :]
     return np.argsort(d2.argmin(axis=1), kind="stable")
-
-
-def _steps(Y, w, centers, G, iterations, seed):
-    import vcgmm
-
-    loop = vcgmm.VariationalLoop(Y, centers, G=G, sample_weight=w, n_threads=2,
-                                 random_state=seed)
-    e = m = 0.0
-    for it in range(iterations + 1):
-        t = time.perf_counter()
-        loop.e_step(estimate_sigma=(it == 0))
-        te = time.perf_counter() - t
-        t = time.perf_counter()
-        loop.m_step()
-        tm = time.perf_counter() - t
-        if it > 0:
-            e += te
-            m += tm
-    return e / iterations, m / iterations
 
 
 def run(args):
@@ -82,7 +63,7 @@ def run(args):
         best = {k: (np.inf, np.inf) for k in variants}
         for _rep in range(args.repeats):
             for k, (YY, ww) in variants.items():  # taking turns
-                e, m = _steps(YY, ww, centers, args.G, args.iterations, args.seed)
+                e, m, _ = _steps(YY, ww, centers, args.G, 2, args.iterations, args.seed, skip=1)
                 best[k] = (min(best[k][0], e), min(best[k][1], m))
         mib = C * X.shape[1] * X.dtype.itemsize / 2 ** 20
         for k in variants:

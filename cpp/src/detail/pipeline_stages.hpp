@@ -100,8 +100,7 @@ class FitData {
       std::memcpy(at.data() + a * d, view_.row((a * size) / cells), sizeof(T) * d);
     }
     std::vector<std::int32_t> cell(static_cast<std::size_t>(size));
-    detail::assign_nearest(DataView<T>{view_.x, size, d, nullptr}, at.data(), cells, cell.data(),
-                           nullptr, n_threads);
+    detail::assign_nearest(view_, at.data(), cells, cell.data(), nullptr, n_threads);
     std::vector<index_t> start(static_cast<std::size_t>(cells + 1), 0);
     for (index_t r = 0; r < size; ++r) ++start[cell[r] + 1];
     for (index_t a = 0; a < cells; ++a) start[a + 1] += start[a];
