@@ -16,6 +16,10 @@
 namespace vcgmm {
 namespace detail {
 
+/// Rows ahead that a visit in cluster order prefetches: its rows come in no
+/// memory order, so each would otherwise wait for memory.
+constexpr index_t kPartitionRowsAhead = 4;
+
 struct ClusterPartition {
   std::vector<index_t> offsets;  // (C + 1,): cluster c holds order[offsets[c] .. offsets[c + 1])
   std::vector<index_t> order;    // (n,): point indices grouped by cluster, ascending within each
@@ -48,11 +52,16 @@ void for_each_cluster_sum(const DataView<T>& data, const ClusterPartition& part,
     const index_t c0 = task * kLloydClustersPerTask;
     const index_t c1 = std::min(C, c0 + kLloydClustersPerTask);
     Vector<double> acc(d);
+    const index_t end = part.offsets[c1];
     for (index_t c = c0; c < c1; ++c) {
       if (part.size(c) == 0) continue;
       acc.setZero();
       double wsum = 0.0;
       for (index_t k = part.offsets[c]; k < part.offsets[c + 1]; ++k) {
+        if (k + kPartitionRowsAhead < end) {
+          prefetch_bytes(data.row(part.order[k + kPartitionRowsAhead]),
+                         static_cast<std::size_t>(d) * sizeof(T));
+        }
         const index_t i = part.order[k];
         const double wi = data.weight(i);
         add_scaled_to_double(acc.data(), wi, data.row(i), d);

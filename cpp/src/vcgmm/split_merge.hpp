@@ -87,6 +87,10 @@ double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t
     if (!(w > 0.0)) continue;
     mass += w;
     if ((k - k0) % stride != 0) continue;
+    if (k + kPartitionRowsAhead * stride < k1) {
+      prefetch_bytes(data.row(part.order[k + kPartitionRowsAhead * stride]),
+                     static_cast<std::size_t>(d) * sizeof(T));
+    }
     sampled += w;
     ++positive;
     const double d2 = squared_distance_in_double(data.row(i), s.a.data(), d);
