@@ -13,6 +13,7 @@
 #include "detail/assign.hpp"
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
+#include "detail/partition.hpp"
 #include "detail/sampling.hpp"
 #include "detail/unchecked.hpp"
 #include "vcgmm/pipeline.hpp"
@@ -101,15 +102,13 @@ class FitData {
     }
     std::vector<std::int32_t> cell(static_cast<std::size_t>(size));
     detail::assign_nearest(view_, at.data(), cells, cell.data(), nullptr, n_threads);
-    std::vector<index_t> start(static_cast<std::size_t>(cells + 1), 0);
-    for (index_t r = 0; r < size; ++r) ++start[cell[r] + 1];
-    for (index_t a = 0; a < cells; ++a) start[a + 1] += start[a];
+    ClusterPartition by_cell;  // ascending within a cell: a stable order
+    by_cell.build(cell.data(), size, cells);
     std::vector<index_t> rows(static_cast<std::size_t>(size));
     std::vector<double> weights(static_cast<std::size_t>(size));
-    for (index_t r = 0; r < size; ++r) {
-      const index_t to = start[cell[r]]++;
-      rows[to] = idx[r];
-      weights[to] = weights_[r];
+    for (index_t k = 0; k < size; ++k) {
+      rows[k] = idx[by_cell.order[k]];
+      weights[k] = weights_[by_cell.order[k]];
     }
     weights_.swap(weights);
     gather(data, rows.data(), size, n_threads, nullptr);

@@ -414,7 +414,6 @@ def test_vcgmm_is_coreset_plus_afkmc2_plus_loop(make_blobs):
     assert r.coreset_weights.sum() == pytest.approx(X.shape[0], rel=0.1)
 
 
-
 @pytest.mark.parametrize("dtype, D", [(np.float32, 2048), (np.float64, 1024)])
 def test_vcgmm_orders_a_large_coreset_by_cell(dtype, D):
     # Means of >= 32 MiB (C D itemsize): the pipeline fits the coreset's rows
