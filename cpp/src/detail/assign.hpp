@@ -3,9 +3,16 @@
 // algorithms call this directly on arguments they already checked).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "detail/blocked_scan.hpp"
+#include "detail/partition.hpp"
 #include "vcgmm/assignment.hpp"
 
 namespace vcgmm {
@@ -51,6 +58,251 @@ AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_
   stats.objective = total.objective;
   stats.n_changed = total.n_changed;
   return stats;
+}
+
+/// Writes each scanned row's nearest center and its squared distance.
+struct NearestHandler {
+  using Partial = NoPartial;
+  using Block = NoBlock;
+  static constexpr bool kVisitsTiles = false;
+  std::int32_t* labels;
+  double* d2;
+  void row(Block&, Partial&, index_t row, index_t, const std::int32_t* idx, const double* dd,
+           int) const {
+    labels[row] = idx[0];
+    d2[row] = dd[0];
+  }
+};
+
+/// The warm-started exact assignment's choices.
+struct WarmAssignConstants {
+  /// Below this many points per center, the center pairs cost as much as
+  /// the scan they would save.
+  static constexpr index_t kMinPointsPerCenter = 8;
+  /// A direct distance in double costs about this many pairs of the blocked
+  /// scan's matrix product.
+  static constexpr double kDirectPairCost = 4.0;
+  /// The warm path runs when its estimated cost is below this fraction of
+  /// the scan's.
+  static constexpr double kMaxCostFraction = 0.6;
+  /// Each center lists its nearest centers up to n / C of them, at least
+  /// this many: the lists hold about as many entries as there are points.
+  static constexpr index_t kMinListLength = 64;
+  static constexpr index_t kListEntriesPerPoint = 1;
+  /// Points per task of the per-point passes (in cluster order).
+  static constexpr index_t kPointsPerTask = 2048;
+  /// Relative slack on every bound (covers the rounding of distances
+  /// computed in double, whatever d).
+  static constexpr double kSlack = 1e-6;
+};
+
+/// assign_nearest warm-started from labels `start` (any values in [0, C),
+/// e.g. an approximate assignment or the labels of the centers before their
+/// last update): the same labels, squared distances, objective and change
+/// count, bit for bit, for a fraction of the scan's O(n C d) when most start
+/// labels are near the nearest center. Returns false, having written
+/// nothing, when the bounds would not pay; the caller then scans
+/// (assign_nearest).
+///
+/// By the triangle inequality, a center c_j with ||c_j - c_a|| >
+/// ||x - c_a|| + ||x - c_best|| is farther from x than c_best, so a point of
+/// start label a only measures the centers near c_a (Elkan's lemma, here
+/// once rather than per iteration). Steps:
+///  1. u_i = ||x_i - c_start(i)||^2 exactly; R_a = max over a's points;
+///  2. every center a lists the centers within 2 sqrt(R_a) of it, its
+///     nearest L = max(kMinListLength, n / C) at most, sorted by exact
+///     distance; one blocked matrix product over the center pairs selects
+///     them (with its worst-case rounding, four times over, as margin), and
+///     `covered_a` bounds the distance of every center not listed;
+///  3. every point walks its start center's list, measuring exactly, until
+///     the list's distance exceeds b = sqrt(u_i) + sqrt(best so far);
+///  4. the points with b >= covered_a (a center not listed could be nearer)
+///     are scanned against all centers, as assign_nearest does.
+/// Every center not measured is strictly farther than the result, so ties
+/// resolve to the lowest index as in the scan; the objective is summed over
+/// the scan's row blocks in the same order.
+template <typename T>
+bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
+                         const std::int32_t* start, std::int32_t* labels, double* min_d2,
+                         int n_threads, AssignmentStats* stats, std::int64_t* n_evals) {
+  using K = WarmAssignConstants;
+  const index_t N = data.n, d = data.d;
+  if (C < 2 || N < K::kMinPointsPerCenter * C) return false;
+  const double up = 1.0 + K::kSlack;
+  ClusterPartition part;
+  part.build(start, N, C);
+  const index_t point_tasks = n_chunks(N, K::kPointsPerTask);
+  // f(i) for the points of task t, in cluster order, prefetching their rows.
+  const auto for_points = [&](index_t t, auto&& f) {
+    const index_t k1 = std::min(N, (t + 1) * K::kPointsPerTask);
+    for (index_t k = t * K::kPointsPerTask; k < k1; ++k) {
+      if (k + kPartitionRowsAhead < k1) {
+        prefetch_bytes(data.row(part.order[k + kPartitionRowsAhead]), sizeof(T) * d);
+      }
+      f(part.order[k]);
+    }
+  };
+
+  // 1. The start distances and each start cluster's largest.
+  std::vector<double> d2(N);
+  parallel_for(point_tasks, n_threads, [&](index_t t) {
+    for_points(t, [&](index_t i) {
+      d2[i] = squared_distance_exact(data.row(i), centers + start[i] * d, d);
+    });
+  }, 3.0 * K::kPointsPerTask * d);
+  std::vector<double> reach(C, 0.0);  // 2 sqrt(R_a), with slack
+  for (index_t a = 0; a < C; ++a) {
+    double r = 0.0;
+    for (index_t k = part.offsets[a]; k < part.offsets[a + 1]; ++k) r = std::max(r, d2[part.order[k]]);
+    reach[a] = 2.0 * std::sqrt(r) * up;
+  }
+
+  // 2. The lists.
+  const CenterTiles<T> tiles(centers, C, d);
+  const index_t block = tiles.row_block();
+  const index_t L = std::min(C - 1, std::max(K::kMinListLength, K::kListEntriesPerPoint * N / C));
+  struct Near {
+    double dist;
+    std::int32_t j;
+    bool operator<(const Near& o) const { return dist < o.dist || (dist == o.dist && j < o.j); }
+  };
+  std::vector<std::vector<Near>> near(C);
+  std::vector<double> covered(C);
+  double max_norm = 0.0;
+  for (index_t j = 0; j < C; ++j) {
+    max_norm = std::max(max_norm, static_cast<double>(tiles.shifted_norm2(j)));
+  }
+  max_norm = std::sqrt(max_norm);
+  const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+  const double rounding = 4.0 * (static_cast<double>(d) + 4.0) * eps;
+  parallel_for(n_chunks(C, block), n_threads, [&](index_t t) {
+    const index_t a0 = t * block, rows = std::min(block, C - a0);
+    T xs2[CenterTiles<T>::kMaxRowBlock];
+    thread_local std::vector<std::vector<std::pair<double, std::int32_t>>> within;
+    within.resize(CenterTiles<T>::kMaxRowBlock);
+    for (index_t i = 0; i < rows; ++i) within[i].clear();
+    tiles.for_each_tile(centers + a0 * d, rows, [&](index_t j0, index_t ncols, const T* p,
+                                                     index_t ld) {
+      check_interrupt_in_task();
+      for (index_t i = 0; i < rows; ++i) {
+        const index_t a = a0 + i;
+        const double r2 = reach[a] * reach[a];
+        const double xn = std::sqrt(static_cast<double>(xs2[i]));
+        const T* row = p + i * ld;
+        for (index_t c = 0; c < ncols; ++c) {
+          const index_t j = j0 + c;
+          const double cn = std::sqrt(static_cast<double>(tiles.shifted_norm2(j)));
+          const double estimate = static_cast<double>(row[c]) + static_cast<double>(xs2[i]);
+          if (j == a || estimate - rounding * (xn + cn) * (xn + cn) > r2) continue;
+          within[i].emplace_back(estimate, static_cast<std::int32_t>(j));
+        }
+      }
+    }, xs2);
+    for (index_t i = 0; i < rows; ++i) {
+      const index_t a = a0 + i;
+      std::vector<std::pair<double, std::int32_t>>& w = within[i];
+      covered[a] = reach[a];  // every center not within reach is farther
+      if (static_cast<index_t>(w.size()) > L) {
+        std::nth_element(w.begin(), w.begin() + L, w.end());
+        const double xn = std::sqrt(static_cast<double>(xs2[i]));
+        const double beyond = w[L].first - rounding * (xn + max_norm) * (xn + max_norm);
+        covered[a] = std::min(covered[a], std::sqrt(std::max(0.0, beyond)));
+        w.resize(L);
+      }
+      near[a].reserve(w.size());
+      for (const auto& e : w) {
+        const double dist = std::sqrt(squared_distance_exact(centers + a * d, centers + e.second * d, d));
+        if (dist <= reach[a]) near[a].push_back({dist, e.second});
+      }
+      std::sort(near[a].begin(), near[a].end());
+    }
+  }, 2.0 * static_cast<double>(block) * static_cast<double>(C) * d);
+
+  // The cost estimate, from the bounds at the start: a walk's pairs, or C
+  // for a point its list may not cover.
+  std::vector<double> cost(point_tasks, 0.0);
+  parallel_for(point_tasks, n_threads, [&](index_t t) {
+    const index_t k1 = std::min(N, (t + 1) * K::kPointsPerTask);
+    for (index_t k = t * K::kPointsPerTask; k < k1; ++k) {
+      const index_t i = part.order[k];
+      const double b = 2.0 * std::sqrt(d2[i]) * up;
+      if (b >= covered[start[i]]) {
+        cost[t] += static_cast<double>(C);
+        continue;
+      }
+      const std::vector<Near>& list = near[start[i]];
+      const Near last{b, std::numeric_limits<std::int32_t>::max()};
+      cost[t] += K::kDirectPairCost *
+                 static_cast<double>(std::upper_bound(list.begin(), list.end(), last) - list.begin());
+    }
+  }, 20.0 * K::kPointsPerTask);
+  double estimate = 0.0;
+  for (const double c : cost) estimate += c;
+  if (estimate > K::kMaxCostFraction * static_cast<double>(N) * static_cast<double>(C)) return false;
+
+  // 3. The walks, in cluster order (a task's points share their lists).
+  const double lower = float_distance_lower_factor(d);
+  std::vector<std::int32_t> found(N);
+  std::vector<char> uncovered(N, 0);
+  std::vector<std::int64_t> walked(point_tasks, 0);
+  parallel_for(point_tasks, n_threads, [&](index_t t) {
+    check_interrupt_in_task();
+    for_points(t, [&](index_t i) {
+      const T* x = data.row(i);
+      const double from = std::sqrt(d2[i]);
+      double best = d2[i];
+      double limit = 2.0 * from * up;  // (from + sqrt(best)) (1 + slack)
+      std::int32_t arg = start[i];
+      const std::vector<Near>& list = near[start[i]];
+      const std::size_t m = list.size();
+      for (std::size_t e = 0; e < m && list[e].dist <= limit; ++e) {
+        if (e + 1 < m) prefetch_bytes(centers + list[e + 1].j * d, sizeof(T) * d);
+        const T* c = centers + list[e].j * d;
+        ++walked[t];
+        // In float, a lower bound first: most centers measured are farther.
+        if (std::is_same_v<T, float> && lower * squared_distance(x, c, d) > best) continue;
+        const double dj = squared_distance_exact(x, c, d);
+        if (dj < best || (dj == best && list[e].j < arg)) {
+          best = dj;
+          arg = list[e].j;
+          limit = (from + std::sqrt(best)) * up;
+        }
+      }
+      d2[i] = best;
+      found[i] = arg;
+      uncovered[i] = limit >= covered[start[i]];
+    });
+  }, 3.0 * d * K::kDirectPairCost * static_cast<double>(K::kPointsPerTask));
+
+  // 4. The points not covered, scanned (in index order).
+  std::vector<index_t> rest;
+  for (index_t i = 0; i < N; ++i) {
+    if (uncovered[i]) rest.push_back(i);
+  }
+  if (!rest.empty()) {
+    scan_nearest_rows(data, rest.data(), static_cast<index_t>(rest.size()), tiles, 1,
+                      NearestHandler{found.data(), d2.data()}, n_threads, 2.0 * d);
+  }
+
+  // The scan's outputs and its sums, over its row blocks in order.
+  AssignmentStats total;
+  for (index_t r0 = 0; r0 < N; r0 += block) {
+    double objective = 0.0;
+    for (index_t i = r0; i < std::min(N, r0 + block); ++i) {
+      objective += data.weight(i) * d2[i];
+      if (labels) total.n_changed += labels[i] != found[i];
+    }
+    total.objective += objective;
+  }
+  if (labels) std::copy(found.begin(), found.end(), labels);
+  if (min_d2) std::copy(d2.begin(), d2.end(), min_d2);
+  *stats = total;
+  std::int64_t measured = N + static_cast<std::int64_t>(C) * C +
+                          static_cast<std::int64_t>(rest.size()) * C;
+  for (index_t a = 0; a < C; ++a) measured += static_cast<std::int64_t>(near[a].size());
+  for (const std::int64_t w : walked) measured += w;
+  *n_evals = measured;
+  return true;
 }
 
 }  // namespace detail

@@ -46,6 +46,72 @@
 namespace vcgmm {
 namespace detail {
 
+/// The scan of scan_nearest over `n_rows` rows: row i of the scan is data
+/// row rows[i], or row i itself when `rows` is nullptr (then read in place).
+/// Tasks are blocks of row_block() consecutive scan rows; the handler sees
+/// data row indices.
+template <typename T, class Handler>
+typename Handler::Partial scan_nearest_rows(const DataView<T>& data, const index_t* rows,
+                                            index_t n_rows, const CenterTiles<T>& tiles, int k,
+                                            const Handler& handler, int n_threads,
+                                            double flops_per_pair) {
+  using Partial = typename Handler::Partial;
+  constexpr index_t kMaxRowBlock = CenterTiles<T>::kMaxRowBlock;
+  const index_t row_block = tiles.row_block();
+  const index_t n_tasks = n_chunks(n_rows, row_block);
+  std::vector<Partial> partials(n_tasks);
+  const auto row_of = [rows](index_t i) { return rows ? rows[i] : i; };
+
+  parallel_for(n_tasks, n_threads, [&](index_t task) {
+    const index_t r0 = task * row_block;
+    const index_t nrows = std::min(row_block, n_rows - r0);
+    thread_local std::vector<NearestCandidates<T>> near(kMaxRowBlock);
+    thread_local std::vector<std::int32_t> idx;
+    thread_local std::vector<double> d2;
+    T xs2[kMaxRowBlock];
+    typename Handler::Block block{};
+    bool started = false;
+    const auto visit = [&](index_t j0, index_t ncols, const T* p, index_t ld) {
+      check_interrupt_in_task();  // one task scans all centers: long when they are many
+      if (!started) {  // xs2 is known once the first tile is computed
+        for (index_t i = 0; i < nrows; ++i) {
+          near[i].reset(tiles, data.row(row_of(r0 + i)), k, xs2[i]);
+        }
+        started = true;
+      }
+      for (index_t i = 0; i < nrows; ++i) {
+        const T* row = p + i * ld;
+        if constexpr (Handler::kVisitsTiles) {
+          const T before = near[i].best();
+          near[i].offer(j0, row, ncols);
+          handler.tile(block, row_of(r0 + i), i, j0, row, ncols, before, near[i].best());
+        } else {
+          near[i].offer(j0, row, ncols);
+        }
+      }
+    };
+    if (rows) {
+      tiles.for_each_tile_of([&](index_t i) { return data.row(rows[r0 + i]); }, nrows, visit,
+                             xs2);
+    } else {
+      tiles.for_each_tile(data.row(r0), nrows, visit, xs2);
+    }
+    idx.resize(k);
+    d2.resize(k);
+    Partial& partial = partials[task];
+    for (index_t i = 0; i < nrows; ++i) {
+      // many candidates per row are ranked in double: worth a check each
+      if (k > NearestCandidates<T>::kEagerMaxK) check_interrupt_in_task();
+      const int found = near[i].resolve(idx.data(), d2.data());
+      handler.row(block, partial, row_of(r0 + i), i, idx.data(), d2.data(), found);
+    }
+  }, flops_per_pair * static_cast<double>(row_block) * static_cast<double>(tiles.size()));
+
+  Partial total{};
+  for (const Partial& p : partials) total += p;
+  return total;
+}
+
 /// Scans every row of `data` against all centers of `tiles`, keeping the k
 /// nearest (1 <= k <= number of centers); returns the handler's partials
 /// summed in task order. `flops_per_pair` is the work per (row, center) pair
@@ -54,52 +120,8 @@ template <typename T, class Handler>
 typename Handler::Partial scan_nearest(const DataView<T>& data, const CenterTiles<T>& tiles, int k,
                                        const Handler& handler, int n_threads,
                                        double flops_per_pair) {
-  using Partial = typename Handler::Partial;
-  constexpr index_t kMaxRowBlock = CenterTiles<T>::kMaxRowBlock;
-  const index_t row_block = tiles.row_block();
-  const index_t n_tasks = n_chunks(data.n, row_block);
-  std::vector<Partial> partials(n_tasks);
-
-  parallel_for(n_tasks, n_threads, [&](index_t task) {
-    const index_t r0 = task * row_block;
-    const index_t nrows = std::min(row_block, data.n - r0);
-    thread_local std::vector<NearestCandidates<T>> near(kMaxRowBlock);
-    thread_local std::vector<std::int32_t> idx;
-    thread_local std::vector<double> d2;
-    T xs2[kMaxRowBlock];
-    typename Handler::Block block{};
-    bool started = false;
-    tiles.for_each_tile(data.row(r0), nrows, [&](index_t j0, index_t ncols, const T* p, index_t ld) {
-      check_interrupt_in_task();  // one task scans all centers: long when they are many
-      if (!started) {  // xs2 is known once the first tile is computed
-        for (index_t i = 0; i < nrows; ++i) near[i].reset(tiles, data.row(r0 + i), k, xs2[i]);
-        started = true;
-      }
-      for (index_t i = 0; i < nrows; ++i) {
-        const T* row = p + i * ld;
-        if constexpr (Handler::kVisitsTiles) {
-          const T before = near[i].best();
-          near[i].offer(j0, row, ncols);
-          handler.tile(block, r0 + i, i, j0, row, ncols, before, near[i].best());
-        } else {
-          near[i].offer(j0, row, ncols);
-        }
-      }
-    }, xs2);
-    idx.resize(k);
-    d2.resize(k);
-    Partial& partial = partials[task];
-    for (index_t i = 0; i < nrows; ++i) {
-      // many candidates per row are ranked in double: worth a check each
-      if (k > NearestCandidates<T>::kEagerMaxK) check_interrupt_in_task();
-      const int found = near[i].resolve(idx.data(), d2.data());
-      handler.row(block, partial, r0 + i, i, idx.data(), d2.data(), found);
-    }
-  }, flops_per_pair * static_cast<double>(row_block) * static_cast<double>(tiles.size()));
-
-  Partial total{};
-  for (const Partial& p : partials) total += p;
-  return total;
+  return scan_nearest_rows(data, static_cast<const index_t*>(nullptr), data.n, tiles, k, handler,
+                           n_threads, flops_per_pair);
 }
 
 /// A Partial for handlers that reduce nothing.

@@ -220,18 +220,28 @@ std::unique_ptr<FitData<T>> prepare_fit(const DataView<T>& data, const PipelineP
 
 /// The stage after the iterations: exact labels and the quantization error
 /// of all points, when asked for (p.evaluate, or a labels buffer); its own
-/// phase, not algorithm cost. Returns the inertia, NaN when not evaluated.
+/// phase, not algorithm cost. `start`, when given, holds a label of every
+/// point (n values) near its nearest center (the algorithm's last assignment):
+/// the same result then often costs far less (assign_nearest_from). Returns
+/// the inertia, NaN when not evaluated.
 template <typename T>
 double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitBuffers<T>& buffers,
-                    const char* name, PhaseCosts* costs) {
+                    const char* name, PhaseCosts* costs, const std::int32_t* start = nullptr) {
   if (!p.evaluate && !buffers.labels) return NAN;
   Stopwatch clock;
   std::int32_t* labels = buffers.labels;
   if (labels) std::fill(labels, labels + data.n, -1);
-  const double q = detail::assign_nearest(data, buffers.centers, p.n_clusters, labels, nullptr,
-                                          p.run.n_threads)
-                       .objective;
-  costs->n_distance_evals.evaluation = data.n * p.n_clusters;
+  AssignmentStats stats;
+  std::int64_t evals = 0;
+  if (!start ||
+      !detail::assign_nearest_from(data, buffers.centers, p.n_clusters, start, labels,
+                                   nullptr, p.run.n_threads, &stats, &evals)) {
+    stats = detail::assign_nearest(data, buffers.centers, p.n_clusters, labels, nullptr,
+                                   p.run.n_threads);
+    evals = data.n * p.n_clusters;
+  }
+  const double q = stats.objective;
+  costs->n_distance_evals.evaluation = evals;
   costs->timings.evaluation = clock.seconds();
   log_line(p.run.log, "%s evaluation: quantization error (inertia) %.8g on %lld points (%.2f s)",
            name, q, static_cast<long long>(data.n), costs->timings.evaluation);
@@ -246,12 +256,13 @@ double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitB
 /// then `result = iterate(points to fit)` -- the algorithm's own iterations,
 /// starting from buffers.centers and leaving the final centers there, with
 /// its result type's `iterations` phase filled -- then the evaluation on all
-/// points (evaluate_fit). The phases' costs are added to the result. The
+/// points (evaluate_fit, from the labels `iterate` left in *start, if
+/// given). The phases' costs are added to the result. The
 /// points to fit (a coreset copy) are released before the evaluation.
 template <typename Result, typename T, typename Iterate>
 Result run_pipeline(const DataView<T>& data, const PipelineParams& p, const FitBuffers<T>& buffers,
                     const char* name, Iterate&& iterate, const SeedingRows<T>& seeding_rows = {},
-                    index_t locality_cells = 0) {
+                    index_t locality_cells = 0, const std::vector<std::int32_t>* start = nullptr) {
   PhaseCosts stages;
   Result result;
   {
@@ -259,7 +270,8 @@ Result run_pipeline(const DataView<T>& data, const PipelineParams& p, const FitB
         prepare_fit(data, p, buffers, name, &stages, seeding_rows, locality_cells);
     iterate(fit_data->view(), &result);
   }
-  result.inertia = evaluate_fit(data, p, buffers, name, &stages);
+  const bool warm = start && static_cast<index_t>(start->size()) == data.n;
+  result.inertia = evaluate_fit(data, p, buffers, name, &stages, warm ? start->data() : nullptr);
   result += stages;
   return result;
 }

@@ -352,12 +352,16 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
   }
   cluster_means(all, part, C, run_.n_threads, means_.data());
   index_t pairs = 0;
+  data_merged_into_.assign(C, -1);
   if (params_.split_merge) {
     const std::vector<std::int32_t> cell_of = cells_of_means(index, C);
     const SplitMergeStats moves =
         split_merge_round(all, part, labels.data(), cell_of.data());
     moved = moves.relocated;
     pairs = moves.moves;
+    for (const SplitMergeStats::Pair& pr : moves.pairs) {
+      if (pr.q >= 0) data_merged_into_[pr.r] = pr.q;
+    }
   }
   data_relocated_.push_back(moved);
   data_left_empty_.push_back(empty - moved);
@@ -365,6 +369,20 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
   data_labels_ = std::move(labels);
   data_objective_.push_back(objective);
   return objective;
+}
+
+template <typename T>
+std::vector<std::int32_t> VariationalLoop<T>::take_data_labels() {
+  std::vector<std::int32_t> labels = std::move(data_labels_);
+  if (labels.empty()) return labels;
+  const index_t N = static_cast<index_t>(labels.size());
+  parallel_for(n_chunks(N, kEStepPointsPerTask), run_.n_threads, [&](index_t t) {
+    const index_t p1 = std::min(N, (t + 1) * kEStepPointsPerTask);
+    for (index_t n = t * kEStepPointsPerTask; n < p1; ++n) {
+      if (data_merged_into_[labels[n]] >= 0) labels[n] = data_merged_into_[labels[n]];
+    }
+  }, kEStepPointsPerTask);
+  return labels;
 }
 
 // The assignment over all C means, by the cell index (approximate) or the

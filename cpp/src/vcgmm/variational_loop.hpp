@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "detail/huge_pages.hpp"
@@ -67,6 +68,11 @@ class VariationalLoop {
   const std::vector<index_t>& data_step_relocated() const { return data_relocated_; }
   const std::vector<index_t>& data_step_left_empty() const { return data_left_empty_; }
   const std::vector<index_t>& data_step_split_merges() const { return data_split_merges_; }
+  /// The last data step's label of every point (empty without data steps),
+  /// moved out, near each point's nearest mean: a point of a cluster its
+  /// split-merge round merged takes the cluster it merged into (the merged
+  /// mean went to split another cluster).
+  std::vector<std::int32_t> take_data_labels();
 
   index_t n_components() const { return sets_.C; }
   int G() const { return sets_.G; }
@@ -133,6 +139,7 @@ class VariationalLoop {
   std::int64_t refit_evals_ = 0;            // refit_variances' search
   std::vector<double> data_objective_;      // per data step: the labels' weighted error
   std::vector<std::int32_t> data_labels_;   // the last data step's label of every point
+  std::vector<std::int32_t> data_merged_into_;  // the last data step's merges: r -> q, else -1
   std::vector<index_t> data_split_merges_;  // per data step: split-merge pairs moved
   std::vector<index_t> data_relocated_;     // per data step: empty clusters moved
   std::vector<index_t> data_left_empty_;    // per data step: empty clusters not moved

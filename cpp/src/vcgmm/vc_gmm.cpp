@@ -1,6 +1,8 @@
 #include "vcgmm/vc_gmm.hpp"
 
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "blocks/checks.hpp"
 #include "detail/parallel.hpp"
@@ -19,6 +21,7 @@ VcgmmResult fit_vcgmm(const DataView<T>& data, const VcgmmParams& params,
   detail::require_variational_params(params.em, "fit_vcgmm");
   detail::require(params.data_steps >= 0, "fit_vcgmm: data_steps must be >= 0");
   const char* name = params.coreset_size > 0 ? "vc-GMM" : "var-GMM-S";
+  std::vector<std::int32_t> last_labels;  // the last data step's: the evaluation starts there
   return detail::run_pipeline<VcgmmResult>(
       data, params, buffers, name, [&](const DataView<T>& fit, VcgmmResult* result) {
         detail::Stopwatch clock;  // the loop's set-up (data moments, initial sets) is EM time too
@@ -31,9 +34,10 @@ VcgmmResult fit_vcgmm(const DataView<T>& data, const VcgmmParams& params,
         result->data_step_left_empty = em.data_step_left_empty();
         result->data_step_split_merges = em.data_step_split_merges();
         std::memcpy(buffers.centers, em.means(), sizeof(T) * params.n_clusters * data.d);
+        last_labels = em.take_data_labels();
         // Set-up + EM (the refinement phase is timed by the loop itself).
         result->timings.iterations = clock.seconds() - result->timings.refinement;
-      }, {}, detail::coreset_locality_cells<T>(params.n_clusters, data.d));
+      }, {}, detail::coreset_locality_cells<T>(params.n_clusters, data.d), &last_labels);
 }
 
 template VcgmmResult fit_vcgmm<float>(const DataView<float>&, const VcgmmParams&,

@@ -56,12 +56,20 @@ def test_compute_labels_false_skips_the_pass_and_computes_on_access(data, kind, 
     # No evaluation pass was run ...
     assert "labels_" not in vars(lazy) and "inertia_" not in vars(lazy)
     assert lazy.n_distance_evals_["evaluation"] == 0 and lazy.timings_["evaluation"] == 0.0
-    assert eager.n_distance_evals_["evaluation"] == X.shape[0] * 8
-    # ... until the first access, which gives exactly the eager values.
+    scan = X.shape[0] * 8
+    if kind == "VCGMM" and "coreset_size" not in params:
+        # after vc-GMM's data step the fit's pass starts from the step's
+        # labels: the same labels, at most the scan's evaluations
+        assert 0 < eager.n_distance_evals_["evaluation"] <= scan
+    else:
+        assert eager.n_distance_evals_["evaluation"] == scan
+    # ... until the first access (a scan), which gives exactly the eager values.
     np.testing.assert_array_equal(lazy.labels_, eager.labels_)
     assert lazy.inertia_ == eager.inertia_
     np.testing.assert_allclose(lazy.inertia_, brute_qe(X, lazy.cluster_centers_, w), rtol=1e-12)
-    assert lazy.n_distance_evals_ == eager.n_distance_evals_
+    assert lazy.n_distance_evals_["evaluation"] == scan
+    assert ({k: v for k, v in lazy.n_distance_evals_.items() if k != "evaluation"} ==
+            {k: v for k, v in eager.n_distance_evals_.items() if k != "evaluation"})
     assert lazy.timings_["evaluation"] > 0.0
     assert "labels_" in vars(lazy) and "_training_data" not in vars(lazy) or \
         lazy.__dict__.get("_training_data") is None  # the reference is dropped

@@ -22,6 +22,10 @@ What is checked, against numpy references computed here:
 - the steps are part of the refinement phase's costs; sigma2 is refitted
   for the moved means; zero-weight rows take no part;
 - 1, 2 and 3 threads give bit-identical results;
+- the evaluation after the steps (``labels_``, ``inertia_``), which starts
+  from the last step's labels, equals the exact scan bit for bit
+  (``vcgmm.assign``, ``vcgmm.quantization_error``) for a fraction of its
+  distances, also where split-merge moves merged clusters;
 - bad values and chunked data are refused with a clear error.
 """
 
@@ -161,6 +165,26 @@ def test_data_steps_one_two_three_threads_bit_identical(make_blobs):
         np.testing.assert_array_equal(r.centers, runs[0].centers)
         np.testing.assert_array_equal(r.data_step_objective, runs[0].data_step_objective)
         assert r.sigma2 == runs[0].sigma2
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_evaluation_from_the_last_steps_labels_equals_the_exact_scan(dtype, make_blobs):
+    X, _, _ = make_blobs(20000, 50, 64, seed=3, dtype=dtype)
+    w = np.random.default_rng(2).uniform(0.5, 2.0, X.shape[0])
+    C = 200
+    fits = [vcgmm.VCGMM(C, coreset_size=3200, data_steps=2, random_state=0, n_threads=t)
+            .fit(X, sample_weight=w) for t in (1, 2, 3)]
+    fit = fits[0]
+    assert fit.n_distance_evals_["evaluation"] < X.shape[0] * C / 4  # the warm start ran
+    np.testing.assert_array_equal(fit.labels_, vcgmm.assign(X, fit.cluster_centers_))
+    assert fit.inertia_ == vcgmm.quantization_error(X, fit.cluster_centers_, sample_weight=w)
+    # split-merge moves merged clusters in the last step: their points' labels
+    # were remapped to the merged cluster, and the result is still the scan's
+    assert vcgmm.fit_vcgmm(X, C, coreset_size=3200, data_steps=2, random_state=0,
+                           sample_weight=w).data_step_split_merges[-1] > 0
+    for other in fits[1:]:
+        np.testing.assert_array_equal(other.labels_, fit.labels_)
+        assert other.inertia_ == fit.inertia_
 
 
 def test_default_is_one_step_on_arrays_and_none_without_a_coreset_or_in_chunks(make_blobs):

@@ -197,7 +197,10 @@ def test_attributes(fitted, train):
     assert isinstance(fitted.converged_, bool) and fitted.converged_
     assert set(fitted.n_distance_evals_) == {"coreset", "seeding", "iterations", "refinement", "evaluation"}
     assert set(fitted.timings_) == set(fitted.n_distance_evals_)
-    assert fitted.n_distance_evals_["evaluation"] == train.shape[0] * C
+    if fitted.coreset_size is None:  # no data step: the scan over all C means
+        assert fitted.n_distance_evals_["evaluation"] == train.shape[0] * C
+    else:  # from the data step's labels (test_data_steps.py): at most the scan's
+        assert 0 < fitted.n_distance_evals_["evaluation"] <= train.shape[0] * C
     if fitted.coreset_size is None:
         assert fitted.coreset_indices_ is None and fitted.coreset_weights_ is None
         assert fitted.n_distance_evals_["coreset"] == 0
