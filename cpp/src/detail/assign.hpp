@@ -81,10 +81,10 @@ struct WarmAssignConstants {
   static constexpr index_t kMinPointsPerCenter = 8;
   /// A direct distance in double costs about this many pairs of the blocked
   /// scan's matrix product.
-  static constexpr double kDirectPairCost = 4.0;
+  static constexpr double kDirectPairCost = 12.0;
   /// The warm path runs when its estimated cost is below this fraction of
   /// the scan's.
-  static constexpr double kMaxCostFraction = 0.6;
+  static constexpr double kMaxCostFraction = 0.5;
   /// Each center lists its nearest centers up to n / C of them, at least
   /// this many: the lists hold about as many entries as there are points.
   static constexpr index_t kMinListLength = 64;
@@ -186,15 +186,23 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       check_interrupt_in_task();
       for (index_t i = 0; i < rows; ++i) {
         const index_t a = a0 + i;
-        const double r2 = reach[a] * reach[a];
         const double xn = std::sqrt(static_cast<double>(xs2[i]));
+        // p + xs2 rounds by at most rounding (xn + ||c - s||)^2: a partial
+        // distance above this bound is a center beyond reach.
+        const double bound = reach[a] * reach[a] + rounding * (xn + max_norm) * (xn + max_norm) -
+                             static_cast<double>(xs2[i]);
         const T* row = p + i * ld;
-        for (index_t c = 0; c < ncols; ++c) {
-          const index_t j = j0 + c;
-          const double cn = std::sqrt(static_cast<double>(tiles.shifted_norm2(j)));
-          const double estimate = static_cast<double>(row[c]) + static_cast<double>(xs2[i]);
-          if (j == a || estimate - rounding * (xn + cn) * (xn + cn) > r2) continue;
-          within[i].emplace_back(estimate, static_cast<std::int32_t>(j));
+        constexpr index_t kChunk = 64;
+        for (index_t c0 = 0; c0 < ncols; c0 += kChunk) {
+          const index_t c1 = std::min(ncols, c0 + kChunk);
+          int hits = 0;  // an integer sum of comparisons vectorizes
+          for (index_t c = c0; c < c1; ++c) hits += static_cast<double>(row[c]) <= bound;
+          if (hits == 0) continue;
+          for (index_t c = c0; c < c1; ++c) {
+            if (!(static_cast<double>(row[c]) <= bound) || j0 + c == a) continue;
+            within[i].emplace_back(static_cast<double>(row[c]) + static_cast<double>(xs2[i]),
+                                   static_cast<std::int32_t>(j0 + c));
+          }
         }
       }
     }, xs2);
