@@ -178,9 +178,22 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   parallel_for(n_chunks(C, block), n_threads, [&](index_t t) {
     const index_t a0 = t * block, rows = std::min(block, C - a0);
     T xs2[CenterTiles<T>::kMaxRowBlock];
+    // Per row, the candidates with the smallest estimates: trimmed to the L
+    // smallest whenever they reach 2 L, `cut` the smallest estimate dropped
+    // (later candidates at or above it are dropped at once).
     thread_local std::vector<std::vector<std::pair<double, std::int32_t>>> within;
     within.resize(CenterTiles<T>::kMaxRowBlock);
-    for (index_t i = 0; i < rows; ++i) within[i].clear();
+    double cut[CenterTiles<T>::kMaxRowBlock];
+    for (index_t i = 0; i < rows; ++i) {
+      within[i].clear();
+      cut[i] = std::numeric_limits<double>::infinity();
+    }
+    const auto trim = [&](index_t i) {
+      std::vector<std::pair<double, std::int32_t>>& w = within[i];
+      std::nth_element(w.begin(), w.begin() + L, w.end());
+      cut[i] = std::min(cut[i], w[L].first);
+      w.resize(L);
+    };
     tiles.for_each_tile(centers + a0 * d, rows, [&](index_t j0, index_t ncols, const T* p,
                                                      index_t ld) {
       check_interrupt_in_task();
@@ -200,9 +213,11 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
           if (hits == 0) continue;
           for (index_t c = c0; c < c1; ++c) {
             if (!(static_cast<double>(row[c]) <= bound) || j0 + c == a) continue;
-            within[i].emplace_back(static_cast<double>(row[c]) + static_cast<double>(xs2[i]),
-                                   static_cast<std::int32_t>(j0 + c));
+            const double estimate = static_cast<double>(row[c]) + static_cast<double>(xs2[i]);
+            if (estimate >= cut[i]) continue;
+            within[i].emplace_back(estimate, static_cast<std::int32_t>(j0 + c));
           }
+          if (static_cast<index_t>(within[i].size()) >= 2 * L) trim(i);
         }
       }
     }, xs2);
@@ -210,12 +225,11 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       const index_t a = a0 + i;
       std::vector<std::pair<double, std::int32_t>>& w = within[i];
       covered[a] = reach[a];  // every center not within reach is farther
-      if (static_cast<index_t>(w.size()) > L) {
-        std::nth_element(w.begin(), w.begin() + L, w.end());
+      if (static_cast<index_t>(w.size()) > L) trim(i);
+      if (cut[i] < std::numeric_limits<double>::infinity()) {  // and every one dropped
         const double xn = std::sqrt(static_cast<double>(xs2[i]));
-        const double beyond = w[L].first - rounding * (xn + max_norm) * (xn + max_norm);
+        const double beyond = cut[i] - rounding * (xn + max_norm) * (xn + max_norm);
         covered[a] = std::min(covered[a], std::sqrt(std::max(0.0, beyond)));
-        w.resize(L);
       }
       near[a].reserve(w.size());
       for (const auto& e : w) {

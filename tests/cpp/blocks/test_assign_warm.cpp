@@ -110,6 +110,20 @@ TEST_CASE_TEMPLATE("assign_nearest_from equals assign_nearest bit for bit", T, f
   }
 }
 
+TEST_CASE("assign_nearest_from: lists trimmed to the nearest centers, the rest scanned") {
+  // C = 400 and n / C = 10: each list keeps its 64 nearest centers (trimmed
+  // while the candidates come in), and a random start's reach covers all C.
+  const index_t n = 4000, d = 6, C = 400;
+  std::vector<double> x, centers;
+  clustered<double>(n, d, 100, C, 20.0, 77, &x, &centers);
+  const vcgmm::DataView<double> data{x.data(), n, d, nullptr};
+  std::vector<std::int32_t> start(n);
+  vcgmm::detail::assign_nearest(data, centers.data(), C, start.data(), nullptr, 1);
+  std::mt19937_64 rng(3);
+  for (index_t i = 0; i < n; i += 40) start[i] = static_cast<std::int32_t>(rng() % C);
+  require_same_as_scan(data, centers, C, start, true);
+}
+
 TEST_CASE("assign_nearest_from declines where its bounds would not pay") {
   const index_t d = 8;
   std::vector<float> x, centers;
