@@ -79,14 +79,17 @@ struct WarmAssignConstants {
   /// Below this many points per center, the center pairs cost as much as
   /// the scan they would save.
   static constexpr index_t kMinPointsPerCenter = 8;
-  /// A direct distance in double costs about this many pairs of the blocked
-  /// scan's matrix product.
+  /// A pair a walk measures (a float lower bound, then double where it
+  /// cannot decide) costs about this many pairs of the blocked scan's
+  /// matrix product: the means' rows come in list order, not in tiles.
   static constexpr double kDirectPairCost = 12.0;
   /// The warm path runs when its estimated cost is below this fraction of
   /// the scan's.
   static constexpr double kMaxCostFraction = 0.5;
-  /// Each center lists its nearest centers up to n / C of them, at least
-  /// this many: the lists hold about as many entries as there are points.
+  /// Each center lists at most its nearest kListEntriesPerPoint n / C
+  /// centers, or kMinListLength if more: the lists hold about as many
+  /// entries as there are points. (Longer lists cover more points but
+  /// their walks cost more than the scans they save, on the patches.)
   static constexpr index_t kMinListLength = 64;
   static constexpr index_t kListEntriesPerPoint = 1;
   /// Points per task of the per-point passes (in cluster order).
@@ -112,8 +115,9 @@ struct WarmAssignConstants {
 ///  2. every center a lists the centers within 2 sqrt(R_a) of it, its
 ///     nearest L = max(kMinListLength, n / C) at most, sorted by exact
 ///     distance; one blocked matrix product over the center pairs selects
-///     them (with its worst-case rounding, four times over, as margin), and
-///     `covered_a` bounds the distance of every center not listed;
+///     them (with its worst-case rounding, four times over, as margin; a
+///     row's candidates are trimmed to the L smallest estimates as they
+///     come), and `covered_a` bounds the distance of every center not listed;
 ///  3. every point walks its start center's list, measuring exactly, until
 ///     the list's distance exceeds b = sqrt(u_i) + sqrt(best so far);
 ///  4. the points with b >= covered_a (a center not listed could be nearer)

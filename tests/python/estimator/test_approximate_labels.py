@@ -4,7 +4,7 @@ the exact scan. Checked: the fit (centers) does not change; the labels are
 assign_approximate's; ``inertia_`` is the weighted quantization error of those
 labels (numpy reference), never below the exact one; fewer distance
 evaluations than the exact scan (vc-GMM's exact labels after a data step
-start from the step's labels and cost fewer too); ``compute_labels=False``, zero weights,
+start from the step's labels where that pays); ``compute_labels=False``, zero weights,
 ``metric="cosine"``, ``n_init > 1`` and pickling; bad values and chunked data
 refused with errors naming ``labels``."""
 
@@ -68,10 +68,11 @@ def test_fit_unchanged_labels_are_assign_approximate(kind, params, many_clusters
     n, C = X.shape[0], 150
     assert approx.n_distance_evals_["evaluation"] < n * C
     if kind == "VCGMM" and params.get("coreset_size", "auto") is not None:
-        # after a data step the exact labels start from the step's labels:
-        # the same as the scan's, for fewer than n C evaluations too
+        # after a data step the exact labels start from the step's labels
+        # where that pays (here it does not: overlapping blobs), else scan:
+        # the scan's labels, for at most n C evaluations
         np.testing.assert_array_equal(exact.labels_, vcgmm.assign(X, exact.cluster_centers_))
-        assert exact.n_distance_evals_["evaluation"] < n * C
+        assert exact.n_distance_evals_["evaluation"] <= n * C
     else:
         assert approx.n_distance_evals_["evaluation"] < exact.n_distance_evals_["evaluation"]
         assert exact.n_distance_evals_["evaluation"] >= n * C
