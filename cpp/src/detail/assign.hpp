@@ -87,11 +87,12 @@ struct WarmAssignConstants {
   /// the scan's.
   static constexpr double kMaxCostFraction = 0.5;
   /// Each center lists at most its nearest kListEntriesPerPoint n / C
-  /// centers, or kMinListLength if more: the lists hold about as many
-  /// entries as there are points. (Longer lists cover more points but
-  /// their walks cost more than the scans they save, on the patches.)
+  /// centers (the lists' memory: a few entries per point), or kMinListLength
+  /// if more; and no more than a walk may measure: C / (2 kDirectPairCost)
+  /// pairs, beyond which scanning the point is cheaper (by the measurements
+  /// on the patches, half the modelled break-even).
   static constexpr index_t kMinListLength = 64;
-  static constexpr index_t kListEntriesPerPoint = 1;
+  static constexpr index_t kListEntriesPerPoint = 4;
   /// Points per task of the per-point passes (in cluster order).
   static constexpr index_t kPointsPerTask = 2048;
   /// Relative slack on every bound (covers the rounding of distances
@@ -164,7 +165,11 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   // 2. The lists.
   const CenterTiles<T> tiles(centers, C, d);
   const index_t block = tiles.row_block();
-  const index_t L = std::min(C - 1, std::max(K::kMinListLength, K::kListEntriesPerPoint * N / C));
+  // A walk longer than this costs more than scanning the point: the point
+  // is scanned instead.
+  const index_t max_walk = std::max<index_t>(1, static_cast<index_t>(C / (2.0 * K::kDirectPairCost)));
+  const index_t L = std::min(C - 1, std::max(K::kMinListLength,
+                                             std::min(max_walk, K::kListEntriesPerPoint * N / C)));
   struct Near {
     double dist;
     std::int32_t j;
@@ -258,8 +263,9 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       }
       const std::vector<Near>& list = near[start[i]];
       const Near last{b, std::numeric_limits<std::int32_t>::max()};
-      cost[t] += K::kDirectPairCost *
-                 static_cast<double>(std::upper_bound(list.begin(), list.end(), last) - list.begin());
+      const index_t walk = std::upper_bound(list.begin(), list.end(), last) - list.begin();
+      cost[t] += walk > max_walk ? static_cast<double>(C)
+                                 : K::kDirectPairCost * static_cast<double>(walk);
     }
   }, 20.0 * K::kPointsPerTask);
   double estimate = 0.0;
@@ -281,7 +287,9 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       std::int32_t arg = start[i];
       const std::vector<Near>& list = near[start[i]];
       const std::size_t m = list.size();
-      for (std::size_t e = 0; e < m && list[e].dist <= limit; ++e) {
+      std::size_t e = 0;
+      for (; e < m && list[e].dist <= limit; ++e) {
+        if (static_cast<index_t>(e) == max_walk) break;  // cheaper to scan it
         if (e + 1 < m) prefetch_bytes(centers + list[e + 1].j * d, sizeof(T) * d);
         const T* c = centers + list[e].j * d;
         ++walked[t];
@@ -296,7 +304,8 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       }
       d2[i] = best;
       found[i] = arg;
-      uncovered[i] = limit >= covered[start[i]];
+      uncovered[i] = limit >= covered[start[i]] ||
+                     (static_cast<index_t>(e) == max_walk && e < m && list[e].dist <= limit);
     });
   }, 3.0 * d * K::kDirectPairCost * static_cast<double>(K::kPointsPerTask));
 
