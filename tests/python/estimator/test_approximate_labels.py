@@ -69,8 +69,8 @@ def test_fit_unchanged_labels_are_assign_approximate(kind, params, many_clusters
     assert approx.n_distance_evals_["evaluation"] < n * C
     if kind == "VCGMM" and params.get("coreset_size", "auto") is not None:
         # after a data step the exact labels start from the step's labels
-        # where that pays (here it does not: overlapping blobs), else scan:
-        # the scan's labels, for at most n C evaluations
+        # where that pays, else scan: either way the scan's labels, for at
+        # most n C evaluations
         np.testing.assert_array_equal(exact.labels_, vcgmm.assign(X, exact.cluster_centers_))
         assert exact.n_distance_evals_["evaluation"] <= n * C
     else:
