@@ -60,20 +60,6 @@ AssignmentStats assign_nearest(const DataView<T>& data, const T* centers, index_
   return stats;
 }
 
-/// Writes each scanned row's nearest center and its squared distance.
-struct NearestHandler {
-  using Partial = NoPartial;
-  using Block = NoBlock;
-  static constexpr bool kVisitsTiles = false;
-  std::int32_t* labels;
-  double* d2;
-  void row(Block&, Partial&, index_t row, index_t, const std::int32_t* idx, const double* dd,
-           int) const {
-    labels[row] = idx[0];
-    d2[row] = dd[0];
-  }
-};
-
 /// The warm-started exact assignment's choices.
 struct WarmAssignConstants {
   /// Below this many points per center, the center pairs cost as much as
@@ -114,15 +100,16 @@ struct WarmAssignConstants {
 /// once rather than per iteration). Steps:
 ///  1. u_i = ||x_i - c_start(i)||^2 exactly; R_a = max over a's points;
 ///  2. every center a lists the centers within 2 sqrt(R_a) of it, its
-///     nearest L = max(kMinListLength, n / C) at most, sorted by exact
+///     nearest L at most (see WarmAssignConstants), sorted by exact
 ///     distance; one blocked matrix product over the center pairs selects
 ///     them (with its worst-case rounding, four times over, as margin; a
 ///     row's candidates are trimmed to the L smallest estimates as they
 ///     come), and `covered_a` bounds the distance of every center not listed;
 ///  3. every point walks its start center's list, measuring exactly, until
 ///     the list's distance exceeds b = sqrt(u_i) + sqrt(best so far);
-///  4. the points with b >= covered_a (a center not listed could be nearer)
-///     are scanned against all centers, as assign_nearest does.
+///  4. the points with b >= covered_a (a center not listed could be nearer),
+///     or whose walk would cost more than their scan, are scanned against
+///     all centers, as assign_nearest does.
 /// Every center not measured is strictly farther than the result, so ties
 /// resolve to the lowest index as in the scan; the objective is summed over
 /// the scan's row blocks in the same order.
@@ -183,7 +170,10 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   }
   max_norm = std::sqrt(max_norm);
   const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
-  const double rounding = 4.0 * (static_cast<double>(d) + 4.0) * eps;
+  // Bound on |p + xs2 - ||c_a - c_j||^2| for any j, four times the worst
+  // case: (d + 4) eps (||c_a - s|| + ||c_j - s||)^2 (CenterTiles::estimate_error).
+  const auto margin = [rounding = 4.0 * (static_cast<double>(d) + 4.0) * eps,
+                       max_norm](double xn) { return rounding * (xn + max_norm) * (xn + max_norm); };
   parallel_for(n_chunks(C, block), n_threads, [&](index_t t) {
     const index_t a0 = t * block, rows = std::min(block, C - a0);
     T xs2[CenterTiles<T>::kMaxRowBlock];
@@ -209,10 +199,8 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       for (index_t i = 0; i < rows; ++i) {
         const index_t a = a0 + i;
         const double xn = std::sqrt(static_cast<double>(xs2[i]));
-        // p + xs2 rounds by at most rounding (xn + ||c - s||)^2: a partial
-        // distance above this bound is a center beyond reach.
-        const double bound = reach[a] * reach[a] + rounding * (xn + max_norm) * (xn + max_norm) -
-                             static_cast<double>(xs2[i]);
+        // a partial distance above this bound is a center beyond reach
+        const double bound = reach[a] * reach[a] + margin(xn) - static_cast<double>(xs2[i]);
         const T* row = p + i * ld;
         constexpr index_t kChunk = 64;
         for (index_t c0 = 0; c0 < ncols; c0 += kChunk) {
@@ -237,7 +225,7 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       if (static_cast<index_t>(w.size()) > L) trim(i);
       if (cut[i] < std::numeric_limits<double>::infinity()) {  // and every one dropped
         const double xn = std::sqrt(static_cast<double>(xs2[i]));
-        const double beyond = cut[i] - rounding * (xn + max_norm) * (xn + max_norm);
+        const double beyond = cut[i] - margin(xn);
         covered[a] = std::min(covered[a], std::sqrt(std::max(0.0, beyond)));
       }
       near[a].reserve(w.size());
@@ -315,8 +303,9 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
     if (uncovered[i]) rest.push_back(i);
   }
   if (!rest.empty()) {
+    // (its sums are dropped: the objective is summed below in row order)
     scan_nearest_rows(data, rest.data(), static_cast<index_t>(rest.size()), tiles, 1,
-                      NearestHandler{found.data(), d2.data()}, n_threads, 2.0 * d);
+                      AssignHandler<T>{data, found.data(), d2.data()}, n_threads, 2.0 * d);
   }
 
   // The scan's outputs and its sums, over its row blocks in order.
