@@ -91,8 +91,10 @@ struct WarmAssignConstants {
 /// last update): the same labels, squared distances, objective and change
 /// count, bit for bit, for a fraction of the scan's O(n C d) when most start
 /// labels are near the nearest center. Returns false, having written
-/// nothing, when the bounds would not pay; the caller then scans
-/// (assign_nearest).
+/// nothing, when the bounds would not pay: the estimated cost, in pairs of
+/// the scan, exceeds `max_cost` (< 0: kMaxCostFraction of the scan's n C;
+/// the center pairs' C^2 alone are checked first, before any distance); the
+/// caller then scans (assign_nearest) or searches otherwise.
 ///
 /// By the triangle inequality, a center c_j with ||c_j - c_a|| >
 /// ||x - c_a|| + ||x - c_best|| is farther from x than c_best, so a point of
@@ -116,10 +118,16 @@ struct WarmAssignConstants {
 template <typename T>
 bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
                          const std::int32_t* start, std::int32_t* labels, double* min_d2,
-                         int n_threads, AssignmentStats* stats, std::int64_t* n_evals) {
+                         int n_threads, AssignmentStats* stats, std::int64_t* n_evals,
+                         double max_cost = -1.0) {
   using K = WarmAssignConstants;
   const index_t N = data.n, d = data.d;
   if (C < 2 || N < K::kMinPointsPerCenter * C) return false;
+  // The center pairs' product alone, in the scan's pairs.
+  const double pairs_cost = static_cast<double>(C) * static_cast<double>(C);
+  const double budget = max_cost >= 0.0 ? max_cost
+                       : K::kMaxCostFraction * static_cast<double>(N) * static_cast<double>(C);
+  if (pairs_cost > budget) return false;
   const double up = 1.0 + K::kSlack;
   ClusterPartition part;
   part.build(start, N, C);
@@ -237,8 +245,8 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
     }
   }, 2.0 * static_cast<double>(block) * static_cast<double>(C) * d);
 
-  // The cost estimate, from the bounds at the start: a walk's pairs, or C
-  // for a point its list may not cover.
+  // The cost estimate, from the bounds at the start: the center pairs, and
+  // per point a walk's pairs, or C for a point its list may not cover.
   std::vector<double> cost(point_tasks, 0.0);
   parallel_for(point_tasks, n_threads, [&](index_t t) {
     const index_t k1 = std::min(N, (t + 1) * K::kPointsPerTask);
@@ -256,9 +264,9 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
                                  : K::kDirectPairCost * static_cast<double>(walk);
     }
   }, 20.0 * K::kPointsPerTask);
-  double estimate = 0.0;
+  double estimate = pairs_cost;
   for (const double c : cost) estimate += c;
-  if (estimate > K::kMaxCostFraction * static_cast<double>(N) * static_cast<double>(C)) return false;
+  if (estimate > budget) return false;
 
   // 3. The walks, in cluster order (a task's points share their lists).
   const double lower = float_distance_lower_factor(d);

@@ -6,6 +6,7 @@
 // and 3 threads.
 #include <doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -41,7 +42,8 @@ void clustered(index_t n, index_t d, index_t blobs, index_t C, double spread, st
 
 template <typename T>
 void require_same_as_scan(const vcgmm::DataView<T>& data, const std::vector<T>& centers,
-                          index_t C, const std::vector<std::int32_t>& start, bool expect_warm) {
+                          index_t C, const std::vector<std::int32_t>& start, bool expect_warm,
+                          double max_cost = -1.0) {
   std::vector<std::int32_t> ref_labels(data.n, 7), labels(data.n, 7);
   std::vector<double> ref_d2(data.n), d2(data.n);
   const vcgmm::AssignmentStats ref = vcgmm::detail::assign_nearest(
@@ -53,9 +55,12 @@ void require_same_as_scan(const vcgmm::DataView<T>& data, const std::vector<T>& 
     std::int64_t evals = 0;
     const bool warm = vcgmm::detail::assign_nearest_from(data, centers.data(), C, start.data(),
                                                          labels.data(), d2.data(), threads,
-                                                         &stats, &evals);
+                                                         &stats, &evals, max_cost);
     REQUIRE(warm == expect_warm);
-    if (!warm) continue;
+    if (!warm) {  // nothing written
+      CHECK(std::count(labels.begin(), labels.end(), 7) == data.n);
+      continue;
+    }
     CHECK(labels == ref_labels);
     CHECK(std::memcmp(d2.data(), ref_d2.data(), sizeof(double) * data.n) == 0);
     CHECK(bitwise_equal(stats.objective, ref.objective));
@@ -139,5 +144,15 @@ TEST_CASE("assign_nearest_from declines where its bounds would not pay") {
     std::vector<std::int32_t> start(4000);
     vcgmm::detail::assign_nearest(data, centers.data(), 100, start.data(), nullptr, 1);
     require_same_as_scan(data, centers, 100, start, false);
+  }
+  SUBCASE("budgets: the scan's n C; below the pairs' C^2 + the walks, or C^2 alone") {
+    clustered<float>(4000, d, 100, 100, 20.0, 5, &x, &centers);
+    const vcgmm::DataView<float> data{x.data(), 4000, d, nullptr};
+    std::vector<std::int32_t> start(4000);
+    vcgmm::detail::assign_nearest(data, centers.data(), 100, start.data(), nullptr, 1);
+    require_same_as_scan(data, centers, 100, start, true);
+    require_same_as_scan(data, centers, 100, start, true, 4000.0 * 100);
+    require_same_as_scan(data, centers, 100, start, false, 100.0 * 100 + 1);  // the walks'
+    require_same_as_scan(data, centers, 100, start, false, 100.0 * 100 - 1);  // the pairs'
   }
 }
