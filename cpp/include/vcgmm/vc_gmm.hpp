@@ -47,10 +47,13 @@ struct VcgmmParams : PipelineParams {
   /// refinement (>= 0; 0: the papers' vc-GMM): every point's nearest mean by
   /// the cell index (approximate_assignment.hpp, probing 4 cells in the
   /// first step and 2 in later ones; the previous step's label where nearer,
-  /// so no step raises the error), every mean to the weighted mean of its
-  /// points, then a round of split-merge moves on all points (em.split_merge;
-  /// without it empty clusters onto the farthest points first); then the
-  /// variances are refitted on the coreset (see RefineSearch). About
+  /// so no step raises the error; a later step takes every point's exact
+  /// nearest mean instead, walking out from its previous label, where that
+  /// is estimated to cost less: well-separated clusters), every mean to the
+  /// weighted mean of its points, then a round of split-merge moves on all
+  /// points (em.split_merge; without it empty clusters onto the farthest
+  /// points first); then the variances are refitted on the coreset (see
+  /// RefineSearch). About
   /// O(n sqrt(C) d) per step (the coarse centers plus the probed cells of
   /// about sqrt(C) means each), the refinement phase's time and
   /// evaluations. Ignored without a coreset (coreset_size = 0: the refinement

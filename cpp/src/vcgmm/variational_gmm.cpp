@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <vector>
 
+#include "detail/assign.hpp"
 #include "detail/gaussian.hpp"
 #include "detail/logging.hpp"
 #include "detail/parallel.hpp"
@@ -309,36 +311,65 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
   const index_t N = all.n, C = sets_.C, D = all.d;
   std::vector<std::int32_t> labels(N);
   std::vector<double> d2(N);
-  ApproximateAssignmentParams probes;
-  probes.n_probe = data_objective_.empty() ? kFirstDataStepProbes : kDataStepProbes;
-  const CenterCellIndex<T> index(means_.data(), C, D, probes, run_.n_threads);
-  const ApproximateAssignmentStats found = index.assign(all, labels.data(), d2.data(),
-                                                       run_.n_threads);
-  data_evals_ += index.build_stats().index_distance_evals + found.search_distance_evals;
-  // The previous step's label where it is nearer than the one found (a
-  // point's nearest mean may lie in a cell it did not probe), so that no step
-  // raises the error, as in the refinement (assign_over_all_means).
-  const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);
-  std::vector<double> part_sum(tasks_total, 0.0);
-  std::vector<std::int64_t> previous_evals(tasks_total, 0);
-  const bool have_previous = static_cast<index_t>(data_labels_.size()) == N;
-  parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
-    const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
-    double sum = 0.0;
-    for (index_t n = p0; n < p1; ++n) {
-      if (have_previous) {
-        previous_evals[t] += keep_nearer_previous(all.row(n), means_.data(), D, data_labels_[n],
-                                                  labels[n], d2[n]);
-      }
-      sum += all.weight(n) * d2[n];
-    }
-    part_sum[t] = sum;
-  }, kEStepPointsPerTask * (have_previous ? 3.0 * D : 1.0));
+  // After the first step, every point's nearest mean exactly, walking out
+  // from its last label (merged clusters' points from the cluster they
+  // merged into), where that is estimated to cost less than the cell
+  // index's search.
+  const std::vector<std::int32_t> previous = take_data_labels();
+  const bool have_previous = static_cast<index_t>(previous.size()) == N;
+  AssignmentStats exact_stats;
+  std::int64_t exact_evals = 0;
+  const bool exact = have_previous && !data_walks_declined_ &&
+                     detail::assign_nearest_from(all, means_.data(), C, previous.data(),
+                                                 labels.data(), d2.data(), run_.n_threads,
+                                                 &exact_stats, &exact_evals,
+                                                 later_step_search_cost(N, C));
+  // Once the walks did not pay, later steps search the index directly: the
+  // estimate changes little from step to step (the means move less), and
+  // each try costs the center pairs' product.
+  data_walks_declined_ = have_previous && !exact;
   double objective = 0.0;
-  for (index_t t = 0; t < tasks_total; ++t) {
-    objective += part_sum[t];
-    data_evals_ += previous_evals[t];
+  std::unique_ptr<CenterCellIndex<T>> index;
+  const auto build_index = [&](int n_probe) {
+    ApproximateAssignmentParams probes;
+    probes.n_probe = n_probe;
+    index = std::make_unique<CenterCellIndex<T>>(means_.data(), C, D, probes, run_.n_threads);
+    data_evals_ += index->build_stats().index_distance_evals;
+  };
+  if (exact) {
+    data_evals_ += exact_evals;
+    objective = exact_stats.objective;
+  } else {
+    build_index(have_previous ? kDataStepProbes : kFirstDataStepProbes);
+    const ApproximateAssignmentStats found = index->assign(all, labels.data(), d2.data(),
+                                                          run_.n_threads);
+    data_evals_ += found.search_distance_evals;
+    // The previous step's label where it is nearer than the one found (a
+    // point's nearest mean may lie in a cell it did not probe), so that no
+    // step raises the error, as in the refinement (assign_over_all_means).
+    const index_t tasks_total = n_chunks(N, kEStepPointsPerTask);
+    std::vector<double> part_sum(tasks_total, 0.0);
+    std::vector<std::int64_t> previous_evals(tasks_total, 0);
+    parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
+      const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
+      double sum = 0.0;
+      for (index_t n = p0; n < p1; ++n) {
+        if (have_previous) {
+          previous_evals[t] += keep_nearer_previous(all.row(n), means_.data(), D, previous[n],
+                                                    labels[n], d2[n]);
+        }
+        sum += all.weight(n) * d2[n];
+      }
+      part_sum[t] = sum;
+    }, kEStepPointsPerTask * (have_previous ? 3.0 * D : 1.0));
+    for (index_t t = 0; t < tasks_total; ++t) {
+      objective += part_sum[t];
+      data_evals_ += previous_evals[t];
+    }
   }
+  // The cells of the means the labels were found for bound split-merge's
+  // merge candidates.
+  if (params_.split_merge && !index) build_index(kDataStepProbes);
   // Empty clusters onto the farthest points, as Lloyd's loop does (lloyd.hpp);
   // with split-merge moves they take halves of splits instead (split_merge.hpp).
   ClusterPartition part;
@@ -354,7 +385,7 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
   index_t pairs = 0;
   data_merged_into_.assign(C, -1);
   if (params_.split_merge) {
-    const std::vector<std::int32_t> cell_of = cells_of_means(index, C);
+    const std::vector<std::int32_t> cell_of = cells_of_means(*index, C);
     const SplitMergeStats moves =
         split_merge_round(all, part, labels.data(), cell_of.data());
     moved = moves.relocated;

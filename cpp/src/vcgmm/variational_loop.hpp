@@ -6,6 +6,7 @@
 // it directly. Specification: vcgmm/variational_gmm.hpp.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -17,6 +18,7 @@
 #include "vcgmm/neighbourhood_statistics.hpp"
 #include "vcgmm/split_merge.hpp"
 #include "vcgmm/truncation_sets.hpp"
+
 #include "vcgmm/variational_gmm.hpp"
 
 namespace vcgmm {
@@ -34,6 +36,20 @@ constexpr int kDataStepProbes = 2;
 /// means (well-separated blobs, about one mean each) a label from 2 cells is
 /// often a mean of another blob, enough to raise the error.
 constexpr int kFirstDataStepProbes = 4;
+/// A later data step labels every point exactly, walking out from its last
+/// label (detail::assign_nearest_from), where that pass's estimated cost in
+/// the scan's pairs is below this: the cell index's search, about sqrt(C)
+/// coarse centers and kDataStepProbes cells of about sqrt(C) means per
+/// point, each pair priced as kIndexPairCost of the scan's (the index's
+/// products per cell are smaller than the scan's tiles; by the measurements
+/// on blobs and image patches in docs/user_guide/performance.rst, the blobs
+/// take the exact labels for less time than the index's, the patches keep
+/// the index).
+constexpr double kIndexPairCost = 2.0;
+inline double later_step_search_cost(index_t n, index_t C) {
+  return kIndexPairCost * static_cast<double>(n) * std::sqrt(static_cast<double>(C)) *
+         (1 + kDataStepProbes);
+}
 /// With split-merge, the refinement goes on past its `refine` steps while the
 /// last round of moves lowered the weighted error by at least this fraction
 /// (of the last step's): a round splits a cluster only in two, so a mean
@@ -54,7 +70,8 @@ class VariationalLoop {
   double refine_step(bool split_merge = false);
   // One hard step on `all`, the data the coreset was drawn from (fit_vcgmm's
   // data_steps): every point's nearest mean by the cell index (or its previous
-  // step's label, when nearer), every mean to the weighted mean of its points,
+  // step's label, when nearer), or exactly where that costs less (later
+  // steps: later_step_search_cost), every mean to the weighted mean of its points,
   // then a round of split-merge moves on all points (params.split_merge; else
   // empty clusters onto far points first). Returns the labels' weighted error
   // with the means before the update.
@@ -140,6 +157,7 @@ class VariationalLoop {
   std::vector<double> data_objective_;      // per data step: the labels' weighted error
   std::vector<std::int32_t> data_labels_;   // the last data step's label of every point
   std::vector<std::int32_t> data_merged_into_;  // the last data step's merges: r -> q, else -1
+  bool data_walks_declined_ = false;  // a data step's exact labels did not pay: the index's from then on
   std::vector<index_t> data_split_merges_;  // per data step: split-merge pairs moved
   std::vector<index_t> data_relocated_;     // per data step: empty clusters moved
   std::vector<index_t> data_left_empty_;    // per data step: empty clusters not moved

@@ -62,7 +62,8 @@ VCGMM_PARAMS: ParamTable = ParamTable(
               target="em.split_merge"),
         Param("data_steps", AnyOf(Options(("auto",)), Integer(0, INT32_MAX)), "auto",
               "hard (Lloyd) steps on all the training data after the fit on the coreset, "
-              "labels by the approximate cell index (0: none, the papers' vc-GMM; 'auto': "
+              "labels by the approximate cell index, or exactly from the previous step's "
+              "where that costs less (0: none, the papers' vc-GMM; 'auto': "
               "1 on data in memory, 0 on chunked or Dask data)",
               target="data_steps", cli="--data-steps",
               core_value=lambda v: _core.VcgmmParams().data_steps if v == "auto" else v),

@@ -158,7 +158,9 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         vc-GMM): each labels every sample by the cell index of
         :func:`assign_approximate` (probing 4 cells in the first step, 2 in
         later ones; a sample keeps its previous step's label where that is
-        nearer), moves every mean to the weighted mean of its samples, then
+        nearer; a later step labels every sample exactly instead, walking out
+        from its previous label, where that is estimated to cost less, as on
+        well-separated clusters), moves every mean to the weighted mean of its samples, then
         makes a round of ``split_merge`` moves on all samples (without
         ``split_merge``, the means no sample chose move onto the samples
         farthest from theirs first); ``sigma2_`` is then refitted on the

@@ -4,8 +4,11 @@ What is checked, against numpy references computed here:
 
 - a data step labels every point by the cell index probing 4 cells in the
   first step and 2 in later ones (the labels of
-  ``vcgmm.assign_approximate(n_probe=4)``, then ``n_probe=2``), keeps the
-  previous step's label where it is nearer, and (``split_merge=False``)
+  ``vcgmm.assign_approximate(n_probe=4)``, then ``n_probe=2``), keeping the
+  previous step's label where it is nearer; a later step labels every point
+  exactly instead (``vcgmm.assign``) where the walk from the previous labels
+  costs less (blobs with a few means each; not with 25 means each: both
+  cases, the other search's labels differing), and (``split_merge=False``)
   moves every cluster no point chose onto the points farthest from their
   labels' means (as ``vcgmm.lloyd``), then every mean to the weighted mean
   of its points, all on the full data, starting from the means the fit
@@ -40,39 +43,55 @@ import vcgmm
 
 def _reference_step(X, w, means, hard_step, n_probe, previous):
     """One data step in numpy (without split-merge moves): (new means, labels'
-    weighted error, relocated, labels)."""
+    weighted error, relocated, labels, the other search's labels). n_probe
+    None: the exact nearest means (later steps where the walk from the
+    previous labels is the cheaper search); else the cell index's labels,
+    the previous step's where nearer."""
     def d2_of(labels):
         diff = X.astype(np.float64) - means.astype(np.float64)[labels]
         return np.einsum("ij,ij->i", diff, diff)
 
-    labels = vcgmm.assign_approximate(X, means, n_probe=n_probe).astype(np.int64)
-    d2 = d2_of(labels)
-    if previous is not None:  # the previous label where nearer (ties: the lower index)
-        d2_previous = d2_of(previous)
+    def index_labels(probes):
+        labels = vcgmm.assign_approximate(X, means, n_probe=probes).astype(np.int64)
+        if previous is None:
+            return labels
+        d2, d2_previous = d2_of(labels), d2_of(previous)  # ties: the lower index
         keep = (d2_previous < d2) | ((d2_previous == d2) & (previous < labels))
-        labels, d2 = np.where(keep, previous, labels), np.where(keep, d2_previous, d2)
+        return np.where(keep, previous, labels)
+
+    exact = vcgmm.assign(X, means).astype(np.int64)
+    labels, other = (exact, index_labels(2)) if n_probe is None else (index_labels(n_probe), exact)
+    d2 = d2_of(labels)
     moved_labels, moved = hard_step.relocated(labels, d2, means.shape[0])
     return (hard_step.weighted_means(X, w, moved_labels, means), float(np.sum(w * d2)), moved,
-            moved_labels)
+            moved_labels, other)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_data_steps_are_lloyd_steps_on_all_points_from_the_fitted_means(dtype, make_blobs,
+@pytest.mark.parametrize("n_blobs, seed, later", [(40, 3, "exact"), (6, 1, "index")])
+def test_data_steps_are_lloyd_steps_on_all_points_from_the_fitted_means(dtype, n_blobs, seed,
+                                                                       later, make_blobs,
                                                                        hard_step):
-    X, _, _ = make_blobs(6000, 40, 6, seed=11, dtype=dtype)
+    # 40 blobs, about 4 means each: the walks from the previous labels are
+    # short, so later steps label exactly; 6 blobs, about 25 means each: the
+    # walks would cost more than the index's 2 cells
+    X, _, _ = make_blobs(6000, n_blobs, 6, seed=seed, dtype=dtype)
     w = np.random.default_rng(5).uniform(0.5, 2.0, X.shape[0])
     C, kw = 150, dict(G=5, coreset_size=600, random_state=3, n_threads=2, sample_weight=w,
                       split_merge=False)
     base = vcgmm.fit_vcgmm(X, C, data_steps=0, **kw)
     assert base.data_step_objective.size == 0
     fit = vcgmm.fit_vcgmm(X, C, data_steps=3, **kw)
-    means, labels = base.centers, None
+    means, labels, differ = base.centers, None, 0
     for k in range(3):
-        new, objective, moved, labels = _reference_step(X, w, means, hard_step,
-                                                        4 if k == 0 else 2, labels)
+        probes = 4 if k == 0 else (None if later == "exact" else 2)
+        new, objective, moved, labels, other = _reference_step(X, w, means, hard_step, probes,
+                                                               labels)
         assert fit.data_step_objective[k] == pytest.approx(objective, rel=1e-6)
         assert fit.data_step_relocated[k] == moved
+        differ += k > 0 and np.any(other != labels)
         means = new.astype(dtype)
+    assert differ > 0  # the other search would have labelled some point differently
     assert not np.any(fit.data_step_split_merges)
     tol = 2e-4 if dtype == np.float32 else 1e-9
     np.testing.assert_allclose(fit.centers, means, rtol=tol, atol=tol)
