@@ -18,6 +18,19 @@
 namespace vcgmm {
 namespace detail {
 
+/// w d2, rounded as a product before it enters a sum. The scan and
+/// assign_nearest_from sum the same terms in the same order, bit for bit,
+/// only if neither site lets the compiler fuse w * d2 + sum into one FMA
+/// (it may at one site and not at the other); the empty asm makes the
+/// product a value of its own.
+inline double weighted_term(double w, double d2) {
+  double term = w * d2;
+#if defined(__GNUC__) || defined(__clang__)
+  asm("" : "+m"(term));
+#endif
+  return term;
+}
+
 template <typename T>
 struct AssignHandler {
   struct Partial {
@@ -38,7 +51,7 @@ struct AssignHandler {
 
   void row(Block&, Partial& part, index_t row, index_t, const std::int32_t* idx, const double* d2,
            int) const {
-    part.objective += data.weight(row) * d2[0];
+    part.objective += weighted_term(data.weight(row), d2[0]);
     if (min_d2) min_d2[row] = d2[0];
     if (labels) {
       part.n_changed += labels[row] != idx[0];
@@ -321,7 +334,7 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   for (index_t r0 = 0; r0 < N; r0 += block) {
     double objective = 0.0;
     for (index_t i = r0; i < std::min(N, r0 + block); ++i) {
-      objective += data.weight(i) * d2[i];
+      objective += weighted_term(data.weight(i), d2[i]);
       if (labels) total.n_changed += labels[i] != found[i];
     }
     total.objective += objective;
