@@ -12,9 +12,11 @@
 //
 // Cost: the stages of pipeline.hpp, each reported separately: coreset O(n d),
 // seeding (kmeans_plusplus.hpp, afkmc2.hpp), O(N C d) per Lloyd iteration on
-// the N points fitted (n, or N' on a coreset), and the evaluation on the full
-// data (final labels and the quantization error, "inertia"), O(n C d), which
-// is not part of the algorithm's cost. Memory O(n) plus the buffers.
+// the N points fitted (n, or N' on a coreset; later iterations often far
+// less, lloyd.hpp), and the evaluation on the full data (final labels and the
+// quantization error, "inertia"), O(n C d), which is not part of the
+// algorithm's cost (without a coreset it starts from Lloyd's last labels and
+// often costs far less). Memory O(n) plus the buffers.
 // Determinism: as pipeline.hpp: the same run.seed gives the same centers on
 // any thread count.
 // Use when: a k-means solution by the classic algorithms, or a baseline.

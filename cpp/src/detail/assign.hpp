@@ -107,7 +107,9 @@ struct WarmAssignConstants {
 /// nothing, when the bounds would not pay: the estimated cost, in pairs of
 /// the scan, exceeds `max_cost` (< 0: kMaxCostFraction of the scan's n C;
 /// the center pairs' C^2 alone are checked first, before any distance); the
-/// caller then scans (assign_nearest) or searches otherwise.
+/// caller then scans (assign_nearest) or searches otherwise. `labels` may be
+/// `start` (Lloyd's loop): it is written only at the end, and the change
+/// count is taken against its old values.
 ///
 /// By the triangle inequality, a center c_j with ||c_j - c_a|| >
 /// ||x - c_a|| + ||x - c_best|| is farther from x than c_best, so a point of

@@ -31,9 +31,13 @@ template <typename T>
 SeedingStats afkmc2(const DataView<T>& data, index_t n_clusters, const Afkmc2Params& params,
                     const RunOptions& run, T* centers, index_t* indices);
 
+/// `last_labels`, when given, receives the last iteration's labels (n
+/// values, against the centers before their last update): a start near the
+/// final centers' labels for the pipeline's evaluation.
 template <typename T>
 LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams& params,
-                  const RunOptions& run, T* centers);
+                  const RunOptions& run, T* centers,
+                  std::vector<std::int32_t>* last_labels = nullptr);
 
 }  // namespace detail
 }  // namespace vcgmm

@@ -2,8 +2,8 @@
 // assignment warm-started from labels that pipelines' evaluations use: where
 // it runs, its labels, squared distances, objective and change count are
 // those of assign_nearest bit for bit, whatever the start labels (good,
-// stale, random), with exact ties, duplicate centers, weights, and on 1, 2
-// and 3 threads.
+// stale, random), with exact ties, duplicate centers, weights, in place
+// (labels = start), and on 1, 2 and 3 threads.
 #include <doctest.h>
 
 #include <algorithm>
@@ -67,6 +67,17 @@ void require_same_as_scan(const vcgmm::DataView<T>& data, const std::vector<T>& 
     CHECK(stats.n_changed == ref.n_changed);
     CHECK(evals > 0);
     CHECK(evals < data.n * C);
+    // In place, as Lloyd's loop calls it: labels is the start, and the change
+    // count is taken against it.
+    std::vector<std::int32_t> in_place = start;
+    REQUIRE(vcgmm::detail::assign_nearest_from(data, centers.data(), C, in_place.data(),
+                                               in_place.data(), nullptr, threads, &stats,
+                                               &evals, max_cost));
+    CHECK(in_place == ref_labels);
+    index_t changed = 0;
+    for (index_t i = 0; i < data.n; ++i) changed += start[i] != ref_labels[i];
+    CHECK(stats.n_changed == changed);
+    CHECK(bitwise_equal(stats.objective, ref.objective));
   }
 }
 

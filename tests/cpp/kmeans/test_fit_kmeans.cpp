@@ -95,8 +95,12 @@ TEST_CASE_TEMPLATE("fit_kmeans k-means++ baseline: bookkeeping and composition",
       const vcgmm::DistanceCounts& n = r.n_distance_evals;
       CHECK(n.coreset == 0);
       CHECK(n.seeding == (C - 1) * (trials == 1 ? 1 : trials + 1) * kN);
-      CHECK(n.iterations == static_cast<std::int64_t>(r.n_iter) * kN * C);
-      CHECK(n.evaluation == kN * C);
+      // Lloyd's first iteration scans; its later ones and the evaluation
+      // start from the last labels (fewer where the bounds pay: here they do).
+      CHECK(n.iterations >= kN * C);
+      CHECK(n.iterations < static_cast<std::int64_t>(r.n_iter) * kN * C);
+      CHECK(n.evaluation > 0);
+      CHECK(n.evaluation < kN * C);
       CHECK(n.algorithm() == n.coreset + n.seeding + n.iterations);
       CHECK(r.objective.size() == static_cast<size_t>(r.n_iter));
       CHECK(r.n_iter >= 1);
@@ -142,8 +146,9 @@ TEST_CASE_TEMPLATE("fit_kmeans LWCS baseline: bookkeeping and composition", T, f
     const vcgmm::DistanceCounts& n = r.n_distance_evals;
     CHECK(n.coreset == kN);
     CHECK(n.seeding == m + static_cast<std::int64_t>(chain) * C * (C - 1) / 2);
-    CHECK(n.iterations == static_cast<std::int64_t>(r.n_iter) * m * C);
-    CHECK(n.evaluation == kN * C);
+    CHECK(n.iterations >= m * C);
+    CHECK(n.iterations <= static_cast<std::int64_t>(r.n_iter) * m * C);
+    CHECK(n.evaluation == kN * C);  // the coreset's labels do not cover the points
     check_times(r);
     check_evaluation(data, f);
 
@@ -193,7 +198,8 @@ TEST_CASE_TEMPLATE("fit_kmeans with given centers is lloyd from them", T, float,
   const vcgmm::LloydResult lr = vcgmm::lloyd(data, C, lp, vcgmm::RunOptions{}, c.data());
   CHECK(bitwise_equal(c, f.centers));
   CHECK(bitwise_equal(lr.objective, f.result.objective));
-  CHECK(f.result.n_distance_evals.iterations == static_cast<std::int64_t>(lr.n_iter) * kN * C);
+  CHECK(f.result.n_distance_evals.iterations == lr.n_distance_evals.iterations);
+  CHECK(lr.n_distance_evals.iterations < static_cast<std::int64_t>(lr.n_iter) * kN * C);
 }
 
 TEST_CASE("fit_kmeans without evaluation reports no inertia and no evaluation cost") {

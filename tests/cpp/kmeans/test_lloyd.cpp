@@ -132,7 +132,8 @@ TEST_CASE_TEMPLATE("lloyd from a degenerate start: relocation, monotone objectiv
     CHECK(r.converged);
     CHECK(r.n_iter < 1000);
     CHECK(r.objective.size() == static_cast<size_t>(r.n_iter));
-    CHECK(r.n_distance_evals.iterations == static_cast<std::int64_t>(r.n_iter) * n * C);
+    CHECK(r.n_distance_evals.iterations >= n * C);  // later iterations: at most n C each
+    CHECK(r.n_distance_evals.iterations <= static_cast<std::int64_t>(r.n_iter) * n * C);
     for (size_t t = 1; t < r.objective.size(); ++t) {
       CAPTURE(t);
       CHECK(r.objective[t] <= r.objective[t - 1] * (1.0 + monotone_slack<T>()));

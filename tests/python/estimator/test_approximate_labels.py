@@ -67,10 +67,11 @@ def test_fit_unchanged_labels_are_assign_approximate(kind, params, many_clusters
     # the labelling pass: fewer than n C distance evaluations
     n, C = X.shape[0], 150
     assert approx.n_distance_evals_["evaluation"] < n * C
-    if kind == "VCGMM" and params.get("coreset_size", "auto") is not None:
-        # after a data step the exact labels start from the step's labels
-        # where that pays, else scan: either way the scan's labels, for at
-        # most n C evaluations
+    # after a data step (VCGMM with a coreset) or Lloyd on all points (KMeans
+    # without one) the exact labels start from the fit's last labels where
+    # that pays, else scan: either way the scan's labels, for at most n C
+    default_coreset = "auto" if kind == "VCGMM" else None
+    if (kind == "VCGMM") == (params.get("coreset_size", default_coreset) is not None):
         np.testing.assert_array_equal(exact.labels_, vcgmm.assign(X, exact.cluster_centers_))
         assert exact.n_distance_evals_["evaluation"] <= n * C
     else:

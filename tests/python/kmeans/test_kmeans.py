@@ -97,8 +97,10 @@ def test_distance_evals_without_coreset(blobs):
     assert set(km.timings_) == set(ev) and all(t >= 0 for t in km.timings_.values())
     assert ev["coreset"] == 0 and ev["refinement"] == 0  # refinement: vc-GMM's phase
     assert ev["seeding"] == (C - 1) * N
-    assert ev["iterations"] == km.n_iter_ * N * C
-    assert ev["evaluation"] == N * C
+    # The first iteration scans; later ones, and the evaluation, start from
+    # the last labels.
+    assert N * C <= ev["iterations"] <= km.n_iter_ * N * C
+    assert 0 < ev["evaluation"] <= N * C
     # Greedy k-means++ evaluates every candidate as well.
     km = vcgmm.KMeans(C, n_local_trials=3, random_state=0, n_threads=1).fit(blobs)
     assert km.n_distance_evals_["seeding"] == (C - 1) * N + (C - 1) * 3 * N
@@ -117,11 +119,11 @@ def test_distance_evals_with_coreset(blobs, chain_length):
     # One pass over the coreset for the proposal, then chain_length * k
     # distances for the k-th further center.
     assert ev["seeding"] == m + chain_length * C * (C - 1) // 2
-    assert ev["iterations"] == km.n_iter_ * m * C
+    assert m * C <= ev["iterations"] <= km.n_iter_ * m * C
     assert ev["evaluation"] == N * C
     km = vcgmm.KMeans(C, coreset_size=m, n_local_trials=1, random_state=0, n_threads=1).fit(blobs)
     assert km.n_distance_evals_["seeding"] == (C - 1) * m
-    assert km.n_distance_evals_["iterations"] == km.n_iter_ * m * C
+    assert m * C <= km.n_distance_evals_["iterations"] <= km.n_iter_ * m * C
 
 
 def test_pickle_round_trip(blobs):
