@@ -134,25 +134,31 @@ def test_later_iterations_from_the_labels_equal_scanning(dtype, weighted, make_b
     # k single-iteration runs, chained, scan every time, and must give the
     # k-iteration run's centers and objectives bit for bit. 8000 rows in 40
     # blobs, 200 centers from random rows (several per blob, some blobs none):
-    # labels move between blobs for a few iterations; one empty cluster
-    # (a far center) is relocated in the first.
+    # labels move between blobs for a few iterations. Two identical far rows
+    # and two far centers: the first iteration relocates both empty clusters
+    # onto the two rows, so the second finds one of them empty (equal means,
+    # ties to the lower index) and relocates it by that iteration's distances.
     X, _, _ = make_blobs(8000, 40, 8, spread=6.0, std=1.0, seed=21, dtype=dtype)
+    X[-2:] = 100.0
     rng = np.random.default_rng(21)
     w = rng.uniform(0.5, 2.0, X.shape[0]) if weighted else None
-    init = X[rng.choice(X.shape[0], 200, replace=False)].copy()
-    init[0] = 100.0
+    init = X[rng.choice(X.shape[0] - 2, 200, replace=False)].copy()
+    init[:2] = -100.0
     N, C, k = X.shape[0], init.shape[0], 6
     centers, info = vcgmm.lloyd(X, init, sample_weight=w, max_iter=k, tol=0, n_threads=2)
-    assert info["n_iter"] == k and info["n_relocated"] >= 1
+    assert info["n_iter"] == k
     # The later iterations measured far fewer distances than scans would.
     assert N * C < info["n_distance_evals"]["iterations"] < N * C + (k - 1) * N * C / 4
-    chained, objectives = init, []
+    chained, objectives, relocated = init, [], []
     for _ in range(k):
         chained, one = vcgmm.lloyd(X, chained, sample_weight=w, max_iter=1, tol=0, n_threads=2)
         assert one["n_distance_evals"]["iterations"] == N * C
         objectives.extend(list(one["objective"]))
+        relocated.append(one["n_relocated"])
+    assert relocated[:2] == [2, 1]
     np.testing.assert_array_equal(centers, chained)
     assert list(info["objective"]) == objectives
+    assert info["n_relocated"] == sum(relocated)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
