@@ -352,5 +352,21 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   return true;
 }
 
+/// The exact assignment: assign_nearest_from `start` where it is given and
+/// its bounds pay, else the scan (assign_nearest, n C evaluations). The same
+/// outputs either way; returns whether the search started from `start`.
+template <typename T>
+bool assign_nearest_from_or_scan(const DataView<T>& data, const T* centers, index_t C,
+                                 const std::int32_t* start, std::int32_t* labels, double* min_d2,
+                                 int n_threads, AssignmentStats* stats, std::int64_t* n_evals) {
+  if (start && detail::assign_nearest_from(data, centers, C, start, labels, min_d2, n_threads,
+                                           stats, n_evals)) {
+    return true;
+  }
+  *stats = detail::assign_nearest(data, centers, C, labels, min_d2, n_threads);
+  *n_evals = data.n * C;
+  return false;
+}
+
 }  // namespace detail
 }  // namespace vcgmm

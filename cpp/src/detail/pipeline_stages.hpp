@@ -233,13 +233,8 @@ double evaluate_fit(const DataView<T>& data, const PipelineParams& p, const FitB
   if (labels) std::fill(labels, labels + data.n, -1);
   AssignmentStats stats;
   std::int64_t evals = 0;
-  if (!start ||
-      !detail::assign_nearest_from(data, buffers.centers, p.n_clusters, start, labels,
-                                   nullptr, p.run.n_threads, &stats, &evals)) {
-    stats = detail::assign_nearest(data, buffers.centers, p.n_clusters, labels, nullptr,
-                                   p.run.n_threads);
-    evals = data.n * p.n_clusters;
-  }
+  detail::assign_nearest_from_or_scan(data, buffers.centers, p.n_clusters, start, labels,
+                                      nullptr, p.run.n_threads, &stats, &evals);
   const double q = stats.objective;
   costs->n_distance_evals.evaluation = evals;
   costs->timings.evaluation = clock.seconds();

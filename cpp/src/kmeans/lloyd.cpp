@@ -62,22 +62,16 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
   int warm_wait = 4, warm_skip = 0;
   for (int it = 1; it <= params.max_iter; ++it) {
     check_interrupt();
+    const bool try_warm = it > 1 && warm_skip == 0;
+    if (warm_skip > 0) --warm_skip;
     AssignmentStats stats;
     std::int64_t evals = 0;
-    bool warm = false;
-    if (it > 1 && warm_skip > 0) {
-      --warm_skip;
-    } else if (it > 1) {
-      warm = detail::assign_nearest_from(data, centers, C, labels.data(), labels.data(),
-                                         min_d2.data(), run.n_threads, &stats, &evals);
-      if (!warm) {
-        warm_skip = warm_wait;
-        warm_wait *= 2;
-      }
-    }
-    if (!warm) {
-      stats = detail::assign_nearest(data, centers, C, labels.data(), min_d2.data(), run.n_threads);
-      evals = n * C;
+    const bool warm = detail::assign_nearest_from_or_scan(
+        data, centers, C, try_warm ? labels.data() : nullptr, labels.data(), min_d2.data(),
+        run.n_threads, &stats, &evals);
+    if (try_warm && !warm) {
+      warm_skip = warm_wait;
+      warm_wait *= 2;
     }
     result.n_distance_evals.iterations += evals;
     const double Q = stats.objective;

@@ -227,8 +227,9 @@ def lloyd(X, centers, *, sample_weight=None, max_iter=_D["max_iter"], tol=_D["to
     points. From the second iteration on, each point's search starts from its
     last label and measures only the centers that could be nearer (the same
     result, often far fewer distances on clustered data with many points per
-    center; ``info["n_distance_evals"]`` counts them). Stops when the relative change of the quantization error is below
-    ``tol``, when no label changes, or after ``max_iter`` iterations.
+    center; ``info["n_distance_evals"]`` counts them). Stops when the
+    relative change of the quantization error is below ``tol``, when no label
+    changes, or after ``max_iter`` iterations.
 
     Parameters
     ----------
