@@ -158,19 +158,27 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
     }
   };
 
-  // 1. The start distances and each start cluster's largest.
+  // 1. The start distances (in row order: the rows stream, and each point
+  // reads one center either way) and each start cluster's largest.
   std::vector<double> d2(N);
   parallel_for(point_tasks, n_threads, [&](index_t t) {
-    for_points(t, [&](index_t i) {
+    const index_t k1 = std::min(N, (t + 1) * K::kPointsPerTask);
+    for (index_t i = t * K::kPointsPerTask; i < k1; ++i) {
       d2[i] = squared_distance_exact(data.row(i), centers + start[i] * d, d);
-    });
+    }
   }, 3.0 * K::kPointsPerTask * d);
   std::vector<double> reach(C, 0.0);  // 2 sqrt(R_a), with slack
-  for (index_t a = 0; a < C; ++a) {
-    double r = 0.0;
-    for (index_t k = part.offsets[a]; k < part.offsets[a + 1]; ++k) r = std::max(r, d2[part.order[k]]);
-    reach[a] = 2.0 * std::sqrt(r) * up;
-  }
+  constexpr index_t kCentersPerTask = 1024;
+  parallel_for(n_chunks(C, kCentersPerTask), n_threads, [&](index_t t) {
+    const index_t a1 = std::min(C, (t + 1) * kCentersPerTask);
+    for (index_t a = t * kCentersPerTask; a < a1; ++a) {
+      double r = 0.0;
+      for (index_t k = part.offsets[a]; k < part.offsets[a + 1]; ++k) {
+        r = std::max(r, d2[part.order[k]]);
+      }
+      reach[a] = 2.0 * std::sqrt(r) * up;
+    }
+  }, 2.0 * static_cast<double>(N) / static_cast<double>(C) * kCentersPerTask);
 
   // 2. The lists.
   const CenterTiles<T> tiles(centers, C, d);
@@ -262,22 +270,27 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
 
   // The cost estimate, from the bounds at the start: the center pairs, and
   // per point a walk's pairs, or C for a point its list may not cover.
+  // (Per-task sums and counts are kept in locals and stored once: tasks'
+  // slots share cache lines, and a store per point made the threads fight
+  // over them.)
   std::vector<double> cost(point_tasks, 0.0);
   parallel_for(point_tasks, n_threads, [&](index_t t) {
     const index_t k1 = std::min(N, (t + 1) * K::kPointsPerTask);
+    double task_cost = 0.0;
     for (index_t k = t * K::kPointsPerTask; k < k1; ++k) {
       const index_t i = part.order[k];
       const double b = 2.0 * std::sqrt(d2[i]) * up;
       if (b >= covered[start[i]]) {
-        cost[t] += static_cast<double>(C);
+        task_cost += static_cast<double>(C);
         continue;
       }
       const std::vector<Near>& list = near[start[i]];
       const Near last{b, std::numeric_limits<std::int32_t>::max()};
       const index_t walk = std::upper_bound(list.begin(), list.end(), last) - list.begin();
-      cost[t] += walk > max_walk ? static_cast<double>(C)
-                                 : K::kDirectPairCost * static_cast<double>(walk);
+      task_cost += walk > max_walk ? static_cast<double>(C)
+                                   : K::kDirectPairCost * static_cast<double>(walk);
     }
+    cost[t] = task_cost;
   }, 20.0 * K::kPointsPerTask);
   double estimate = pairs_cost;
   for (const double c : cost) estimate += c;
@@ -290,6 +303,7 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   std::vector<std::int64_t> walked(point_tasks, 0);
   parallel_for(point_tasks, n_threads, [&](index_t t) {
     check_interrupt_in_task();
+    std::int64_t task_walked = 0;
     for_points(t, [&](index_t i) {
       const T* x = data.row(i);
       const double from = std::sqrt(d2[i]);
@@ -303,7 +317,7 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
         if (static_cast<index_t>(e) == max_walk) break;  // cheaper to scan it
         if (e + 1 < m) prefetch_bytes(centers + list[e + 1].j * d, sizeof(T) * d);
         const T* c = centers + list[e].j * d;
-        ++walked[t];
+        ++task_walked;
         // In float, a lower bound first: most centers measured are farther.
         if (std::is_same_v<T, float> && lower * squared_distance(x, c, d) > best) continue;
         const double dj = squared_distance_exact(x, c, d);
@@ -318,6 +332,7 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       uncovered[i] = limit >= covered[start[i]] ||
                      (static_cast<index_t>(e) == max_walk && e < m && list[e].dist <= limit);
     });
+    walked[t] = task_walked;
   }, 3.0 * d * K::kDirectPairCost * static_cast<double>(K::kPointsPerTask));
 
   // 4. The points not covered, scanned (in index order).

@@ -353,14 +353,16 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
     parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
       const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
       double sum = 0.0;
+      std::int64_t evals = 0;  // stored once: the tasks' slots share cache lines
       for (index_t n = p0; n < p1; ++n) {
         if (have_previous) {
-          previous_evals[t] += keep_nearer_previous(all.row(n), means_.data(), D, previous[n],
-                                                    labels[n], d2[n]);
+          evals += keep_nearer_previous(all.row(n), means_.data(), D, previous[n], labels[n],
+                                        d2[n]);
         }
         sum += all.weight(n) * d2[n];
       }
       part_sum[t] = sum;
+      previous_evals[t] = evals;
     }, kEStepPointsPerTask * (have_previous ? 3.0 * D : 1.0));
     for (index_t t = 0; t < tasks_total; ++t) {
       objective += part_sum[t];
@@ -448,16 +450,17 @@ EStepSums VariationalLoop<T>::assign_over_all_means(std::int32_t* labels, double
   parallel_for(tasks_total, run_.n_threads, [&](index_t t) {
     const index_t p0 = t * kEStepPointsPerTask, p1 = std::min(N, p0 + kEStepPointsPerTask);
     double s = 0.0;
+    std::int64_t evals = 0;  // stored once: the tasks' slots share cache lines
     for (index_t n = p0; n < p1; ++n) {
       std::int32_t* kn = sets_.k_of(n);
       if (approximate) {
-        previous_evals[t] +=
-            keep_nearer_previous(data_.row(n), means_.data(), D, kn[0], labels[n], d2[n]);
+        evals += keep_nearer_previous(data_.row(n), means_.data(), D, kn[0], labels[n], d2[n]);
       }
       move_to_front(kn, G, labels[n]);
       s += data_.weight(n) * d2[n];
     }
     part[t] = s;
+    previous_evals[t] = evals;
   }, kEStepPointsPerTask * (2.0 * G + (approximate ? 3.0 * D : 0.0)));
   for (index_t t = 0; t < tasks_total; ++t) {
     sums.min_sum += part[t];
