@@ -98,13 +98,14 @@ typename Handler::Partial scan_nearest_rows(const DataView<T>& data, const index
     }
     idx.resize(k);
     d2.resize(k);
-    Partial& partial = partials[task];
+    Partial partial{};  // stored once: the tasks' slots share cache lines
     for (index_t i = 0; i < nrows; ++i) {
       // many candidates per row are ranked in double: worth a check each
       if (k > NearestCandidates<T>::kEagerMaxK) check_interrupt_in_task();
       const int found = near[i].resolve(idx.data(), d2.data());
       handler.row(block, partial, row_of(r0 + i), i, idx.data(), d2.data(), found);
     }
+    partials[task] = partial;
   }, flops_per_pair * static_cast<double>(row_block) * static_cast<double>(tiles.size()));
 
   Partial total{};

@@ -157,7 +157,7 @@ Counts Run<T>::reassign_reused(index_t b_prev) {
   std::vector<Counts> partial(n_tasks);
   parallel_for(n_tasks, run_.n_threads, [&](index_t task) {
     const index_t k0 = task * kRowsPerTask, k1 = std::min(b_prev, k0 + kRowsPerTask);
-    Counts& c = partial[task];
+    Counts c;  // stored once: the tasks' slots share cache lines
     for (index_t k = k0; k < k1; ++k) {
       const T* x = data_.row(order_[k]);
       const std::int32_t a = labels_[k];
@@ -175,6 +175,7 @@ Counts Run<T>::reassign_reused(index_t b_prev) {
       labels_[k] = ch.label;
       d2_[k] = ch.d2;
     }
+    partial[task] = c;
   }, 2.0 * kRowsPerTask * (static_cast<double>(C_) + static_cast<double>(d_) * 8.0));
   Counts total;
   for (const Counts& c : partial) total += c;
