@@ -253,6 +253,12 @@ class CenterCellIndex {
   /// The stats report only the search (index_* are 0; see build_stats()).
   ApproximateAssignmentStats assign(const DataView<T>& data, std::int32_t* labels, double* min_d2,
                                     int n_threads) const;
+  /// The cells each later assign() probes (params.n_probe at the build,
+  /// which does not depend on it), clipped to n_cells(). Throws
+  /// InvalidArgument for n_probe < 1.
+  void set_n_probe(int n_probe);
+  /// The cells each assign() probes, at most n_cells().
+  int n_probe() const { return n_probe_; }
 
   index_t n_centers() const { return c_; }
   index_t dim() const { return d_; }

@@ -46,7 +46,8 @@ struct VcgmmParams : PipelineParams {
   /// Hard (Lloyd) steps on ALL n points after the loop on the coreset and its
   /// refinement (>= 0; 0: the papers' vc-GMM): every point's nearest mean by
   /// the cell index (approximate_assignment.hpp, probing 4 cells in the
-  /// first step and 2 in later ones; the previous step's label where nearer,
+  /// first step, 1 or 2 where a sample of the rows finds as near labels with
+  /// them, and 2 in later ones; the previous step's label where nearer,
   /// so no step raises the error; a later step takes every point's exact
   /// nearest mean instead, walking out from its previous label, where that
   /// is estimated to cost less: well-separated clusters), every mean to the

@@ -780,6 +780,12 @@ std::int64_t CenterCellIndex<T>::screened_nearest(const DataView<T>& data, index
 }
 
 template <typename T>
+void CenterCellIndex<T>::set_n_probe(int n_probe) {
+  detail::require(n_probe >= 1, "CenterCellIndex::set_n_probe: need n_probe >= 1");
+  n_probe_ = static_cast<int>(std::min<index_t>(n_probe, n_cells()));
+}
+
+template <typename T>
 ApproximateAssignmentStats CenterCellIndex<T>::assign(const DataView<T>& data,
                                                       std::int32_t* labels, double* min_d2,
                                                       int n_threads) const {

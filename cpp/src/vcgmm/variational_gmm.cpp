@@ -17,6 +17,7 @@
 #include "vcgmm/approximate_assignment.hpp"
 #include "vcgmm/assignment.hpp"
 #include "vcgmm/checks.hpp"
+#include "vcgmm/data_step_probes.hpp"
 #include "vcgmm/estep_search.hpp"
 #include "vcgmm/mstep.hpp"
 #include "vcgmm/split_merge.hpp"
@@ -341,6 +342,10 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
     objective = exact_stats.objective;
   } else {
     build_index(have_previous ? kDataStepProbes : kFirstDataStepProbes);
+    if (!have_previous) {  // (the later steps' searches probe few cells already)
+      index->set_n_probe(fewest_agreeing_probes(all, *index, kFirstDataStepProbes,
+                                                run_.n_threads, &data_evals_));
+    }
     const ApproximateAssignmentStats found = index->assign(all, labels.data(), d2.data(),
                                                           run_.n_threads);
     data_evals_ += found.search_distance_evals;

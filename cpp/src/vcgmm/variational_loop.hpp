@@ -34,7 +34,8 @@ constexpr int kDataStepProbes = 2;
 /// The first data step probes more: it moves the means from the coreset's
 /// fit to all points, the largest move, and where the cells mix unrelated
 /// means (well-separated blobs, about one mean each) a label from 2 cells is
-/// often a mean of another blob, enough to raise the error.
+/// often a mean of another blob, enough to raise the error. It probes fewer
+/// where a sample says they find as near labels (data_step_probes.hpp).
 constexpr int kFirstDataStepProbes = 4;
 /// A later data step labels every point exactly, walking out from its last
 /// label (detail::assign_nearest_from), where that pass's estimated cost in

@@ -156,7 +156,8 @@ class VCGMM(PipelineEstimator, ClusterMixin, TransformerMixin, BaseEstimator):
         Hard (Lloyd) steps on all the training data after the fit on the
         coreset and its ``refine`` steps (not in the papers; 0 is the papers'
         vc-GMM): each labels every sample by the cell index of
-        :func:`assign_approximate` (probing 4 cells in the first step, 2 in
+        :func:`assign_approximate` (probing 4 cells in the first step, fewer
+        where a sample of the rows finds as near labels with 1 or 2, and 2 in
         later ones; a sample keeps its previous step's label where that is
         nearer; a later step labels every sample exactly instead, walking out
         from its previous label, where that is estimated to cost less, as on
