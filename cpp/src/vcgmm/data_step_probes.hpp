@@ -31,10 +31,10 @@ constexpr index_t kProbeSampleRows = 8192;
 /// count is max_probes).
 constexpr index_t kProbeSampleMinRatio = 16;
 /// A count is kept when at most this fraction of the sample gets a farther
-/// label than with max_probes. Why 2%: a data step's labels only move the
-/// means, and later steps relabel; on blobs at C = 16,384 one probe left
-/// 1.7% of the sample farther and the fit's error unchanged, on image
-/// patches 15% to 22% (docs/user_guide/performance.rst).
+/// label than with max_probes. Why this bound: a data step's labels only
+/// move the means, and later steps relabel; it separates the blobs, where
+/// one probe left the fit's error unchanged, from the image patches, where
+/// it raised it (the shares measured: docs/user_guide/performance.rst).
 constexpr double kProbeSampleFarther = 0.02;
 
 /// The fewest probes (1, 2, then max_probes) for `index` to search `data`
