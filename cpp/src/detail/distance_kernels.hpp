@@ -168,11 +168,12 @@ inline double float_distance_lower_factor(index_t d) {
                    static_cast<double>(std::numeric_limits<float>::epsilon());
 }
 
-/// ||a - b||^2 for rows of A and B (float or double), accumulated in double
-/// in 8 lanes and a fixed order (so the sum never depends on alignment or on
-/// the instruction set's width).
-template <typename A, typename B>
-inline double squared_distance_in_double(const A* a, const B* b, index_t d) {
+/// sum_k term(a[k], b[k]) for rows of A and B (float or double), each
+/// element converted to double, accumulated in 8 lanes and a fixed order (so
+/// the sum never depends on alignment or on the instruction set's width).
+/// `term` takes two doubles or two vectors of doubles.
+template <typename A, typename B, class Term>
+inline double lane_sum_in_double(const A* a, const B* b, index_t d, Term term) {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__AVX512F__)
   typedef double V8 __attribute__((vector_size(64)));
   typedef A InA __attribute__((vector_size(8 * sizeof(A))));
@@ -184,14 +185,10 @@ inline double squared_distance_in_double(const A* a, const B* b, index_t d) {
     InB vb;
     __builtin_memcpy(&va, a + k, sizeof(InA));
     __builtin_memcpy(&vb, b + k, sizeof(InB));
-    const V8 t = __builtin_convertvector(va, V8) - __builtin_convertvector(vb, V8);
-    acc += t * t;
+    acc += term(__builtin_convertvector(va, V8), __builtin_convertvector(vb, V8));
   }
   double tail = 0.0;
-  for (; k < d; ++k) {
-    const double t = static_cast<double>(a[k]) - static_cast<double>(b[k]);
-    tail += t * t;
-  }
+  for (; k < d; ++k) tail += term(static_cast<double>(a[k]), static_cast<double>(b[k]));
   return sum_lanes8(acc) + tail;
 #elif defined(__GNUC__) || defined(__clang__)
   // The same 8 lanes as two halves in registers (as squared_distance).
@@ -207,22 +204,42 @@ inline double squared_distance_in_double(const A* a, const B* b, index_t d) {
     __builtin_memcpy(&a1, a + k + 4, sizeof(InA));
     __builtin_memcpy(&b0, b + k, sizeof(InB));
     __builtin_memcpy(&b1, b + k + 4, sizeof(InB));
-    const V4 t0 = __builtin_convertvector(a0, V4) - __builtin_convertvector(b0, V4);
-    const V4 t1 = __builtin_convertvector(a1, V4) - __builtin_convertvector(b1, V4);
-    lo += t0 * t0;
-    hi += t1 * t1;
+    lo += term(__builtin_convertvector(a0, V4), __builtin_convertvector(b0, V4));
+    hi += term(__builtin_convertvector(a1, V4), __builtin_convertvector(b1, V4));
   }
   double tail = 0.0;
-  for (; k < d; ++k) {
-    const double t = static_cast<double>(a[k]) - static_cast<double>(b[k]);
-    tail += t * t;
-  }
+  for (; k < d; ++k) tail += term(static_cast<double>(a[k]), static_cast<double>(b[k]));
   return sum_halves8(lo, hi) + tail;
 #else
-  return (ConstVectorMap<A>(a, d).template cast<double>() -
-          ConstVectorMap<B>(b, d).template cast<double>())
-      .squaredNorm();
+  double lanes[8] = {};
+  index_t k = 0;
+  for (; k + 8 <= d; k += 8) {
+    for (int l = 0; l < 8; ++l) {
+      lanes[l] += term(static_cast<double>(a[k + l]), static_cast<double>(b[k + l]));
+    }
+  }
+  double tail = 0.0;
+  for (; k < d; ++k) tail += term(static_cast<double>(a[k]), static_cast<double>(b[k]));
+  return ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
+         ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])) + tail;
 #endif
+}
+
+/// ||a - b||^2 for rows of A and B (float or double), accumulated in double
+/// (lane_sum_in_double's fixed order).
+template <typename A, typename B>
+inline double squared_distance_in_double(const A* a, const B* b, index_t d) {
+  return lane_sum_in_double(a, b, d, [](auto x, auto y) {
+    const auto t = x - y;
+    return t * t;
+  });
+}
+
+/// a . b for rows of A and B (float or double), accumulated in double
+/// (lane_sum_in_double's fixed order).
+template <typename A, typename B>
+inline double dot_in_double(const A* a, const B* b, index_t d) {
+  return lane_sum_in_double(a, b, d, [](auto x, auto y) { return x * y; });
 }
 
 /// Asks for the cache lines of the `bytes` bytes at p: a row read soon, out

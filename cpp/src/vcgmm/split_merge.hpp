@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -56,14 +57,31 @@ constexpr int kSplitIterations = 3;
 /// Why: on all points (the data steps) the passes of the few clusters at
 /// small C would cost more than the step.
 constexpr index_t kSplitSamplePoints = 1024;
+/// The gains pass keeps every cluster's two halves (2 C d values of the
+/// means' type) when they take at most this many bytes; the moves then copy
+/// a chosen split's halves instead of running it again. Why: the clusters
+/// split are the largest, and after a step that left many clusters empty
+/// running their splits again cost as much as the gains pass.
+constexpr double kSplitHalvesBytes = 128.0 * 1024 * 1024;
 
 namespace split_merge_parts {
 
 /// Scratch of one task: the two centers of a split and their sums.
 struct SplitScratch {
-  std::vector<double> a, b, sa, sb;
-  explicit SplitScratch(index_t d) : a(d), b(d), sa(d), sb(d) {}
+  std::vector<double> a, b, sa, sb, u;
+  explicit SplitScratch(index_t d) : a(d), b(d), sa(d), sb(d), u(d) {}
 };
+
+/// s.u = b - a; returns (||b||^2 - ||a||^2) / 2: a point x is nearer b than
+/// a iff x . u exceeds it, one dot product instead of two distances.
+inline double split_direction(SplitScratch& s) {
+  double half_gap = 0.0;
+  for (std::size_t j = 0; j < s.u.size(); ++j) {
+    s.u[j] = s.b[j] - s.a[j];
+    half_gap += s.b[j] * s.b[j] - s.a[j] * s.a[j];
+  }
+  return 0.5 * half_gap;
+}
 
 /// 2-means on cluster c's points (positive weights only; a sample of about
 /// kSplitSamplePoints of a larger cluster), from its point farthest from
@@ -113,13 +131,13 @@ double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t
     std::fill(s.sa.begin(), s.sa.end(), 0.0);
     std::fill(s.sb.begin(), s.sb.end(), 0.0);
     double wa = 0.0, wb = 0.0;
+    const double half_gap = split_direction(s);
     for (index_t k = k0; k < k1; k += stride) {
       const index_t i = part.order[k];
       const double w = data.weight(i);
       if (!(w > 0.0)) continue;
       const T* x = data.row(i);
-      const double da = squared_distance_in_double(x, s.a.data(), d);
-      if (squared_distance_in_double(x, s.b.data(), d) < da) {
+      if (dot_in_double(x, s.u.data(), d) > half_gap) {
         add_scaled_to_double(s.sb.data(), w, x, d);
         wb += w;
       } else {
@@ -133,14 +151,16 @@ double split_gain(const DataView<T>& data, const ClusterPartition& part, index_t
       s.b[j] = s.sb[j] / wb;
     }
   }
+  // ||x - b||^2 = ||x - a||^2 - 2 (x . u - half_gap)
   double split = 0.0;
+  const double half_gap = split_direction(s);
   for (index_t k = k0; k < k1; k += stride) {
     const index_t i = part.order[k];
     const double w = data.weight(i);
     if (!(w > 0.0)) continue;
     const T* x = data.row(i);
-    split += w * std::min(squared_distance_in_double(x, s.a.data(), d),
-                          squared_distance_in_double(x, s.b.data(), d));
+    const double da = squared_distance_in_double(x, s.a.data(), d);
+    split += w * std::min(da, da - 2.0 * (dot_in_double(x, s.u.data(), d) - half_gap));
   }
   const double gain = std::max(0.0, sse - split);
   return stride == 1 ? gain : gain * (mass / sampled);
@@ -201,6 +221,11 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
   const double points_per_cluster = static_cast<double>(data.n) / static_cast<double>(C);
   std::vector<double> mass(C, 0.0), gain(C, 0.0), cost(C, 0.0);
   std::vector<std::int32_t> partner(C, -1);
+  // (C, 2, d): cluster c's halves as the moves write them, where c can split
+  // (gain > 0, as every chosen split has); written by the gains pass only.
+  const bool keep_halves = 2.0 * static_cast<double>(C) * static_cast<double>(d) * sizeof(T) <=
+                           kSplitHalvesBytes;
+  std::unique_ptr<T[]> halves(keep_halves ? new T[static_cast<std::size_t>(2 * C * d)] : nullptr);
   const index_t n_tasks = n_chunks(C, kLloydClustersPerTask);
   parallel_for(n_tasks, n_threads, [&](index_t task) {
     const index_t c0 = task * kLloydClustersPerTask, c1 = std::min(C, c0 + kLloydClustersPerTask);
@@ -212,6 +237,13 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
       }
       mass[c] = m;
       gain[c] = split_gain(data, part, c, means + c * d, s);
+      if (keep_halves && gain[c] > 0.0) {
+        T* h = &halves[static_cast<std::size_t>(2 * c * d)];
+        for (index_t j = 0; j < d; ++j) {
+          h[j] = static_cast<T>(s.a[j]);
+          h[d + j] = static_cast<T>(s.b[j]);
+        }
+      }
     }
   }, 6.0 * (kSplitIterations + 2) * kLloydClustersPerTask * points_per_cluster * d);
 
@@ -352,15 +384,20 @@ SplitMergeStats split_merge(const DataView<T>& data, const ClusterPartition& par
                                 mass[pr.q] * static_cast<double>(mq[j])) / m);
       }
     }
-    // The halves again (deterministic): keeping every cluster's would take 2 C d doubles.
-    SplitScratch s(d);
-    split_gain(data, part, pr.s, means + pr.s * d, s);
-    for (index_t j = 0; j < d; ++j) {
-      means[pr.s * d + j] = static_cast<T>(s.a[j]);
-      means[pr.r * d + j] = static_cast<T>(s.b[j]);
+    if (keep_halves) {
+      const T* h = &halves[static_cast<std::size_t>(2 * pr.s * d)];
+      std::copy_n(h, d, means + pr.s * d);
+      std::copy_n(h + d, d, means + pr.r * d);
+    } else {  // the split again (deterministic: the same halves)
+      SplitScratch s(d);
+      split_gain(data, part, pr.s, means + pr.s * d, s);
+      for (index_t j = 0; j < d; ++j) {
+        means[pr.s * d + j] = static_cast<T>(s.a[j]);
+        means[pr.r * d + j] = static_cast<T>(s.b[j]);
+      }
     }
     place_next_to(sets, pr.r, pr.s);
-  }, 6.0 * (kSplitIterations + 2) * points_per_cluster * d);
+  }, (keep_halves ? 6.0 : 6.0 * (kSplitIterations + 2) * points_per_cluster) * d);
   return stats;
 }
 
