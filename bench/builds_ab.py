@@ -5,10 +5,11 @@ time and a little error), the same fits as the frontier's ``vcgmm-1C-*``
 points, ``VCGMM(C, coreset_size=C, init="random", max_iter=3,
 data_steps=k, refine=0, compute_labels=False)``, run in two builds: each
 case once with the old package and once with the new one, in fresh
-subprocesses (the first of the pair alternating between cases, so that a
-drift in the machine's load hits both alike), after one untimed warm-up fit
-on small data in the same process. Reported per case: both fit times (wall,
-``time.perf_counter`` around ``fit``), their ratio, and both exact errors
+subprocesses (the first of the pair alternating between cases and repeats,
+so that a drift in the machine's load hits both alike), after one untimed
+warm-up fit on small data in the same process. Reported per case: both
+median fit times over ``--repeats`` runs (wall, ``time.perf_counter``
+around ``fit``), their ratio, and both exact errors
 per point (``vcgmm.quantization_error`` of the means over all rows, after
 the timing). Each data set is loaded once (``bench.eval_warm``'s loader;
 blobs2m as the frontier generates it) and saved for the children to read.
@@ -46,6 +47,7 @@ import json, sys, time
 import numpy as np
 import vcgmm
 path, C, k, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+with_error = sys.argv[5] == "1"
 X = np.load(path)
 def model():
     return vcgmm.VCGMM(C, coreset_size=C, init="random", max_iter=3, data_steps=k, refine=0,
@@ -56,15 +58,16 @@ m = model()
 start = time.perf_counter()
 m.fit(X)
 seconds = time.perf_counter() - start
-error = vcgmm.quantization_error(X, m.means_, n_threads=2) / X.shape[0]
+error = vcgmm.quantization_error(X, m.means_, n_threads=2) / X.shape[0] if with_error else None
 print(json.dumps({"seconds": seconds, "error": error, "module": vcgmm.__file__}))
 ''')
 
 
-def _fit(package, data_path, case, seed):
+def _fit(package, data_path, case, seed, with_error):
     _, C, k = case.split(":")
     env = dict(os.environ, PYTHONPATH=str(package), OMP_NUM_THREADS="2")
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(data_path), C, k, str(seed)], env=env,
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(data_path), C, k, str(seed),
+                          "1" if with_error else "0"], env=env,
                          cwd=ROOT, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -81,23 +84,28 @@ def run(args, tmp):
             np.save(paths[name], _data(name))
     rows = []
     for i, case in enumerate(args.cases):
-        order = [("old", args.old), ("new", args.new)]
-        if i % 2:
-            order.reverse()
-        got = {}
-        for which, package in order:
-            got[which] = _fit(package, paths[case.split(":")[0]], case, args.seed)
-            print(f"[{case}] {which}: {got[which]['seconds']:.2f} s, "
-                  f"error {got[which]['error']:.6g}", file=sys.stderr, flush=True)
+        got = {"old": [], "new": []}
+        for r in range(args.repeats):
+            order = [("old", args.old), ("new", args.new)]
+            if (i + r) % 2:
+                order.reverse()
+            for which, package in order:
+                got[which].append(_fit(package, paths[case.split(":")[0]], case, args.seed,
+                                       with_error=r == 0))
+                print(f"[{case}] {which}: {got[which][-1]['seconds']:.2f} s"
+                      + (f", error {got[which][0]['error']:.6g}" if r == 0 else ""),
+                      file=sys.stderr, flush=True)
         name, C, k = case.split(":")
+        old_s = [g["seconds"] for g in got["old"]]
+        new_s = [g["seconds"] for g in got["new"]]
         rows.append({"data": name, "C": int(C), "data_steps": int(k),
-                     "first": order[0][0],
-                     "old_s": got["old"]["seconds"], "new_s": got["new"]["seconds"],
-                     "ratio": got["new"]["seconds"] / got["old"]["seconds"],
-                     "old_error": got["old"]["error"], "new_error": got["new"]["error"],
-                     "old_module": got["old"]["module"], "new_module": got["new"]["module"]})
+                     "old_s": float(np.median(old_s)), "new_s": float(np.median(new_s)),
+                     "ratio": float(np.median(new_s) / np.median(old_s)),
+                     "old_all": old_s, "new_all": new_s,
+                     "old_error": got["old"][0]["error"], "new_error": got["new"][0]["error"],
+                     "old_module": got["old"][0]["module"],
+                     "new_module": got["new"][0]["module"]})
     columns = [("data", "data", None), ("C", "C", None), ("data_steps", "data_steps", None),
-               ("first", "ran first", None),
                ("old_s", "old fit [s]", ".2f"), ("new_s", "new fit [s]", ".2f"),
                ("ratio", "new / old", ".2f"),
                ("old_error", "old error/point", ".7g"), ("new_error", "new error/point", ".7g")]
@@ -105,8 +113,11 @@ def run(args, tmp):
         f"old: the package in {args.old}; new: the package in {args.new}.",
         "Each fit: VCGMM(C, coreset_size=C, init='random', max_iter=3, data_steps=k, "
         f"refine=0, compute_labels=False, random_state={args.seed}, n_threads=2) in a fresh "
-        "subprocess after one untimed warm-up fit; one run per build and case.",
-        "error/point: vcgmm.quantization_error(X, means_) / N, exact, after the timing.",
+        f"subprocess after one untimed warm-up fit; {args.repeats} run(s) per build and case, "
+        "the builds taking turns (which runs first alternates); fit [s] = the median "
+        "(every run's time in the .json).",
+        "error/point: vcgmm.quantization_error(X, means_) / N, exact, after the timing of "
+        "each build's first run (the fits are deterministic).",
     ]
     _harness.write_results(args.name, columns, rows,
                            title="vc-GMM's random-seed fits in two builds, alternating",
@@ -122,6 +133,8 @@ def main(argv=None):
     parser.add_argument("--cases", nargs="+", required=True,
                         help="data:C:data_steps, e.g. blobs2m:16384:2")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="timed fits per build and case (the median is reported)")
     parser.add_argument("--name", default=NAME)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
