@@ -168,10 +168,27 @@ inline double float_distance_lower_factor(index_t d) {
                    static_cast<double>(std::numeric_limits<float>::epsilon());
 }
 
+/// `v`, rounded as a value of its own: an addition of it is never fused with
+/// the multiplication that made it into one FMA. GCC fuses where
+/// -ffp-contract=fast allows (its default with FMA targets), and not at every
+/// inlined copy alike, so the same kernel could round differently at two call
+/// sites of one build.
+/// (x86 with FMA only: without FMA nothing is fused, and the register
+/// constraint is x86's.)
+template <typename V>
+inline V rounded(V v) {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && \
+    defined(__FMA__)
+  asm("" : "+x"(v));
+#endif
+  return v;
+}
+
 /// sum_k term(a[k], b[k]) for rows of A and B (float or double), each
 /// element converted to double, accumulated in 8 lanes and a fixed order (so
 /// the sum never depends on alignment or on the instruction set's width).
-/// `term` takes two doubles or two vectors of doubles.
+/// `term` takes two doubles or two vectors of doubles; its value is rounded
+/// before it is added (no FMA), the same at every call site.
 template <typename A, typename B, class Term>
 inline double lane_sum_in_double(const A* a, const B* b, index_t d, Term term) {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__AVX512F__)
@@ -185,10 +202,10 @@ inline double lane_sum_in_double(const A* a, const B* b, index_t d, Term term) {
     InB vb;
     __builtin_memcpy(&va, a + k, sizeof(InA));
     __builtin_memcpy(&vb, b + k, sizeof(InB));
-    acc += term(__builtin_convertvector(va, V8), __builtin_convertvector(vb, V8));
+    acc += rounded(term(__builtin_convertvector(va, V8), __builtin_convertvector(vb, V8)));
   }
   double tail = 0.0;
-  for (; k < d; ++k) tail += term(static_cast<double>(a[k]), static_cast<double>(b[k]));
+  for (; k < d; ++k) tail += rounded(term(static_cast<double>(a[k]), static_cast<double>(b[k])));
   return sum_lanes8(acc) + tail;
 #elif defined(__GNUC__) || defined(__clang__)
   // The same 8 lanes as two halves in registers (as squared_distance).
@@ -204,11 +221,11 @@ inline double lane_sum_in_double(const A* a, const B* b, index_t d, Term term) {
     __builtin_memcpy(&a1, a + k + 4, sizeof(InA));
     __builtin_memcpy(&b0, b + k, sizeof(InB));
     __builtin_memcpy(&b1, b + k + 4, sizeof(InB));
-    lo += term(__builtin_convertvector(a0, V4), __builtin_convertvector(b0, V4));
-    hi += term(__builtin_convertvector(a1, V4), __builtin_convertvector(b1, V4));
+    lo += rounded(term(__builtin_convertvector(a0, V4), __builtin_convertvector(b0, V4)));
+    hi += rounded(term(__builtin_convertvector(a1, V4), __builtin_convertvector(b1, V4)));
   }
   double tail = 0.0;
-  for (; k < d; ++k) tail += term(static_cast<double>(a[k]), static_cast<double>(b[k]));
+  for (; k < d; ++k) tail += rounded(term(static_cast<double>(a[k]), static_cast<double>(b[k])));
   return sum_halves8(lo, hi) + tail;
 #else
   double lanes[8] = {};
@@ -219,7 +236,7 @@ inline double lane_sum_in_double(const A* a, const B* b, index_t d, Term term) {
     }
   }
   double tail = 0.0;
-  for (; k < d; ++k) tail += term(static_cast<double>(a[k]), static_cast<double>(b[k]));
+  for (; k < d; ++k) tail += rounded(term(static_cast<double>(a[k]), static_cast<double>(b[k])));
   return ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
          ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])) + tail;
 #endif
