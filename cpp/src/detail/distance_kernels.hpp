@@ -232,7 +232,7 @@ inline double lane_sum_in_double(const A* a, const B* b, index_t d, Term term) {
   index_t k = 0;
   for (; k + 8 <= d; k += 8) {
     for (int l = 0; l < 8; ++l) {
-      lanes[l] += term(static_cast<double>(a[k + l]), static_cast<double>(b[k + l]));
+      lanes[l] += rounded(term(static_cast<double>(a[k + l]), static_cast<double>(b[k + l])));
     }
   }
   double tail = 0.0;

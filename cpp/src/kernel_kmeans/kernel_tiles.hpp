@@ -245,36 +245,6 @@ struct CenterColumns {
   index_t columns() const { return start.back(); }
 };
 
-/// sum_p x[p] c[p] for p < n in double: 8 lanes in a fixed order, whatever
-/// the alignment (so the sum never depends on where a buffer landed).
-template <typename T>
-inline double dot_to_double(const T* x, const double* c, index_t n) {
-#if defined(__GNUC__) || defined(__clang__)
-  // The 8 lanes as two halves in registers (see squared_distance).
-  typedef double V4 __attribute__((vector_size(32)));
-  typedef T In4 __attribute__((vector_size(4 * sizeof(T))));
-  V4 lo = {}, hi = {};
-  index_t p = 0;
-  for (; p + 8 <= n; p += 8) {
-    In4 x0, x1;
-    V4 c0, c1;
-    __builtin_memcpy(&x0, x + p, sizeof(In4));
-    __builtin_memcpy(&x1, x + p + 4, sizeof(In4));
-    __builtin_memcpy(&c0, c + p, sizeof(V4));
-    __builtin_memcpy(&c1, c + p + 4, sizeof(V4));
-    lo += __builtin_convertvector(x0, V4) * c0;
-    hi += __builtin_convertvector(x1, V4) * c1;
-  }
-  double tail = 0.0;
-  for (; p < n; ++p) tail += static_cast<double>(x[p]) * c[p];
-  return sum_halves8(lo, hi) + tail;
-#else
-  double s = 0.0;
-  for (index_t p = 0; p < n; ++p) s += static_cast<double>(x[p]) * c[p];
-  return s;
-#endif
-}
-
 /// out[i * k + j] += <phi(q_i), C_j> for one block of rows (serial; nrows <=
 /// S.row_block()); per (row, center) the tiles are summed in increasing order.
 template <typename T>
@@ -289,7 +259,7 @@ void accumulate_block(const SupportTiles<T>& S, const CenterColumns& cols, index
       if (a >= e) continue;
       const double* coef = cols.coef.data() + a;
       for (index_t i = 0; i < nrows; ++i) {
-        out[i * k + c] += dot_to_double(K + i * ld + (a - j0), coef, e - a);
+        out[i * k + c] += dot_in_double(K + i * ld + (a - j0), coef, e - a);
       }
     }
   });

@@ -89,10 +89,10 @@ TEST_CASE_TEMPLATE("split-merge's one dot product picks the nearer of two center
     const T* xi = x.data() + i * d;
     const double da = squared_distance_in_double(xi, s.a.data(), d);
     const double db = squared_distance_in_double(xi, s.b.data(), d);
-    const bool by_dot = dot_in_double(xi, s.u.data(), d) > half_gap;
+    const double dot = dot_in_double(xi, s.u.data(), d);
+    const bool by_dot = dot > half_gap;
     // The identity the final pass uses: ||x - b||^2 = ||x - a||^2 - 2 (x . u - half_gap).
-    CHECK(std::fabs(da - 2.0 * (dot_in_double(xi, s.u.data(), d) - half_gap) - db) <=
-          1e-12 * (da + db));
+    CHECK(std::fabs(da - 2.0 * (dot - half_gap) - db) <= 1e-12 * (da + db));
     if (std::fabs(da - db) <= 1e-12 * (da + db)) continue;  // on the bisector, up to rounding
     ++decided;
     to_b += by_dot;
