@@ -124,9 +124,11 @@ struct WarmAssignConstants {
 ///     come), and `covered_a` bounds the distance of every center not listed;
 ///  3. every point walks its start center's list, measuring exactly, until
 ///     the list's distance exceeds b = sqrt(u_i) + sqrt(best so far);
-///  4. the points with b >= covered_a (a center not listed could be nearer),
+///  4. the points with b > covered_a (a center not listed could be nearer),
 ///     or whose walk would cost more than their scan, are scanned against
-///     all centers, as assign_nearest does.
+///     all centers, as assign_nearest does. (b = covered_a is covered: b
+///     carries the slack, so a center that could be nearer lies strictly
+///     inside b; the farthest point of a cluster has b = 2 sqrt(R_a).)
 /// Every center not measured is strictly farther than the result, so ties
 /// resolve to the lowest index as in the scan; the objective is summed over
 /// the scan's row blocks in the same order.
@@ -280,7 +282,7 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
     for (index_t k = t * K::kPointsPerTask; k < k1; ++k) {
       const index_t i = part.order[k];
       const double b = 2.0 * std::sqrt(d2[i]) * up;
-      if (b >= covered[start[i]]) {
+      if (b > covered[start[i]]) {
         task_cost += static_cast<double>(C);
         continue;
       }
@@ -329,7 +331,7 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       }
       d2[i] = best;
       found[i] = arg;
-      uncovered[i] = limit >= covered[start[i]] ||
+      uncovered[i] = limit > covered[start[i]] ||
                      (static_cast<index_t>(e) == max_walk && e < m && list[e].dist <= limit);
     });
     walked[t] = task_walked;

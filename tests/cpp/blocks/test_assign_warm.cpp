@@ -157,7 +157,8 @@ TEST_CASE("assign_nearest_from declines where its bounds would not pay") {
     require_same_as_scan(data, centers, 100, start, false);
   }
   SUBCASE("budgets: the scan's n C; below the pairs' C^2 + the walks, or C^2 alone") {
-    clustered<float>(4000, d, 100, 100, 20.0, 5, &x, &centers);
+    // four centers per blob: every point walks its blob's other three
+    clustered<float>(4000, d, 25, 100, 20.0, 5, &x, &centers);
     const vcgmm::DataView<float> data{x.data(), 4000, d, nullptr};
     std::vector<std::int32_t> start(4000);
     vcgmm::detail::assign_nearest(data, centers.data(), 100, start.data(), nullptr, 1);
@@ -166,4 +167,28 @@ TEST_CASE("assign_nearest_from declines where its bounds would not pay") {
     require_same_as_scan(data, centers, 100, start, false, 100.0 * 100 + 1);  // the walks'
     require_same_as_scan(data, centers, 100, start, false, 100.0 * 100 - 1);  // the pairs'
   }
+}
+
+TEST_CASE("assign_nearest_from: a cluster's farthest point is covered by its list") {
+  // Well-separated blobs of 4 centers each, started at the nearest centers:
+  // every list holds its blob's 3 other centers and every point's walk ends
+  // inside the list, the farthest point of each cluster too (its bound b
+  // equals the list's reach), so no point is scanned: the evaluations are
+  // the start distances, the pairs, the lists and at most 3 per walk,
+  // fewer than one scan of C would add.
+  const index_t n = 4096, d = 16, blobs = 32, C = 128;
+  std::vector<float> x, centers;
+  clustered<float>(n, d, blobs, C, 100.0, 41, &x, &centers);
+  const vcgmm::DataView<float> data{x.data(), n, d, nullptr};
+  std::vector<std::int32_t> start(n);
+  vcgmm::detail::assign_nearest(data, centers.data(), C, start.data(), nullptr, 1);
+  require_same_as_scan(data, centers, C, start, true);
+  std::vector<std::int32_t> labels(n);
+  vcgmm::AssignmentStats stats;
+  std::int64_t evals = 0;
+  REQUIRE(vcgmm::detail::assign_nearest_from(data, centers.data(), C, start.data(), labels.data(),
+                                             nullptr, 2, &stats, &evals));
+  const index_t per_blob = C / blobs;
+  CHECK(evals >= n + C * C + C * (per_blob - 1));
+  CHECK(evals < n + C * C + (C + n) * (per_blob - 1) + C);
 }
