@@ -149,16 +149,6 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   ClusterPartition part;
   part.build(start, N, C);
   const index_t point_tasks = n_chunks(N, K::kPointsPerTask);
-  // f(i) for the points of task t, in cluster order, prefetching their rows.
-  const auto for_points = [&](index_t t, auto&& f) {
-    const index_t k1 = std::min(N, (t + 1) * K::kPointsPerTask);
-    for (index_t k = t * K::kPointsPerTask; k < k1; ++k) {
-      if (k + kPartitionRowsAhead < k1) {
-        prefetch_bytes(data.row(part.order[k + kPartitionRowsAhead]), sizeof(T) * d);
-      }
-      f(part.order[k]);
-    }
-  };
 
   // 1. The start distances (in row order: the rows stream, and each point
   // reads one center either way) and each start cluster's largest.
@@ -298,7 +288,10 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   for (const double c : cost) estimate += c;
   if (estimate > budget) return false;
 
-  // 3. The walks, in cluster order (a task's points share their lists).
+  // 3. The walks, in row order: the rows stream from memory, and the lists
+  // and the centers they name (C rows, far fewer than n) stay in cache. (In
+  // cluster order, where a task's points share their lists, every row was a
+  // read at random: slower wherever the data outgrow the caches.)
   const double lower = float_distance_lower_factor(d);
   std::vector<std::int32_t> found(N);
   std::vector<char> uncovered(N, 0);
@@ -306,7 +299,8 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   parallel_for(point_tasks, n_threads, [&](index_t t) {
     check_interrupt_in_task();
     std::int64_t task_walked = 0;
-    for_points(t, [&](index_t i) {
+    const index_t k1 = std::min(N, (t + 1) * K::kPointsPerTask);
+    for (index_t i = t * K::kPointsPerTask; i < k1; ++i) {
       const T* x = data.row(i);
       const double from = std::sqrt(d2[i]);
       double best = d2[i];
@@ -333,7 +327,7 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
       found[i] = arg;
       uncovered[i] = limit > covered[start[i]] ||
                      (static_cast<index_t>(e) == max_walk && e < m && list[e].dist <= limit);
-    });
+    }
     walked[t] = task_walked;
   }, 3.0 * d * K::kDirectPairCost * static_cast<double>(K::kPointsPerTask));
 
