@@ -60,7 +60,7 @@ class CenterTiles {
         rows_(rows),
         c_(c),
         d_(d),
-        row_block_(std::clamp<index_t>(kMaxScratchElements / d, 1, kMaxRowBlock)),
+        row_block_(row_block_for(d)),
         shifted_(RowMatrix<T>::Zero(round_up(c), d)),
         shift_(d),
         norms_(c),
@@ -90,6 +90,10 @@ class CenterTiles {
 
   index_t size() const { return c_; }
   index_t row_block() const { return row_block_; }
+  /// row_block() of tiles of d columns.
+  static index_t row_block_for(index_t d) {
+    return std::clamp<index_t>(kMaxScratchElements / d, 1, kMaxRowBlock);
+  }
   index_t dim() const { return d_; }
   const T* center(index_t j) const {
     return centers_ + (rows_ ? static_cast<index_t>(rows_[j]) : j) * d_;

@@ -60,6 +60,7 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
   // wait 4, 8, 16, ... iterations: a decline costs the center pairs' product
   // (C / n of a scan), and data where it does not pay rarely change.
   int warm_wait = 4, warm_skip = 0;
+  detail::WarmLists<T> lists;  // the warm pass's lists, kept from one iteration to the next
   for (int it = 1; it <= params.max_iter; ++it) {
     check_interrupt();
     const bool try_warm = it > 1 && warm_skip == 0;
@@ -68,7 +69,7 @@ LloydResult lloyd(const DataView<T>& data, index_t n_clusters, const LloydParams
     std::int64_t evals = 0;
     const bool warm = detail::assign_nearest_from_or_scan(
         data, centers, C, try_warm ? labels.data() : nullptr, labels.data(), min_d2.data(),
-        run.n_threads, &stats, &evals);
+        run.n_threads, &stats, &evals, &lists);
     if (try_warm && !warm) {
       warm_skip = warm_wait;
       warm_wait *= 2;

@@ -324,7 +324,7 @@ double VariationalLoop<T>::data_step(const DataView<T>& all) {
                      detail::assign_nearest_from(all, means_.data(), C, previous.data(),
                                                  labels.data(), d2.data(), run_.n_threads,
                                                  &exact_stats, &exact_evals,
-                                                 later_step_search_cost(N, C));
+                                                 later_step_search_cost(N, C), &data_lists_);
   // Once the walks did not pay, later steps search the index directly: the
   // estimate changes little from step to step (the means move less), and
   // each try costs the center pairs' product.

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/assign.hpp"
 #include "detail/huge_pages.hpp"
 #include "vcgmm/data_moments.hpp"
 #include "vcgmm/mstep.hpp"
@@ -158,6 +159,7 @@ class VariationalLoop {
   std::vector<double> data_objective_;      // per data step: the labels' weighted error
   std::vector<std::int32_t> data_labels_;   // the last data step's label of every point
   std::vector<std::int32_t> data_merged_into_;  // the last data step's merges: r -> q, else -1
+  detail::WarmLists<T> data_lists_;  // the exact labels' lists, from one data step to the next
   bool data_walks_declined_ = false;  // a data step's exact labels did not pay: the index's from then on
   std::vector<index_t> data_split_merges_;  // per data step: split-merge pairs moved
   std::vector<index_t> data_relocated_;     // per data step: empty clusters moved

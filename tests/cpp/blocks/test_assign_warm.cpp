@@ -192,3 +192,60 @@ TEST_CASE("assign_nearest_from: a cluster's farthest point is covered by its lis
   CHECK(evals >= n + C * C + C * (per_blob - 1));
   CHECK(evals < n + C * C + (C + n) * (per_blob - 1) + C);
 }
+
+TEST_CASE_TEMPLATE("assign_nearest_from: lists kept from the last call", T, float, double) {
+  // Blobs of 4 centers; between calls every center moves a little and a few
+  // jump to other blobs (as split-merge moves and empty clusters do). The
+  // second call keeps most rows' lists, builds the jumped centers' rows and
+  // measures them against the kept rows: the scan's result bit for bit, for
+  // fewer center pairs than C^2.
+  const index_t n = 8192, d = 16, blobs = 64, C = 256;
+  std::vector<T> x, centers;
+  clustered<T>(n, d, blobs, C, 50.0, 91, &x, &centers);
+  const vcgmm::DataView<T> data{x.data(), n, d, nullptr};
+  std::vector<std::int32_t> start(n), labels(n);
+  vcgmm::detail::assign_nearest(data, centers.data(), C, start.data(), nullptr, 1);
+  vcgmm::detail::WarmLists<T> lists;
+  vcgmm::AssignmentStats stats;
+  std::int64_t first = 0;
+  REQUIRE(vcgmm::detail::assign_nearest_from(data, centers.data(), C, start.data(), labels.data(),
+                                             nullptr, 2, &stats, &first, -1.0, &lists));
+  REQUIRE(static_cast<index_t>(lists.near.size()) == C);
+  std::vector<T> moved = centers;
+  const std::vector<T> shift = gaussian<T>(C, d, 92, 0.02);
+  for (std::size_t k = 0; k < moved.size(); ++k) moved[k] += shift[k];
+  for (index_t c : {3, 77, 200}) {  // to another blob's center
+    std::copy_n(&centers[((c + 5) % C) * d], d, &moved[c * d]);
+  }
+  std::vector<std::int32_t> ref(n);
+  std::vector<double> ref_d2(n), d2(n);
+  const vcgmm::AssignmentStats want =
+      vcgmm::detail::assign_nearest(data, moved.data(), C, ref.data(), ref_d2.data(), 2);
+  for (int threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    vcgmm::detail::WarmLists<T> copy = lists;
+    std::int64_t evals = 0;
+    REQUIRE(vcgmm::detail::assign_nearest_from(data, moved.data(), C, labels.data(), start.data(),
+                                               d2.data(), threads, &stats, &evals, -1.0, &copy));
+    CHECK(start == ref);
+    CHECK(std::memcmp(d2.data(), ref_d2.data(), sizeof(double) * n) == 0);
+    CHECK(bitwise_equal(stats.objective, want.objective));
+    CHECK(evals < first - C * C / 2);  // most rows kept
+    CHECK(copy.centers == moved);
+    // The lists left cover what they claim: every center not listed lies
+    // at least `covered` away.
+    for (index_t a = 0; a < C; ++a) {
+      std::vector<char> listed(C, 0);
+      for (const vcgmm::detail::WarmNear& e : copy.near[a]) listed[e.j] = 1;
+      for (index_t j = 0; j < C; ++j) {
+        if (j == a || listed[j]) continue;
+        double s = 0.0;
+        for (index_t k = 0; k < d; ++k) {
+          const double v = static_cast<double>(moved[a * d + k]) - moved[j * d + k];
+          s += v * v;
+        }
+        CHECK(std::sqrt(s) >= copy.covered[a] * (1 - 1e-9));
+      }
+    }
+  }
+}
