@@ -319,14 +319,16 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
           const T over = below(bound);
           // The smallest partial distance above the bound, in lanes (a
           // minimum carried through the loop does not vectorize), in the
-          // same pass as the count of those within.
+          // same pass as the count of those within; not once the row was
+          // trimmed (its cut, within the bound, is then what it covers).
           constexpr index_t kLanes = 16, kChunk = 64;
           T lane[kLanes];
           std::fill(lane, lane + kLanes, beyond[i]);
           for (index_t c0 = 0; c0 < ncols; c0 += kChunk) {
             const index_t c1 = std::min(ncols, c0 + kChunk);
+            const bool track = !(cut[i] < std::numeric_limits<double>::infinity());
             int hits = 0;  // an integer sum of comparisons vectorizes
-            if (c1 - c0 == kChunk) {
+            if (track && c1 - c0 == kChunk) {
               for (index_t q = c0; q < c1; q += kLanes) {
                 for (index_t l = 0; l < kLanes; ++l) {
                   const T v = row[q + l];
@@ -335,8 +337,8 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
                 }
               }
             } else {
-              for (index_t c = c0; c < c1; ++c) {
-                hits += row[c] <= over;
+              for (index_t c = c0; c < c1; ++c) hits += row[c] <= over;
+              for (index_t c = c0; track && c < c1; ++c) {
                 if (row[c] > over && row[c] < lane[0]) lane[0] = row[c];
               }
             }
