@@ -204,6 +204,8 @@ bool assign_nearest_from(const DataView<T>& data, const T* centers, index_t C,
   // 2. The lists: built by the center pairs' product for the rows in
   // `build` (every row, unless `lists` holds lists to keep), kept from
   // `lists` for the rows in `kept`, which then add the centers in `far`.
+  // A walk longer than max_walk costs more than scanning the point: the
+  // point is scanned instead.
   const index_t max_walk = std::max<index_t>(1, static_cast<index_t>(C / (2.0 * K::kDirectPairCost)));
   const index_t L = std::min(C - 1, std::max(K::kMinListLength,
                                              std::min(max_walk, K::kListEntriesPerPoint * N / C)));
